@@ -1,0 +1,152 @@
+//! The one registry of built-in functions. Help, completion, the README's function table and
+//! the registry test all read it. Each `ops` module (and `atoms`, `render`) declares its own
+//! `BUILTINS` table; this file only concatenates them and dispatches.
+//!
+//! Overloads: several entries may share a name (e.g. `size` of a tuple and of a swizzled
+//! layout, in different modules). `call` tries them in registry order; an entry that does not
+//! accept the argument kinds returns `EvalError::no_match` and the next one is tried.
+//! May import: everything under `eval` except `interp`.
+
+use super::error::{ErrorKind, EvalError, R};
+use super::value::Value;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A template argument: `get<1,0>`, `upcast<2>`, `recast_layout<uint16_t,uint32_t>`, `<K,K>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TArg {
+    Int(i64),
+    Name(String),
+}
+
+impl std::fmt::Display for TArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TArg::Int(i) => write!(f, "{i}"),
+            TArg::Name(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The arguments of one call, already evaluated.
+pub struct Args<'a> {
+    pub targs: &'a [TArg],
+    pub args: &'a [Value],
+}
+
+impl<'a> Args<'a> {
+    /// Argument `i`, or an arity error.
+    pub fn arg(&self, i: usize) -> R<&'a Value> {
+        self.args.get(i).ok_or_else(|| EvalError::arity(format!("missing argument {}", i + 1)))
+    }
+    /// Integer template argument `i`, or an arity/type error.
+    pub fn tint(&self, i: usize) -> R<i64> {
+        match self.targs.get(i) {
+            Some(TArg::Int(v)) => Ok(*v),
+            Some(TArg::Name(n)) => Err(EvalError::type_err(format!("template argument {} must be an integer, got {n}", i + 1))),
+            None => Err(EvalError::arity(format!("missing template argument {}", i + 1))),
+        }
+    }
+    pub fn nargs(&self) -> usize {
+        self.args.len()
+    }
+}
+
+pub type BuiltinFn = fn(&Args) -> R<Value>;
+
+/// One line of the registry.
+pub struct Builtin {
+    pub name: &'static str,
+    /// Signature as users write it, e.g. `complement(L [, cotarget])`.
+    pub sig: &'static str,
+    /// One-line meaning.
+    pub doc: &'static str,
+    /// A complete example statement (may bind names with `;`) ...
+    pub example: &'static str,
+    /// ... and what CuTe prints for it (taken from the oracle, never from our output).
+    pub result: &'static str,
+    pub f: BuiltinFn,
+}
+
+impl EvalError {
+    /// "This overload does not take these argument kinds": the dispatcher tries the next one.
+    pub fn no_match() -> EvalError {
+        EvalError::new(ErrorKind::Type, "no match", "")
+    }
+    pub fn is_no_match(&self) -> bool {
+        self.kind == ErrorKind::Type && self.rule == "no match"
+    }
+}
+
+/// All entries, in module order.
+pub fn registry() -> &'static [Builtin] {
+    static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
+    REG.get_or_init(|| {
+        let tables: &[&[Builtin]] = &[
+            super::ops::tuple::BUILTINS,
+            super::ops::structure::BUILTINS,
+            super::ops::coord::BUILTINS,
+            super::ops::algebra::BUILTINS,
+            super::ops::divide::BUILTINS,
+            super::ops::swizzle::BUILTINS,
+            super::ops::compare::BUILTINS,
+            super::atoms::BUILTINS,
+            crate::render::BUILTINS,
+        ];
+        let mut v = Vec::new();
+        for t in tables {
+            for b in t.iter() {
+                v.push(Builtin { name: b.name, sig: b.sig, doc: b.doc, example: b.example, result: b.result, f: b.f });
+            }
+        }
+        v
+    })
+}
+
+fn index() -> &'static HashMap<&'static str, Vec<usize>> {
+    static IDX: OnceLock<HashMap<&'static str, Vec<usize>>> = OnceLock::new();
+    IDX.get_or_init(|| {
+        let mut m: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        for (i, b) in registry().iter().enumerate() {
+            m.entry(b.name).or_default().push(i);
+        }
+        m
+    })
+}
+
+/// True if `name` is a built-in function.
+pub fn exists(name: &str) -> bool {
+    index().contains_key(name)
+}
+
+/// The first (documented) entry for `name`.
+pub fn lookup(name: &str) -> Option<&'static Builtin> {
+    index().get(name).map(|v| &registry()[v[0]])
+}
+
+/// Distinct function names, sorted (for completion and help).
+pub fn names() -> Vec<&'static str> {
+    let mut v: Vec<_> = index().keys().copied().collect();
+    v.sort();
+    v
+}
+
+/// Call built-in `name`, trying its overloads in order.
+pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
+    let Some(entries) = index().get(name) else {
+        return Err(EvalError::unknown(format!("no function named `{name}`")));
+    };
+    let a = Args { targs, args };
+    for &i in entries {
+        match (registry()[i].f)(&a) {
+            Err(e) if e.is_no_match() => continue,
+            r => return r,
+        }
+    }
+    let kinds: Vec<&str> = args.iter().map(|v| v.kind()).collect();
+    Err(EvalError::type_err(format!(
+        "{name} does not accept ({}); usage: {}",
+        kinds.join(", "),
+        registry()[entries[0]].sig
+    )))
+}

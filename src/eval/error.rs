@@ -1,0 +1,91 @@
+//! Evaluation errors: one value per failed rule, carrying the values involved but no source span.
+//! The interpreter stamps the span of the call (or of the offending argument) on them.
+//! May import: `eval::int` only (for formatting values).
+
+use super::int::Int;
+use std::fmt;
+
+/// Result of every algebra function.
+pub type R<T> = Result<T, EvalError>;
+
+/// What kind of failure: decides the wording and, for the CLI, nothing else (all are exit 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A condition CuTe checks with `static_assert` (or that makes its C++ fail to compile).
+    Rule,
+    /// 64-bit overflow (CuTe wraps; we refuse).
+    Overflow,
+    /// Division or modulo by zero (CuTe dies with SIGFPE).
+    DivZero,
+    /// An argument of the wrong kind (a layout where an integer is needed, ...).
+    Type,
+    /// Wrong number of arguments or template arguments.
+    Arity,
+    /// An unknown function or unbound name.
+    Unknown,
+    /// An output or input too large to compute or show.
+    Limit,
+    /// Anything the GPU runtime reports (no driver, NVRTC log, failed check).
+    Runtime,
+}
+
+/// An error from the algebra. `rule` is the short name shown first (`stride divisibility`),
+/// `detail` the values (`6 does not divide 4`). `arg` optionally says which argument of the
+/// call is at fault, so the caret can point at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    pub kind: ErrorKind,
+    pub rule: String,
+    pub detail: String,
+    pub arg: Option<usize>,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.detail.is_empty() {
+            write!(f, "{}", self.rule)
+        } else {
+            write!(f, "{}: {}", self.rule, self.detail)
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+impl EvalError {
+    pub fn new(kind: ErrorKind, rule: impl Into<String>, detail: impl Into<String>) -> Self {
+        EvalError { kind, rule: rule.into(), detail: detail.into(), arg: None }
+    }
+    /// A violated CuTe condition, e.g. `rule("stride divisibility", "6 does not divide 4")`.
+    pub fn rule(rule: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Rule, rule, detail)
+    }
+    pub fn type_err(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Type, "type mismatch", detail)
+    }
+    pub fn arity(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Arity, "wrong number of arguments", detail)
+    }
+    pub fn unknown(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unknown, "unknown name", detail)
+    }
+    pub fn limit(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Limit, "too large", detail)
+    }
+    pub fn runtime(rule: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Runtime, rule, detail)
+    }
+    pub fn overflow(op: &str, a: Int, b: Int) -> Self {
+        Self::new(ErrorKind::Overflow, "integer overflow", format!("{a} {op} {b} does not fit in 64 bits"))
+    }
+    pub fn div_zero(a: Int, b: Int) -> Self {
+        Self::new(ErrorKind::DivZero, "division by zero", format!("{a} / {b}"))
+    }
+    /// Mark which argument (0-based) of the call is at fault, unless already set.
+    pub fn at_arg(mut self, i: usize) -> Self {
+        if self.arg.is_none() {
+            self.arg = Some(i);
+        }
+        self
+    }
+}

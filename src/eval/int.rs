@@ -1,0 +1,133 @@
+//! Static/dynamic integers: CuTe's `Int<N>` (static, printed `_N`) and plain `int` (dynamic).
+//!
+//! Every arithmetic rule that mixes static and dynamic integers lives here, so the rest of the
+//! algebra never has to think about it. All arithmetic is checked: overflow is an error.
+//! May import: `eval::error` only.
+
+use super::error::{EvalError, R};
+use std::fmt;
+
+/// One integer of an IntTuple: its value and whether CuTe knows it at compile time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Int {
+    pub v: i64,
+    /// `true` for `Int<N>` (prints `_N`), `false` for a run-time `int`.
+    pub s: bool,
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.s {
+            write!(f, "_{}", self.v)
+        } else {
+            write!(f, "{}", self.v)
+        }
+    }
+}
+
+/// Static integer `_v`.
+pub const fn st(v: i64) -> Int {
+    Int { v, s: true }
+}
+/// Dynamic integer `v`.
+pub const fn dy(v: i64) -> Int {
+    Int { v, s: false }
+}
+
+impl Int {
+    pub const fn new(v: i64, s: bool) -> Int {
+        Int { v, s }
+    }
+    /// True if static and equal to `v` (CuTe's `is_constant<v, T>`).
+    pub fn is_const(self, v: i64) -> bool {
+        self.s && self.v == v
+    }
+    /// CuTe's compile-time booleans: `true_type` prints `_1`, a run-time bool prints `1`.
+    pub fn bool(b: bool, s: bool) -> Int {
+        Int { v: b as i64, s }
+    }
+
+    /// `a + b`: static only if both are.
+    pub fn add(self, o: Int) -> R<Int> {
+        Ok(Int::new(
+            self.v.checked_add(o.v).ok_or_else(|| EvalError::overflow("+", self, o))?,
+            self.s && o.s,
+        ))
+    }
+    pub fn sub(self, o: Int) -> R<Int> {
+        Ok(Int::new(
+            self.v.checked_sub(o.v).ok_or_else(|| EvalError::overflow("-", self, o))?,
+            self.s && o.s,
+        ))
+    }
+    /// `a * b`: static if both are; `_0 * x` and `x * _0` are static `_0` (CuTe's C<0> overloads).
+    pub fn mul(self, o: Int) -> R<Int> {
+        if self.is_const(0) || o.is_const(0) {
+            return Ok(st(0));
+        }
+        Ok(Int::new(
+            self.v.checked_mul(o.v).ok_or_else(|| EvalError::overflow("*", self, o))?,
+            self.s && o.s,
+        ))
+    }
+    /// `a / b` truncating like C++; `_0 / x` is `_0`. Division by zero is an error.
+    pub fn div(self, o: Int) -> R<Int> {
+        if o.v == 0 {
+            return Err(EvalError::div_zero(self, o));
+        }
+        if self.is_const(0) {
+            return Ok(st(0));
+        }
+        Ok(Int::new(
+            self.v.checked_div(o.v).ok_or_else(|| EvalError::overflow("/", self, o))?,
+            self.s && o.s,
+        ))
+    }
+    /// `a % b` like C++; `x % _1` and `_0 % x` are `_0`.
+    pub fn rem(self, o: Int) -> R<Int> {
+        if o.v == 0 {
+            return Err(EvalError::div_zero(self, o));
+        }
+        if self.is_const(0) || o.is_const(1) || o.is_const(-1) {
+            return Ok(st(0));
+        }
+        Ok(Int::new(
+            self.v.checked_rem(o.v).ok_or_else(|| EvalError::overflow("%", self, o))?,
+            self.s && o.s,
+        ))
+    }
+    pub fn neg(self) -> R<Int> {
+        st(0).sub(self).map(|r| Int::new(r.v, self.s))
+    }
+    pub fn abs(self) -> R<Int> {
+        if self.v < 0 {
+            self.neg()
+        } else {
+            Ok(self)
+        }
+    }
+    pub fn min(self, o: Int) -> Int {
+        Int::new(self.v.min(o.v), self.s && o.s)
+    }
+    pub fn max(self, o: Int) -> Int {
+        Int::new(self.v.max(o.v), self.s && o.s)
+    }
+    /// Comparisons give CuTe booleans: static if both operands are static.
+    pub fn lt(self, o: Int) -> Int {
+        Int::bool(self.v < o.v, self.s && o.s)
+    }
+    pub fn eq(self, o: Int) -> Int {
+        Int::bool(self.v == o.v, self.s && o.s)
+    }
+}
+
+/// Greatest common divisor of magnitudes (gcd(0, x) = |x|), as `cute::gcd` on values.
+pub fn gcd_i64(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a as i64
+}

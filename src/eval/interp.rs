@@ -1,0 +1,1 @@
+//! (stub) Walks the AST, calls built-ins, attaches spans to errors.

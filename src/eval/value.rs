@@ -1,0 +1,151 @@
+//! Value: everything an expression can evaluate to. Its `Display` *is* CuTe's print format.
+//! May import: the algebra types (`int`, `int_tuple`, `layout`, `atoms`).
+
+use super::atoms::AtomValue;
+use super::error::{EvalError, R};
+use super::int::Int;
+use super::int_tuple::IntTuple;
+use super::layout::{Composed, Func, Layout, Swizzle};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Integers, tuples of integers (shapes, strides, coordinates) and `_`.
+    Tuple(IntTuple),
+    Layout(Layout),
+    Swizzle(Swizzle),
+    Composed(Box<Composed>),
+    /// A tuple holding at least one non-IntTuple element (a tiler `<3:3,(2,4):(1,8)>`, the
+    /// result of `slice_and_offset`, ...). Prints like any CuTe tuple: `(_3:_3,(_2,_4):(_1,_8))`.
+    Tile(Vec<Value>),
+    /// A bare name CuTe uses as a tag or type: `LayoutLeft`, `LayoutRight`, `GenColMajor`,
+    /// `GenRowMajor`, value types such as `half_t`.
+    Tag(String),
+    /// MMA/copy operations, atoms, tiled MMAs and copies, partitions (see `eval::atoms`).
+    Atom(Box<AtomValue>),
+    /// Text that is the answer itself (`print_layout`, `print_latex`, multi-line prints).
+    /// Cannot be bound or passed on.
+    Text(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Tuple(t) => write!(f, "{t}"),
+            Value::Layout(l) => write!(f, "{l}"),
+            Value::Swizzle(s) => write!(f, "{s}"),
+            Value::Composed(c) => write!(f, "{c}"),
+            Value::Tile(v) => {
+                write!(f, "(")?;
+                for (k, e) in v.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                write!(f, ")")
+            }
+            Value::Tag(s) => write!(f, "{s}"),
+            Value::Atom(a) => write!(f, "{a}"),
+            Value::Text(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl From<IntTuple> for Value {
+    fn from(t: IntTuple) -> Self {
+        Value::Tuple(t)
+    }
+}
+impl From<Int> for Value {
+    fn from(i: Int) -> Self {
+        Value::Tuple(IntTuple::I(i))
+    }
+}
+impl From<Layout> for Value {
+    fn from(l: Layout) -> Self {
+        Value::Layout(l)
+    }
+}
+impl From<Swizzle> for Value {
+    fn from(s: Swizzle) -> Self {
+        Value::Swizzle(s)
+    }
+}
+impl From<Composed> for Value {
+    fn from(c: Composed) -> Self {
+        Value::Composed(Box::new(c))
+    }
+}
+impl From<Func> for Value {
+    fn from(f: Func) -> Self {
+        match f {
+            Func::Swizzle(s) => Value::Swizzle(s),
+            Func::Layout(l) => Value::Layout(l),
+            Func::Composed(c) => Value::Composed(c),
+        }
+    }
+}
+
+impl Value {
+    /// A CuTe tuple of values: an IntTuple when every element is one, else a `Tile`.
+    pub fn tuple(elems: Vec<Value>) -> Value {
+        if elems.iter().all(|e| matches!(e, Value::Tuple(_))) {
+            Value::Tuple(IntTuple::T(
+                elems
+                    .into_iter()
+                    .map(|e| match e {
+                        Value::Tuple(t) => t,
+                        _ => unreachable!("checked above"),
+                    })
+                    .collect(),
+            ))
+        } else {
+            Value::Tile(elems)
+        }
+    }
+    /// Short description of the kind of value, for error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Tuple(IntTuple::I(_)) => "an integer",
+            Value::Tuple(IntTuple::Under) => "`_`",
+            Value::Tuple(_) => "a tuple",
+            Value::Layout(_) => "a layout",
+            Value::Swizzle(_) => "a swizzle",
+            Value::Composed(_) => "a swizzled (composed) layout",
+            Value::Tile(_) => "a tile",
+            Value::Tag(_) => "a tag",
+            Value::Atom(_) => "an MMA/copy object",
+            Value::Text(_) => "printed text",
+        }
+    }
+    pub fn as_tuple(&self) -> R<&IntTuple> {
+        match self {
+            Value::Tuple(t) => Ok(t),
+            v => Err(EvalError::type_err(format!("expected an integer or tuple, got {} `{v}`", v.kind()))),
+        }
+    }
+    pub fn as_int(&self) -> R<Int> {
+        match self {
+            Value::Tuple(IntTuple::I(i)) => Ok(*i),
+            v => Err(EvalError::type_err(format!("expected an integer, got {} `{v}`", v.kind()))),
+        }
+    }
+    pub fn as_layout(&self) -> R<&Layout> {
+        match self {
+            Value::Layout(l) => Ok(l),
+            v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind()))),
+        }
+    }
+    /// The modes of a tuple-like value (Tuple or Tile); a non-tuple is its own single mode.
+    pub fn elems(&self) -> Vec<Value> {
+        match self {
+            Value::Tuple(IntTuple::T(v)) => v.iter().cloned().map(Value::Tuple).collect(),
+            Value::Tile(v) => v.clone(),
+            x => vec![x.clone()],
+        }
+    }
+    pub fn is_tuple_like(&self) -> bool {
+        matches!(self, Value::Tuple(IntTuple::T(_)) | Value::Tile(_))
+    }
+}

@@ -1,0 +1,10 @@
+//! `cute`: CuTe's layout algebra as a REPL and script interpreter.
+//!
+//! Dependencies point one way: `main/repl → session → parser, eval::interp, render, runtime → eval`.
+pub mod diagnostic;
+pub mod eval;
+pub mod parser;
+pub mod render;
+pub mod repl;
+pub mod runtime;
+pub mod session;

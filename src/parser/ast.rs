@@ -1,0 +1,97 @@
+//! The AST. Every node carries the byte span of its source text, so any error can point at it.
+
+pub use crate::eval::builtins::TArg;
+
+/// Byte range `[start, end)` in the source text of one input (file, `-e` string, REPL entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn join(self, o: Span) -> Span {
+        Span { start: self.start.min(o.start), end: self.end.max(o.end) }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// `12`, `-3` (dynamic) or `_12`, `_-3` (static). Literals outside i64 are rejected by the
+    /// parser with an error at the literal.
+    Int { value: i64, is_static: bool },
+    /// `(a,b,...)`, `()`, and `(x)` when x is an integer, tuple or `_` (a 1-tuple).
+    Tuple(Vec<Expr>),
+    /// `_`
+    Under,
+    /// `S:D`
+    Layout(Box<Expr>, Box<Expr>),
+    /// `<t0,t1,...>`
+    Tiler(Vec<Expr>),
+    /// `Sw<B,M,S>` / `Swizzle<B,M,S>`
+    Swizzle { b: i64, m: i64, s: i64 },
+    /// `A o B` (left-associative)
+    Compose(Box<Expr>, Box<Expr>),
+    /// `A o n o B` with `n` an integer literal: a ComposedLayout with offset `n`
+    /// (`Sw<3,3,3> o _0 o L`), exactly as CuTe prints one; right-nested when chained.
+    ComposedLit { outer: Box<Expr>, offset: Box<Expr>, inner: Box<Expr> },
+    /// `a + b`, `a - b`, `a * b`, `a / b` on integers / tuples (CuTe's rules).
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A bare name, possibly with template arguments: `A`, `LayoutRight`, `half_t`,
+    /// `SM90_64x64x16_F16F16F16_SS<K,K>`.
+    Name { name: String, targs: Vec<TArg> },
+    /// `f(args)` / `f<i,j>(args)` where `f` is a name (function or bound value).
+    Call { name: String, name_span: Span, targs: Vec<TArg>, args: Vec<Expr> },
+    /// `expr(args)` where `expr` is not a bare name (e.g. `(A o B)(3)`, `Sw<3,3,3>(k)`).
+    Apply { callee: Box<Expr>, args: Vec<Expr> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// Options of `run gemm` / `emit gemm`: `key=value`, where value is an expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GemmArg {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// An expression: its value is printed.
+    Expr(Expr),
+    /// `name = expr`
+    Bind { name: String, name_span: Span, value: Expr },
+    /// `assert expr` or `assert a == b` (`rhs` is Some for the latter).
+    Assert { lhs: Expr, rhs: Option<Expr> },
+    /// `run gemm M N K key=value ...` (`emit` = true for `emit gemm`, which prints CUDA source).
+    Gemm { emit: bool, m: Expr, n: Expr, k: Expr, args: Vec<GemmArg> },
+}
+
+/// One parsed input: a sequence of statements.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub stmts: Vec<Stmt>,
+}

@@ -89,3 +89,19 @@ impl EvalError {
         self
     }
 }
+
+thread_local! {
+    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Record a warning: CuTe printed an answer that is not the mathematical result (e.g. a
+/// composition that is not `A(B(i))` at some index). The interpreter prints it on stderr as
+/// `warning: ...` after the statement.
+pub fn warn(msg: impl Into<String>) {
+    WARNINGS.with(|w| w.borrow_mut().push(msg.into()));
+}
+
+/// Take (and clear) the warnings recorded since the last call.
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}

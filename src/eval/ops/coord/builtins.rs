@@ -1,5 +1,4 @@
-//! (stub: to be filled)
-
+//! Built-in registry entries for IntTuple arithmetic and structure.
 use crate::eval::builtins::Builtin;
 
 /// Built-in functions of this module.

@@ -13,9 +13,9 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
-use crate::eval::ops::algebra::util::{
-    append_layout_n, ceil_div_i, ceil_div_t, compact_col_major, concat, cosize, leaf_int, lmode, lrank, product,
-};
+use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, lmode, lrank, product};
+use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
+use crate::eval::ops::tuple::ceil_div;
 use crate::eval::ops::algebra::{
     check_composition, coalesce, complement, composition_raw, layout_arg, tiler_arg, Tiler,
 };
@@ -220,28 +220,21 @@ pub fn flat_product(b: &Layout, t: &Tiler) -> R<Layout> {
     unpack(&zipped_product(b, t)?, true)
 }
 
-/// `zip(a, b)` of two IntTuples: `((a0,b0),(a1,b1),...)`; two non-tuples give `((a,b))`.
-fn zip2(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match a {
-        T(av) => {
-            let T(bv) = b else {
-                return Err(EvalError::rule("mismatched ranks", format!("zip({a}, {b})")));
-            };
-            if av.len() != bv.len() {
-                return Err(EvalError::rule("mismatched ranks", format!("zip({a}, {b})")));
-            }
-            Ok(T(av.iter().zip(bv).map(|(x, y)| T(vec![x.clone(), y.clone()])).collect()))
-        }
-        _ => Ok(T(vec![T(vec![a.clone(), b.clone()])])),
-    }
+
+/// `append<N>(layout)`: pad with `_1:_0` modes up to rank `n`.
+fn pad(l: &Layout, n: usize) -> R<Layout> {
+    append_n(l, n as i64, &Layout::new(I(st(1)), I(st(0))))
 }
 
 fn rank_sensitive(block: &Layout, tiler: &Layout, raked: bool) -> R<Layout> {
     let r = lrank(block).max(lrank(tiler));
-    let result = logical_product(&append_layout_n(block, r)?, &append_layout_n(tiler, r)?)?;
+    let result = logical_product(&pad(block, r)?, &pad(tiler, r)?)?;
     let (a, b) = (lmode(&result, 0)?, lmode(&result, 1)?);
-    let (a, b) = if raked { (b, a) } else { (a, b) };
-    Ok(Layout::new(zip2(&a.shape, &b.shape)?, zip2(&a.stride, &b.stride)?))
+    if raked {
+        zip2(&b, &a)
+    } else {
+        zip2(&a, &b)
+    }
 }
 
 /// `blocked_product(block, tiler)`: the block repeated over the tiler, mode by mode
@@ -266,109 +259,15 @@ pub enum Order {
     Tuple(IntTuple),
 }
 
-/// `compact_major<LayoutRight>(shape, _1)`.
-fn compact_row_major(shape: &IntTuple) -> R<IntTuple> {
-    fn go(s: &IntTuple, cur: Int) -> R<(IntTuple, Int)> {
-        match s {
-            T(v) => {
-                let mut out = vec![T(vec![]); v.len()];
-                let mut c = cur;
-                for (k, e) in v.iter().enumerate().rev() {
-                    let (r, n) = go(e, c)?;
-                    out[k] = r;
-                    c = n;
-                }
-                Ok((T(out), c))
-            }
-            I(i) if i.is_const(1) => Ok((I(st(0)), cur)),
-            I(i) => Ok((I(cur), cur.mul(*i)?)),
-            x => Err(EvalError::type_err(format!("compact_row_major: expected a shape, got {x}"))),
-        }
-    }
-    Ok(go(shape, st(1))?.0)
-}
 
-/// `compact_order(shape, order)` for a static order tuple (CuTe's `stride.hpp`): each mode's
-/// stride starts at the product of the shapes of all modes with a smaller order.
-fn compact_order(shape: &IntTuple, order: &IntTuple) -> R<IntTuple> {
-    // product_like(shape, order), flattened; order flattened
-    fn product_like(s: &IntTuple, o: &IntTuple, out: &mut Vec<Int>) -> R<()> {
-        match o {
-            T(ov) => {
-                let T(sv) = s else {
-                    return Err(EvalError::rule("mismatched ranks", format!("compact_order: {s} and order {o}")));
-                };
-                if sv.len() != ov.len() {
-                    return Err(EvalError::rule("mismatched ranks", format!("compact_order: {s} and order {o}")));
-                }
-                for (a, b) in sv.iter().zip(ov) {
-                    product_like(a, b, out)?;
-                }
-                Ok(())
-            }
-            _ => {
-                out.push(product(s)?);
-                Ok(())
-            }
-        }
-    }
-    let mut ref_shape = Vec::new();
-    product_like(shape, order, &mut ref_shape)?;
-    let flat_order: Vec<Int> = order.leaves().iter().map(|x| leaf_int(x, "compact_order")).collect::<R<_>>()?;
-    // the largest static element of order (starting from _0)
-    let mut max_order = 0i64;
-    for o in &flat_order {
-        if o.s && max_order < o.v {
-            max_order = o.v;
-        }
-    }
-    // dynamic elements become large static ones, left to right
-    let ref_order: Vec<i64> = flat_order
-        .iter()
-        .enumerate()
-        .map(|(k, o)| if o.s { o.v } else { max_order + 1 + k as i64 })
-        .collect();
-    let mut idx = 0usize;
-    fn go(
-        s: &IntTuple,
-        o: &IntTuple,
-        idx: &mut usize,
-        ref_shape: &[Int],
-        ref_order: &[i64],
-    ) -> R<IntTuple> {
-        match o {
-            T(ov) => {
-                let T(sv) = s else {
-                    return Err(EvalError::rule("mismatched ranks", format!("compact_order: {s} and order {o}")));
-                };
-                sv.iter().zip(ov).map(|(a, b)| go(a, b, idx, ref_shape, ref_order)).collect::<R<Vec<_>>>().map(T)
-            }
-            _ => {
-                let my = ref_order.get(*idx).copied().unwrap_or(0);
-                *idx += 1;
-                let mut start: Option<Int> = None;
-                for (rs, ro) in ref_shape.iter().zip(ref_order) {
-                    let f = if *ro < my { *rs } else { st(1) };
-                    start = Some(match start {
-                        None => f,
-                        Some(a) => a.mul(f)?,
-                    });
-                }
-                compact_col_major(s, start.unwrap_or(st(1)))
-            }
-        }
-    }
-    go(shape, order, &mut idx, &ref_shape, &ref_order)
-}
 
-/// `make_ordered_layout(shape, order)`.
+/// `make_ordered_layout(shape, order)` with a tag or an order tuple.
 pub fn make_ordered_layout(shape: &IntTuple, order: &Order) -> R<Layout> {
-    let stride = match order {
-        Order::Left => compact_col_major(shape, st(1))?,
-        Order::Right => compact_row_major(shape)?,
-        Order::Tuple(o) => compact_order(shape, o)?,
-    };
-    Ok(Layout::new(shape.clone(), stride))
+    match order {
+        Order::Left => Ok(Layout::new(shape.clone(), compact_col_major(shape, st(1))?)),
+        Order::Right => make_layout_right(shape),
+        Order::Tuple(o) => ordered(shape, o),
+    }
 }
 
 /// `evenly_divides(a, b)` for equal-rank flat tuples, as a CuTe boolean: `Some(true/false)`
@@ -401,7 +300,7 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &Order) -> R<L
             format!("{block} has rank {} but the target shape {trg_shape} has rank {r}", lrank(block)),
         ));
     }
-    let padded = append_layout_n(block, r)?;
+    let padded = pad(block, r)?;
     let block_shape: Vec<Int> = wrap_vec(&padded.shape).iter().map(product).collect::<R<_>>()?;
     let target_shape: Vec<Int> = wrap_vec(trg_shape).iter().map(product).collect::<R<_>>()?;
     if target_shape.iter().all(|x| x.s) {
@@ -426,7 +325,7 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &Order) -> R<L
     }
     let tv = T(target_shape.into_iter().map(I).collect());
     let bv = T(block_shape.into_iter().map(I).collect());
-    let product_shape = ceil_div_t(&tv, &bv)?;
+    let product_shape = ceil_div(&tv, &bv)?;
     blocked_product(&padded, &make_ordered_layout(&product_shape, order)?)
 }
 

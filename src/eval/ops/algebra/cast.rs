@@ -1,7 +1,8 @@
 //! `upcast<N>`, `downcast<N>` and `recast_layout<Old,New>`, ported from `layout.hpp`: change
 //! the unit of a layout's codomain (N old elements become one new element, or the reverse).
 
-use super::util::{ceil_div_i, concat, get_mode, leaf_int, signum};
+use super::util::{ceil_div_i, concat, leaf_int, signum};
+use crate::eval::ops::tuple::get_mode;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};

@@ -4,34 +4,13 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{coalesce, coalesce_shape};
-use super::util::{ceil_div_t, compact_col_major, cosize, leaf_int};
+use super::util::{compact_col_major, leaf_int};
+use crate::eval::ops::structure::{cosize, filter};
+use crate::eval::ops::tuple::ceil_div;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
-
-/// CuTe's `filter(L)`: static-0-stride modes become `_1`, then coalesce.
-pub fn filter(l: &Layout) -> R<Layout> {
-    fn fz(d: &IntTuple, s: &IntTuple) -> R<IntTuple> {
-        match d {
-            T(dv) => {
-                let sv = match s {
-                    T(sv) if sv.len() == dv.len() => sv,
-                    _ => {
-                        return Err(EvalError::rule(
-                            "mismatched ranks",
-                            format!("filter: stride {d} and shape {s} differ in rank"),
-                        ))
-                    }
-                };
-                dv.iter().zip(sv).map(|(a, b)| fz(a, b)).collect::<R<Vec<_>>>().map(T)
-            }
-            I(i) if i.is_const(0) => s.map_ints(&mut |_| Ok(st(1))),
-            _ => Ok(s.clone()),
-        }
-    }
-    coalesce(&Layout::new(fz(&l.stride, &l.shape)?, l.stride.clone()))
-}
 
 /// `detail::complement(shape, stride, cotarget)` on a filtered layout.
 fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> R<Layout> {
@@ -88,7 +67,7 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
     }
     result_shape.push(new_shape);
     let new_stride = strd[0].mul(shp[0])?;
-    let rest_shape = coalesce_shape(&ceil_div_t(cotarget, &I(new_stride))?)?;
+    let rest_shape = coalesce_shape(&ceil_div(cotarget, &I(new_stride))?)?;
     let rest_stride = compact_col_major(&rest_shape, new_stride)?;
     let rs = T(result_shape.into_iter().map(I).collect());
     let rd = T(result_stride.into_iter().map(I).collect());

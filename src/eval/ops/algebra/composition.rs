@@ -6,7 +6,8 @@
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
 use super::coalesce::coalesce_x;
-use super::util::{ceil_div_i, concat, eval_idx, get_mode, leaf_int, lmode, lrank, signum, size_of};
+use super::util::{ceil_div_i, concat, eval_idx, leaf_int, lmode, lrank, signum, size_of};
+use crate::eval::ops::tuple::get_mode;
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};

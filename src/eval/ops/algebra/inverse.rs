@@ -4,7 +4,8 @@
 
 use super::coalesce::coalesce;
 use super::composition::composition_raw;
-use super::util::{compact_col_major, exchange_sort_by_key, gcd_i, get_mode, leaf_int, lmode, product, wrap};
+use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
+use crate::eval::ops::tuple::{gcd, get_mode};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -14,8 +15,8 @@ use crate::eval::layout::Layout;
 /// products of the shape `(_1, s0, s0*s1, ...)`.
 fn prepared(l: &Layout, what: &str) -> R<(Vec<Int>, Vec<Int>, Vec<Int>)> {
     let c = coalesce(l)?;
-    let shape: Vec<Int> = wrap(&c.shape).iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
-    let stride: Vec<Int> = wrap(&c.stride).iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
+    let shape: Vec<Int> = c.shape.modes().iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
+    let stride: Vec<Int> = c.stride.modes().iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
     if shape.len() != stride.len() {
         return Err(EvalError::rule("mismatched ranks", format!("{what} of {l}")));
     }
@@ -132,7 +133,7 @@ pub fn nullspace(l: &Layout) -> R<Layout> {
     }
     let flat_shape = l.shape.leaves();
     let rstride = compact_col_major(&T(flat_shape.clone()), st(1))?;
-    let rstride = wrap(&rstride);
+    let rstride = rstride.modes();
     let mut s = Vec::with_capacity(iseq.len());
     let mut d = Vec::with_capacity(iseq.len());
     for i in iseq {
@@ -168,7 +169,7 @@ pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> R<Layout> {
     let mut result = Vec::with_capacity(leaves.len());
     let mut rest = bi;
     for a_ in leaves {
-        let g = gcd_i(a_, rest);
+        let g = gcd(a_, rest)?;
         result.push(g);
         rest = rest.div(g)?;
     }
@@ -198,12 +199,12 @@ fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
                 };
                 let mut acc = g(last)?;
                 for e in init.iter().rev() {
-                    acc = gcd_i(g(e)?, acc);
+                    acc = gcd(g(e)?, acc)?;
                 }
                 Ok(acc)
             }
             x => leaf_int(x, "gcd"),
         }
     }
-    Ok(gcd_i(a, g(t)?))
+    gcd(a, g(t)?)
 }

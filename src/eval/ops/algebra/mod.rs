@@ -16,9 +16,12 @@ mod composition;
 mod inverse;
 pub mod util;
 
+#[cfg(test)]
+mod tests;
+
 pub use cast::{downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_x};
-pub use complement::{complement, complement_cosize, filter};
+pub use complement::{complement, complement_cosize};
 pub use composition::{
     check_composition, composition, composition_raw, composition_tiler, composition_tiler_raw, Tiler, CHECK_LIMIT,
 };

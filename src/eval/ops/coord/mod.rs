@@ -297,3 +297,5 @@ pub fn get_1d_coord(l: &Layout, i: &IntTuple) -> R<IntTuple> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod golden;

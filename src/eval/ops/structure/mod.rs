@@ -290,3 +290,21 @@ pub fn zip2(a: &Layout, b: &Layout) -> R<Layout> {
 
 #[cfg(test)]
 mod tests;
+
+/// `ceil_div(target, tiler)` for a layout tiler: `shape(complement(tiler, shape(target)))`.
+pub fn ceil_div_by_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> {
+    let _ = (target, tiler);
+    Err(EvalError::rule("not yet available", "ceil_div by a layout needs complement"))
+}
+
+/// `make_fragment_like(L)`: `make_layout(shape(L))`, except for a static layout of rank > 1,
+/// where CuTe builds `tiled_product(mode 0 made compact, make_ordered_layout(rest))`.
+pub fn make_fragment_like(l: &Layout) -> R<Layout> {
+    match make_fragment_like_parts(l)? {
+        None => make_layout(&l.shape),
+        Some((a, b)) => {
+            let _ = (a, b);
+            Err(EvalError::rule("not yet available", "make_fragment_like of a static layout needs tiled_product"))
+        }
+    }
+}

@@ -11,7 +11,7 @@
 //!
 //! May import: `eval::{int, int_tuple, error, value, builtins}`.
 
-mod builtins;
+pub(crate) mod builtins;
 pub use builtins::BUILTINS;
 
 use crate::eval::error::{EvalError, R};

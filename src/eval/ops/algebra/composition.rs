@@ -192,10 +192,19 @@ pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
 pub const CHECK_LIMIT: i64 = 1 << 16;
 
-/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` (small domains only) and record a warning
+/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` with `0 <= b(i) < size(a)` (small domains
+/// only) and record a warning
 /// at the first index where CuTe's answer is not the composition. `what` names the operation.
 pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
-    let Some(n) = size_of(b) else { return };
+    if let Ok(c) = crate::eval::ops::tuple::compatible(&b.shape, &r.shape) {
+        if c.v == 0 {
+            warn(format!(
+                "{what} is not A∘B: the result {r} does not have the shape of B = {b} (A = {a})"
+            ));
+            return;
+        }
+    }
+    let (Some(n), Some(na)) = (size_of(b), size_of(a)) else { return };
     if !(0..=CHECK_LIMIT).contains(&n) {
         return;
     }
@@ -203,6 +212,10 @@ pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
         let (Some(bi), Some(ri)) = (eval_idx(&b.shape, &b.stride, i), eval_idx(&r.shape, &r.stride, i)) else {
             return;
         };
+        // A(B(i)) is only meaningful where B(i) lies in A's domain
+        if !(0..na).contains(&bi) {
+            continue;
+        }
         let Some(abi) = eval_idx(&a.shape, &a.stride, bi) else { return };
         if abi != ri {
             warn(format!(

@@ -214,6 +214,7 @@ def main():
     ap.add_argument("--keep", default=None)
     ap.add_argument("--cli", default=None)
     ap.add_argument("--cases", default=None, help="use this .cute file instead of generating")
+    ap.add_argument("--answers", default=None, help="reuse these oracle answers (JSONL) for --cases")
     a = ap.parse_args()
     d = a.keep or tempfile.mkdtemp(prefix="difftest_algebra_")
     os.makedirs(d, exist_ok=True)
@@ -231,7 +232,7 @@ def main():
                 lines.append(c)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    oracle = run_oracle(path)
+    oracle = [json.loads(l) for l in open(a.answers) if l.strip()] if a.answers else run_oracle(path)
     ours = run_ours(path, a.cli)
     om = {o["expr"]: o for o in oracle}
     agree = 0

@@ -188,6 +188,11 @@ impl<'a> P<'a> {
                             ));
                         }
                     }
+                    if n == "make_identity_layout" && args.len() == 1 {
+                        if let Value::Tuple(s) = &args[0] {
+                            return Ok(Value::Layout(crate::eval::ops::structure::make_identity_layout(s)));
+                        }
+                    }
                     if n == "size" && args.len() == 1 {
                         if let Value::Layout(l) = &args[0] {
                             return Ok(Value::from(crate::eval::ops::structure::size(l).map_err(Ok)?));

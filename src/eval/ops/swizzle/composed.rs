@@ -326,7 +326,9 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
     let diced_coord = call("dice", &[], vec![coord.clone(), coord.clone()])?;
     let diced_anti = as_layout(call("composition", &[], vec![Value::Layout(anti_zy), diced.clone()])?, "dice")?;
     let diced_only = as_layout(call("composition", &[], vec![Value::Layout(only_zy.clone()), diced])?, "dice")?;
-    let dc = match &diced_coord {
+    // to_mixed_bits(layout, coord) splits the coordinate along the layout's shape first.
+    let split = call("idx2crd", &[], vec![diced_coord.clone(), Value::Tuple(diced_only.shape.clone())])?;
+    let dc = match &split {
         Value::Tuple(t) => t.clone(),
         v => return Err(EvalError::type_err(format!("coordinate expected, got `{v}`"))),
     };

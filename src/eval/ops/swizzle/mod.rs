@@ -12,6 +12,10 @@
 
 pub mod bits;
 pub mod composed;
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
 
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
@@ -484,7 +488,7 @@ pub const BUILTINS: &[Builtin] = &[
     b!("filter", "filter(S, profile)", "filter the inner layout of a composed layout", "filter(Sw<3,3,3> o (_8,_2,_64):(_64,_0,_1), (_1,_1,_1))", "Sw<3,3,3> o _0 o (_8,_1,_64):(_64,_0,_1)", f_filter),
     b!("tile_to_shape", "tile_to_shape(S, shape [, order])", "tile a swizzled layout to a shape", "tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_64))", "Sw<3,3,3> o _0 o ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))", f_tile_to_shape),
     b!("logical_divide", "logical_divide(S, tiler)", "divide a composed layout (its inner layout)", "S = Sw<3,3,3> o (_8,_64):(_64,_1); logical_divide(S, <_4,_16>)", "Sw<3,3,3> o _0 o ((_4,_2),(_16,_4)):((_64,_256),(_1,_16))", f_logical_divide),
-    b!("tile_unzip", "tile_unzip(S, tiler)", "tile_unzip of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); tile_unzip(S, <_4,_16>)", "Sw<3,3,3> o _0 o ((_4,_16),(_2,_4)):((_64,_1),(_256,_16))", f_tile_unzip),
+    b!("tile_unzip", "tile_unzip(S, tiler)", "tile_unzip of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); tile_unzip(logical_divide(S, <_4,_16>), <_4,_16>)", "Sw<3,3,3> o _0 o ((_4,_16),(_2,_4)):((_64,_1),(_256,_16))", f_tile_unzip),
     b!("tiled_divide", "tiled_divide(S, tiler)", "tiled_divide of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); tiled_divide(S, (_8,_8))", "Sw<3,3,3> o _0 o ((_8,_8),_1,_8):((_64,_1),_0,_8)", f_tiled_divide),
     b!("zipped_divide", "zipped_divide(S, tiler)", "zipped_divide of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); zipped_divide(S, <_8,_8>)", "Sw<3,3,3> o _0 o ((_8,_8),(_1,_8)):((_64,_1),(_0,_8))", f_zipped_divide),
     b!("flat_divide", "flat_divide(S, tiler)", "flat_divide of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); flat_divide(S, (_8,_8))", "Sw<3,3,3> o _0 o (_8,_8,_1,_8):(_64,_1,_0,_8)", f_flat_divide),

@@ -363,7 +363,7 @@ pub mod doctest {
             assert_eq!(ex[0], Example { line: 3, input: "a = 1".into(), expected: "".into() });
             assert_eq!(ex[1], Example { line: 4, input: "a".into(), expected: "1\n\n".into() });
             assert_eq!(ex[2].expected, "error: x\n");
-            assert_eq!(ex[3].line, 13);
+            assert_eq!(ex[3].line, 14);
         }
 
         #[test]

@@ -67,13 +67,12 @@ impl Diagnostic {
             let text = &src[line_start..line_end];
             let text = text.strip_suffix('\r').unwrap_or(text);
             let bar = paint("|", Style::Gutter, color);
-            out.push_str(&format!("{pad} {bar}\n"));
-            out.push_str(&format!("{} {bar} {}\n", paint(&lno, Style::Gutter, color), expand_tabs(text)));
-            let before = width(&src[line_start..start]);
             let under_end = end.min(line_start + text.len()).max(start);
-            let n = width(&src[start..under_end]).max(1);
+            let (shown, col0, n) = window(text, start - line_start, under_end - line_start);
+            out.push_str(&format!("{pad} {bar}\n"));
+            out.push_str(&format!("{} {bar} {shown}\n", paint(&lno, Style::Gutter, color)));
             let carets = paint(&"^".repeat(n), caret_style, color);
-            out.push_str(&format!("{pad} {bar} {}{carets}\n", " ".repeat(before)));
+            out.push_str(&format!("{pad} {bar} {}{carets}\n", " ".repeat(col0)));
         }
         let pad = " ".repeat(gutter);
         for note in &self.notes {
@@ -111,13 +110,46 @@ fn clamp_boundary(src: &str, at: usize) -> usize {
 }
 
 const TAB: usize = 4;
+/// Source lines wider than this are shown as a window around the span.
+const MAX_SHOWN: usize = 100;
 
-fn expand_tabs(s: &str) -> String {
-    s.replace('\t', &" ".repeat(TAB))
-}
-
-fn width(s: &str) -> usize {
-    s.chars().map(|c| if c == '\t' { TAB } else { 1 }).sum()
+/// The part of `line` to show, the display column where the underline starts and its width,
+/// for the byte range `[a, b)` of the line. Tabs become spaces; long lines are cut to a window
+/// around the span, with `...` where text was left out.
+fn window(line: &str, a: usize, b: usize) -> (String, usize, usize) {
+    let mut cells: Vec<char> = Vec::with_capacity(line.len());
+    let (mut ca, mut cb) = (None, None);
+    for (i, ch) in line.char_indices() {
+        if i >= a && ca.is_none() {
+            ca = Some(cells.len());
+        }
+        if i >= b && cb.is_none() {
+            cb = Some(cells.len());
+        }
+        if ch == '\t' {
+            cells.extend(std::iter::repeat_n(' ', TAB));
+        } else {
+            cells.push(ch);
+        }
+    }
+    let ca = ca.unwrap_or(cells.len());
+    let cb = cb.unwrap_or(cells.len()).max(ca);
+    if cells.len() <= MAX_SHOWN {
+        return (cells.iter().collect(), ca, (cb - ca).max(1));
+    }
+    let from = ca.saturating_sub(MAX_SHOWN / 3);
+    let to = (from + MAX_SHOWN).min(cells.len());
+    let mut shown = String::new();
+    let mut col0 = ca - from;
+    if from > 0 {
+        shown.push_str("...");
+        col0 += 3;
+    }
+    shown.extend(&cells[from..to]);
+    if to < cells.len() {
+        shown.push_str("...");
+    }
+    (shown, col0, (cb.min(to) - ca).max(1))
 }
 
 /// The roles text can be painted with.
@@ -237,6 +269,15 @@ mod tests {
         assert!(d.render("-e", src, false).ends_with("1 | f(1,\n  | ^^^^\n"));
         let d = Diagnostic::error("x", Some(Span::new(100, 200)));
         assert!(d.render("-e", src, false).contains("-e:2:3"));
+        let long = format!("{}foo{}", "a".repeat(200), "b".repeat(200));
+        let d = Diagnostic::error("x", Some(Span::new(200, 203)));
+        let r = d.render("-e", &long, false);
+        let lines: Vec<&str> = r.lines().collect();
+        assert!(lines[3].starts_with("1 | ...aaa") && lines[3].ends_with("bbb..."));
+        assert_eq!(lines[4].find('^'), lines[3].find("foo"));
+        assert!(lines[4].ends_with("^^^"));
+        let d = Diagnostic::error("x", Some(Span::new(3, 4)));
+        assert_eq!(d.render("-e", "\ta\tb", false).lines().nth(4), Some("  |          ^"));
         let src = "é(";
         let d = Diagnostic::error("x", Some(Span::new(1, 2)));
         assert!(d.render("-e", src, false).contains("-e:1:1"));

@@ -337,12 +337,12 @@ pub mod doctest {
                 out.push_str(&format!(" {}\n", a[i]));
                 i += 1;
                 j += 1;
-            } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-                out.push_str(&format!("+{}\n", b[j]));
-                j += 1;
-            } else {
+            } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
                 out.push_str(&format!("-{}\n", a[i]));
                 i += 1;
+            } else {
+                out.push_str(&format!("+{}\n", b[j]));
+                j += 1;
             }
         }
         if out.is_empty() {
@@ -368,7 +368,7 @@ pub mod doctest {
 
         #[test]
         fn diffs() {
-            assert_eq!(diff("a\nb\nc", "a\nx\nc"), " a\n+x\n-b\n c\n");
+            assert_eq!(diff("a\nb\nc", "a\nx\nc"), " a\n-b\n+x\n c\n");
         }
     }
 }

@@ -6,22 +6,7 @@
 use crate::diagnostic::{paint_value, Diagnostic};
 use crate::eval::error::take_warnings;
 use crate::eval::interp::{Failure, Interp, Located, Produced};
-use parser_shim as parser;
-
-/// TEMPORARY: the parser's API until it lands in main (same signatures).
-mod parser_shim {
-    use crate::parser::ast::{Program, Span};
-    pub struct ParseError {
-        pub message: String,
-        pub span: Span,
-    }
-    pub fn parse(_src: &str) -> Result<Program, ParseError> {
-        Err(ParseError { message: "the parser is not built yet".into(), span: Span::new(0, 0) })
-    }
-    pub fn is_incomplete(_src: &str) -> bool {
-        false
-    }
-}
+use crate::parser;
 use std::io::Write;
 
 /// True when `src` ends inside open brackets or with a trailing `\`: the REPL reads on.

@@ -36,12 +36,6 @@ impl Tl {
             Basis(..) => return Err(unsupported("a scaled-basis tiler")),
         })
     }
-    fn rank(&self) -> usize {
-        match self {
-            Tl::T(v) => v.len(),
-            _ => 1,
-        }
-    }
     /// `size` of a tiler (CuTe's `size` on a layout / integer / tuple).
     pub fn size(&self) -> R<Int> {
         match self {

@@ -2,7 +2,8 @@
 //! May import: `session`, `repl`.
 
 use clap::{Parser, ValueEnum};
-use cute::session::{doctest, Options, Outcome, Session};
+use cute::repl::doctest;
+use cute::session::{Options, Outcome, Session};
 use std::io::{IsTerminal, Read, Write};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -57,6 +57,8 @@ error: unknown name: 'nosuch'
   | ^^^^^^
 cute> _
 (2,4):(1,2)
+cute> :vars
+A = (2,4):(1,2)
 ```
 
 ```rust
@@ -68,7 +70,7 @@ cute> not checked
 fn passing_file() {
     let p = temp_md(GOOD);
     let (code, out, err) = doctest(&[&p]);
-    assert_eq!((code, out.as_str(), err.as_str()), (0, "7 passed, 0 failed\n", ""));
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "8 passed, 0 failed\n", ""));
 }
 
 #[test]
@@ -85,7 +87,7 @@ fn several_files_and_missing_file() {
     let a = temp_md(GOOD);
     let b = temp_md("```cute\ncute> 1\n1\n```\n");
     let (code, out, _) = doctest(&[&a, &b]);
-    assert_eq!((code, out.as_str()), (0, "8 passed, 0 failed\n"));
+    assert_eq!((code, out.as_str()), (0, "9 passed, 0 failed\n"));
     let (code, _, err) = doctest(&[Path::new("/nonexistent.md")]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"));

@@ -29,6 +29,10 @@ pub trait Tup: Clone + std::fmt::Display {
     fn modes_of(&self) -> Option<Vec<Self>>;
     /// `cute::make_tuple(elems...)`.
     fn mk(v: Vec<Self>) -> Self;
+    /// The value if this is a run-time (dynamic) integer.
+    fn dyn_int(&self) -> Option<i64>;
+    /// An integer leaf.
+    fn from_int(i: Int) -> Self;
 }
 
 impl Tup for IntTuple {
@@ -40,6 +44,15 @@ impl Tup for IntTuple {
     }
     fn mk(v: Vec<Self>) -> Self {
         T(v)
+    }
+    fn dyn_int(&self) -> Option<i64> {
+        match self {
+            I(i) if !i.s => Some(i.v),
+            _ => None,
+        }
+    }
+    fn from_int(i: Int) -> Self {
+        I(i)
     }
 }
 
@@ -53,6 +66,15 @@ impl Tup for Value {
     }
     fn mk(v: Vec<Self>) -> Self {
         Value::tuple(v)
+    }
+    fn dyn_int(&self) -> Option<i64> {
+        match self {
+            Value::Tuple(I(i)) if !i.s => Some(i.v),
+            _ => None,
+        }
+    }
+    fn from_int(i: Int) -> Self {
+        Value::Tuple(I(i))
     }
 }
 
@@ -68,6 +90,21 @@ pub fn get_mode<X: Tup>(t: &X, i: usize) -> R<X> {
         }),
         None if i == 0 => Ok(t.clone()),
         None => Err(EvalError::rule("Index out of range", format!("get<{i}> of `{t}`, which is not a tuple"))),
+    }
+}
+
+/// `get<i>(t)` as CuTe's tuple algorithms (`take`, `select`, `group`) see it. There the
+/// integral `get` of `int_tuple.hpp` is not visible for a plain `int`, so C++ converts the `int`
+/// to a CUDA `dim3` (`x = t`, `y = z = 1`, unsigned): mode 0 is `t` as a 32-bit unsigned, modes
+/// 1 and 2 are `1`, beyond is "Index out of range". Static integers and tuples are unaffected.
+pub fn get_mode_algo<X: Tup>(t: &X, i: usize) -> R<X> {
+    match t.dyn_int() {
+        Some(v) if t.modes_of().is_none() => match i {
+            0 => Ok(X::from_int(Int::new(v as u32 as i64, false))),
+            1 | 2 => Ok(X::from_int(Int::new(1, false))),
+            _ => Err(EvalError::rule("Index out of range", format!("get<{i}> of `{t}`, which is not a tuple"))),
+        },
+        _ => get_mode(t, i),
     }
 }
 
@@ -97,10 +134,10 @@ pub fn take<X: Tup>(t: &X, b: i64, e: i64) -> R<X> {
     if b > e {
         return Err(EvalError::rule("take: empty range error", format!("take<{b},{e}> with {b} > {e}")));
     }
-    if b < 0 || e > r {
-        return Err(EvalError::rule("Index out of range", format!("take<{b},{e}> of `{t}`, which has rank {r}")));
+    if b < 0 {
+        return Err(EvalError::rule("Index out of range", format!("take<{b},{e}> of `{t}`")));
     }
-    let v: Vec<X> = (b..e).map(|i| get_mode(t, i as usize)).collect::<R<_>>()?;
+    let v: Vec<X> = (b..e).map(|i| get_mode_algo(t, i as usize)).collect::<R<_>>()?;
     Ok(X::mk(v))
 }
 
@@ -112,7 +149,7 @@ pub fn select<X: Tup>(t: &X, idx: &[i64]) -> R<X> {
             if i < 0 {
                 Err(EvalError::rule("Index out of range", format!("select<{i}>")))
             } else {
-                get_mode(t, i as usize)
+                get_mode_algo(t, i as usize)
             }
         })
         .collect::<R<_>>()?;
@@ -329,18 +366,18 @@ pub fn group<X: Tup>(t: &X, b: i64, e: i64) -> R<X> {
     if b > e {
         return Err(EvalError::rule("B <= E", format!("group<{b},{e}>")));
     }
-    if b < 0 || e > r {
-        return Err(EvalError::rule("Index out of range", format!("group<{b},{e}> of `{t}`, which has rank {r}")));
+    if b < 0 {
+        return Err(EvalError::rule("Index out of range", format!("group<{b},{e}> of `{t}`")));
     }
     let mut out = Vec::new();
     for i in 0..b {
-        out.push(get_mode(t, i as usize)?);
+        out.push(get_mode_algo(t, i as usize)?);
     }
     if b < e {
         out.push(take(t, b, e)?);
     }
     for i in e..r {
-        out.push(get_mode(t, i as usize)?);
+        out.push(get_mode_algo(t, i as usize)?);
     }
     Ok(X::mk(out))
 }

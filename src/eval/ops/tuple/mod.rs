@@ -122,6 +122,22 @@ pub fn rank_of<X: Tup>(t: &X) -> usize {
     t.modes_of().map(|v| v.len()).unwrap_or(1)
 }
 
+/// CuTe's `depth`: 0 for an integer, 1 + the largest depth of the modes for a tuple. An empty
+/// tuple anywhere is an error (CuTe's `max()` of no arguments).
+pub fn depth_of<X: Tup>(t: &X) -> R<usize> {
+    match t.modes_of() {
+        Some(v) if v.is_empty() => Err(EvalError::rule("Invalid parameters", format!("depth of `{t}`: max() of an empty tuple"))),
+        Some(v) => {
+            let mut d = 0;
+            for e in &v {
+                d = d.max(depth_of(e)?);
+            }
+            Ok(1 + d)
+        }
+        None => Ok(0),
+    }
+}
+
 /// `tuple_size<T>` where CuTe requires a tuple.
 fn tsize<X: Tup>(t: &X, what: &str) -> R<Vec<X>> {
     t.modes_of().ok_or_else(|| EvalError::rule("Mismatched Ranks", format!("{what}: `{t}` is not a tuple")))
@@ -239,9 +255,9 @@ pub fn unflatten<X: Tup, P: Tup>(flat: &X, profile: &P) -> R<X> {
             },
         }
     }
-    let elems = match flat.modes_of() {
-        Some(v) => v,
-        None => vec![flat.clone()],
+    // CuTe's unflatten_impl finds `rank` only by argument-dependent lookup, i.e. only for tuples.
+    let Some(elems) = flat.modes_of() else {
+        return Err(EvalError::rule("Invalid parameters", format!("unflatten: `{flat}` is not a tuple")));
     };
     let (res, used) = imp(&elems, profile)?;
     if used != elems.len() {
@@ -334,24 +350,31 @@ pub fn insert<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     Ok(X::mk(v))
 }
 
-/// `remove<N>(t)`.
+/// `remove<N>(t)` (N == rank: unchanged, as CuTe's index ranges are then empty).
 pub fn remove<X: Tup>(t: &X, n: i64) -> R<X> {
     let mut v = tuple_elems_for(t, "remove")?;
-    if n < 0 || n as usize >= v.len() {
+    if n < 0 || n as usize > v.len() {
         return Err(EvalError::rule("Index out of range", format!("remove<{n}> from `{t}`, which has rank {}", v.len())));
     }
-    v.remove(n as usize);
+    if (n as usize) < v.len() {
+        v.remove(n as usize);
+    }
     Ok(X::mk(v))
 }
 
-/// `replace<N>(t, x)` (a non-tuple: N must be 0 and the result is x).
+/// `replace<N>(t, x)` (N == rank appends x, as CuTe's index ranges allow; a non-tuple: N must
+/// be 0 and the result is x).
 pub fn replace<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     match t.modes_of() {
         Some(mut v) => {
-            if n < 0 || n as usize >= v.len() {
+            if n < 0 || n as usize > v.len() {
                 return Err(EvalError::rule("Index out of range", format!("replace<{n}> in `{t}`, which has rank {}", v.len())));
             }
-            v[n as usize] = x.clone();
+            if n as usize == v.len() {
+                v.push(x.clone());
+            } else {
+                v[n as usize] = x.clone();
+            }
             Ok(X::mk(v))
         }
         None if n == 0 => Ok(x.clone()),

@@ -256,26 +256,60 @@ pub fn help_for(name: &str) -> Result<String, String> {
     if let Some((c, d)) = COMMANDS.iter().find(|(c, _)| *c == name || c[1..] == *name) {
         return Ok(format!("{c}: {d}\n"));
     }
-    match builtins::lookup(name).filter(|_| !name.starts_with("__")) {
-        Some(b) => {
-            let mut s = format!("{}\n  {}\n", b.sig, b.doc);
-            if !b.example.is_empty() {
-                s.push_str(&format!("example:\n  cute> {}\n", b.example));
-                for l in b.result.lines() {
-                    s.push_str(&format!("  {l}\n"));
-                }
-            }
-            Ok(s)
+    let entries: Vec<&builtins::Builtin> =
+        builtins::registry().iter().filter(|b| b.name == name && !name.starts_with("__")).collect();
+    if entries.is_empty() {
+        let names = builtins::names();
+        let mut msg = format!("no function named '{name}'");
+        if let Some(s) = suggest(name, &names) {
+            msg.push_str(&format!("; did you mean '{s}'?"));
         }
-        None => {
-            let names = builtins::names();
-            let mut msg = format!("no function named '{name}'");
-            if let Some(s) = suggest(name, &names) {
-                msg.push_str(&format!("; did you mean '{s}'?"));
+        return Err(msg);
+    }
+    // Overloads in several modules: each distinct signature with its doc and example.
+    let mut s = String::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for b in entries {
+        if seen.contains(&b.sig) {
+            continue;
+        }
+        seen.push(b.sig);
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&format!("{}\n  {}\n", b.sig, b.doc));
+        if !b.example.is_empty() {
+            s.push_str(&format!("example:\n  cute> {}\n", b.example));
+            for l in b.result.lines() {
+                s.push_str(&format!("  {l}\n"));
             }
-            Err(msg)
         }
     }
+    Ok(s)
+}
+
+/// The function table of the README, in Markdown, from the registry: one row per function
+/// (first signature, meaning, example → result).
+pub fn function_table() -> String {
+    let mut s = String::from("| function | meaning | example | CuTe prints |\n|---|---|---|---|\n");
+    let esc = |t: &str| t.replace('|', "\\|").replace('\n', "<br>");
+    for n in builtins::names() {
+        if n.starts_with("__") {
+            continue;
+        }
+        if let Some(b) = builtins::lookup(n) {
+            let first = b.result.lines().next().unwrap_or("");
+            let more = if b.result.lines().count() > 1 { " ..." } else { "" };
+            s.push_str(&format!(
+                "| `{}` | {} | `{}` | `{}`{more} |\n",
+                esc(b.sig),
+                esc(b.doc),
+                esc(b.example),
+                esc(first)
+            ));
+        }
+    }
+    s
 }
 
 /// What a `:` command asks the loop to do.

@@ -167,11 +167,11 @@ fn warnings_go_to_stderr_with_the_location() {
 
 #[test]
 fn printed_text_cannot_be_bound() {
-    let r = cute(&["-e", "x = print_layout(2:1)"]);
+    let r = cute(&["-e", "x = print_layout((2,2):(1,2))"]);
     assert_eq!(r.code, 1);
     if cute::eval::builtins::exists("print_layout") {
         assert!(r.err.contains("cannot be bound to printed text"), "{}", r.err);
-        let r = cute(&["-e", "size(print_layout(2:1))"]);
+        let r = cute(&["-e", "size(print_layout((2,2):(1,2)))"]);
         assert!(r.code == 1 && r.err.contains("cannot be used as a value"), "{}", r.err);
     }
 }
@@ -245,7 +245,7 @@ fn golden_dir(phase: &str, code: i32) {
         }
         let rel = format!("tests/errors/{phase}/{}", f.file_name().unwrap().to_string_lossy());
         let mut c = Command::new(env!("CARGO_BIN_EXE_cute"));
-        c.current_dir(root).arg(&rel).env_remove("NO_COLOR").stdin(Stdio::null());
+        c.current_dir(root).arg(&rel).env_remove("NO_COLOR").env_remove("CUTE_PRINT_LIMIT").stdin(Stdio::null());
         let o = c.output().expect("run cute");
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         let expected_path = f.with_extension("stderr");

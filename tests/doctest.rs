@@ -112,3 +112,32 @@ fn readme_and_docs_pass() {
     let (code, out, err) = doctest(&refs);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// Every entry of the registry (the source of `:help`, completion and the README's function
+/// table) has a signature, a doc line and an example whose output is the recorded CuTe result.
+#[test]
+fn registry_examples_print_their_results() {
+    use cute::session::{Options, Session};
+    let mut failures = Vec::new();
+    for b in cute::eval::builtins::registry() {
+        if b.sig.is_empty() || b.doc.is_empty() || b.example.is_empty() {
+            failures.push(format!("{}: missing signature, doc or example", b.name));
+            continue;
+        }
+        let mut s = Session::new(Options::default());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        s.run(b.example, "<example>", &mut out, &mut err);
+        let got = String::from_utf8_lossy(&out);
+        let got = got.trim_end_matches('\n');
+        if got != b.result || String::from_utf8_lossy(&err).contains("error") {
+            failures.push(format!(
+                "{}: {}\n  want: {}\n  got:  {got}\n{}",
+                b.name,
+                b.example,
+                b.result,
+                String::from_utf8_lossy(&err)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} registry examples fail:\n{}", failures.len(), failures.join("\n"));
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Randomized differential test: random `.cute` expressions through the real CuTe (the oracle)
+and through `cute`, compared byte for byte (or error vs error).
+
+    scripts/difftest.py [--n 600] [--seed 1] [--cute target/release/cute] [--oracle PATH] [--out DIR]
+
+Needs g++ and the oracle (../shared/oracle/cute-oracle); takes minutes (the oracle compiles
+C++), so it is not part of CI. Prints the agreement rate and writes the mismatches to
+OUT/mismatches.txt. Record the last run's rate in BENCHMARKS.md.
+"""
+import argparse, json, os, random, subprocess, sys, tempfile
+
+VALS = [1, 2, 3, 4, 6, 8, 12, 16]
+STRIDES = [0, 1, 2, 3, 4, 6, 8, 12, 16, 32]
+
+
+class Gen:
+    def __init__(self, rng):
+        self.r = rng
+
+    def static(self):
+        return self.r.random() < self.p_static
+
+    def num(self, v, s=None):
+        s = self.static() if s is None else s
+        return f"_{v}" if s else f"{v}"
+
+    def shape_tree(self, depth=0):
+        r = self.r
+        if depth < 2 and r.random() < (0.55 if depth == 0 else 0.25):
+            return [self.shape_tree(depth + 1) for _ in range(r.randint(1, 3))]
+        return r.choice(VALS[:6] if depth else VALS)
+
+    def fmt(self, tree, leaf):
+        if isinstance(tree, list):
+            return "(" + ",".join(self.fmt(t, leaf) for t in tree) + ")"
+        return leaf(tree)
+
+    def leaves(self, tree):
+        if isinstance(tree, list):
+            return [x for t in tree for x in self.leaves(t)]
+        return [tree]
+
+    def layout(self, compact_prob=0.3, max_size=4096):
+        r = self.r
+        self.p_static = r.choice([0.0, 1.0, 1.0, 0.5])
+        for _ in range(20):
+            shape = self.shape_tree()
+            size = 1
+            for v in self.leaves(shape):
+                size *= v
+            if size <= max_size:
+                break
+        if r.random() < compact_prob:
+            # compact strides (column-major) or a permutation of them
+            lv = self.leaves(shape)
+            strides, acc = [], 1
+            for v in lv:
+                strides.append(acc)
+                acc *= v
+            if r.random() < 0.5:
+                r.shuffle(strides)
+            it = iter(strides)
+            stride = self.map(shape, lambda _: next(it))
+        else:
+            stride = self.map(shape, lambda _: r.choice(STRIDES))
+        s = self.fmt(shape, lambda v: self.num(v))
+        d = self.fmt(stride, lambda v: self.num(v))
+        return f"{s}:{d}", shape
+
+    def map(self, tree, f):
+        if isinstance(tree, list):
+            return [self.map(t, f) for t in tree]
+        return f(tree)
+
+    def tiler(self, shape):
+        """A tiler for a layout of the given shape tree: a layout, a shape, or <...> per mode."""
+        r = self.r
+        modes = shape if isinstance(shape, list) else [shape]
+        k = r.choice(["layout", "tile", "shape"])
+        if k == "layout":
+            return self.small_layout()
+        items = []
+        for m in modes[: r.randint(1, len(modes))]:
+            sz = 1
+            for v in self.leaves(m):
+                sz *= v
+            divs = [d for d in VALS if sz % d == 0] or [1]
+            d = r.choice(divs)
+            if k == "tile":
+                c = r.random()
+                if c < 0.2:
+                    items.append("_")
+                elif c < 0.6:
+                    items.append(f"{self.num(d)}:{self.num(r.choice([1, 1, 2]))}")
+                else:
+                    items.append(self.num(d))
+            else:
+                items.append(self.num(d))
+        if k == "tile":
+            return "<" + ",".join(items) + ">"
+        return "(" + ",".join(items) + ")" if len(items) > 1 else items[0]
+
+    def small_layout(self):
+        r = self.r
+        n = r.randint(1, 2)
+        sh = [r.choice([1, 2, 3, 4, 8]) for _ in range(n)]
+        st = [r.choice([1, 2, 3, 4, 8]) for _ in range(n)]
+        if n == 1:
+            return f"{self.num(sh[0])}:{self.num(st[0])}"
+        return "(" + ",".join(self.num(x) for x in sh) + "):(" + ",".join(self.num(x) for x in st) + ")"
+
+    def case(self):
+        r = self.r
+        L, shape = self.layout()
+        op = r.choice(OPS)
+        return op(self, L, shape)
+
+
+def idx_in(shape):
+    size = 1
+    for v in Gen.leaves(None, shape):
+        size *= v
+    return size
+
+
+OPS = [
+    lambda g, L, s: f"coalesce({L})",
+    lambda g, L, s: f"coalesce({L}, {g.fmt(s if isinstance(s, list) else [s], lambda v: '_1')})",
+    lambda g, L, s: f"composition({L}, {g.small_layout()})",
+    lambda g, L, s: f"{L} o {g.tiler(s)}",
+    lambda g, L, s: f"complement({L}, {g.num(g.r.choice([16, 24, 32, 64, 128, 256, 1024]))})",
+    lambda g, L, s: f"complement({L})",
+    lambda g, L, s: f"right_inverse({L})",
+    lambda g, L, s: f"left_inverse({L})",
+    lambda g, L, s: f"logical_divide({L}, {g.tiler(s)})",
+    lambda g, L, s: f"zipped_divide({L}, {g.tiler(s)})",
+    lambda g, L, s: f"tiled_divide({L}, {g.tiler(s)})",
+    lambda g, L, s: f"flat_divide({L}, {g.tiler(s)})",
+    lambda g, L, s: f"logical_product({L}, {g.small_layout()})",
+    lambda g, L, s: f"blocked_product({L}, {g.small_layout()})",
+    lambda g, L, s: f"raked_product({L}, {g.small_layout()})",
+    lambda g, L, s: f"zipped_product({L}, {g.small_layout()})",
+    lambda g, L, s: f"size({L})",
+    lambda g, L, s: f"cosize({L})",
+    lambda g, L, s: f"depth({L})",
+    lambda g, L, s: f"flatten({L})",
+    lambda g, L, s: f"filter({L})",
+    lambda g, L, s: f"filter_zeros({L})",
+    lambda g, L, s: f"max_common_vector({L}, {L})",
+    lambda g, L, s: f"max_common_layout({L}, {L})",
+    lambda g, L, s: f"nullspace({L})",
+    lambda g, L, s: f"A = {L}; A({g.r.randrange(idx_in(s))})",
+    lambda g, L, s: f"A = {L}; A({g.num(g.r.randrange(idx_in(s)))})",
+    lambda g, L, s: f"idx2crd({g.r.randrange(idx_in(s))}, shape({L}))",
+    lambda g, L, s: f"upcast<2>({L})",
+    lambda g, L, s: f"downcast<2>({L})",
+    lambda g, L, s: f"make_layout(shape({L}), LayoutRight)",
+    lambda g, L, s: f"make_fragment_like({L})",
+    lambda g, L, s: f"ceil_div(shape({L}), {g.num(g.r.choice([2, 3, 4]))})",
+    lambda g, L, s: f"product_each(shape({L}))",
+    lambda g, L, s: f"tile_to_shape({g.small_layout()}, {g.fmt([g.r.choice([8, 16, 24]), g.r.choice([8, 16])], lambda v: g.num(v))})",
+    lambda g, L, s: f"Sw<{g.r.randint(1,3)},{g.r.randint(0,4)},{g.r.randint(3,4)}>({g.num(g.r.randrange(0, 2048))})",
+    lambda g, L, s: f"S = Sw<3,3,3> o (_8,_64):(_64,_1); S({g.r.randrange(8)},{g.r.randrange(64)})",
+    lambda g, L, s: f"print_layout({g.small_layout()})",
+]
+
+
+def run_cute(cute, expr):
+    p = subprocess.run([cute, "--color", "never", "-e", expr], capture_output=True, text=True, timeout=20)
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    return p.stdout.rstrip("\n"), None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cute", default="target/release/cute")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--oracle", default=os.path.join(here, "..", "..", "shared", "oracle", "cute-oracle"))
+    ap.add_argument("--out", default="target/difftest")
+    ap.add_argument("--cases", help="use this .cute file of cases instead of generating")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    if a.cases:
+        exprs = [l.split("#")[0].strip() for l in open(a.cases)]
+        exprs = [e for e in exprs if e]
+    else:
+        g = Gen(random.Random(a.seed))
+        exprs = [g.case() for _ in range(a.n)]
+    cases = os.path.join(a.out, "cases.cute")
+    with open(cases, "w") as f:
+        f.write("\n".join(exprs) + "\n")
+    answers = os.path.join(a.out, "oracle.jsonl")
+    with open(answers, "w") as f:
+        subprocess.run([a.oracle, "--jobs", "2", cases], stdout=f, check=True)
+    recs = [json.loads(l) for l in open(answers)]
+    same, diff = 0, []
+    for r in recs:
+        got, err = run_cute(a.cute, r["expr"])
+        want = r.get("cute")
+        if "error" in r:
+            ok = got is None
+        else:
+            ok = got == want
+        if ok:
+            same += 1
+        else:
+            diff.append(f"{r['expr']}\n  cute C++: {want if want is not None else 'ERROR ' + r.get('detail', '')}\n  ours:     {got if got is not None else err}\n")
+    with open(os.path.join(a.out, "mismatches.txt"), "w") as f:
+        f.write("\n".join(diff))
+    n = len(recs)
+    print(f"{same}/{n} identical ({100.0 * same / max(n, 1):.2f}%), {len(diff)} different; see {a.out}/mismatches.txt")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,7 +2,8 @@
 //! May import: `session`, `repl`.
 
 use clap::{Parser, ValueEnum};
-use cute::session::{doctest, Options, Outcome, Session};
+use cute::repl::doctest;
+use cute::session::{Options, Outcome, Session};
 use std::io::{IsTerminal, Read, Write};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -43,6 +44,9 @@ struct Cli {
     /// Check the ```cute examples of Markdown FILEs (inputs after `cute> `, then expected output)
     #[arg(long)]
     doctest: bool,
+    /// Print the README's table of functions (Markdown) from the registry
+    #[arg(long, hide = true)]
+    function_table: bool,
 }
 
 /// Colour only on a terminal, without a non-empty NO_COLOR and not with TERM=dumb, unless forced.
@@ -81,6 +85,10 @@ fn real_main() -> i32 {
     };
     if !opts.color_values && !opts.color_diagnostics {
         colored::control::set_override(false);
+    }
+    if cli.function_table {
+        print!("{}", cute::repl::function_table());
+        return 0;
     }
     if cli.doctest {
         return run_doctests(&cli.files, cli.eval.is_empty());

@@ -256,35 +256,69 @@ pub fn help_for(name: &str) -> Result<String, String> {
     if let Some((c, d)) = COMMANDS.iter().find(|(c, _)| *c == name || c[1..] == *name) {
         return Ok(format!("{c}: {d}\n"));
     }
-    match builtins::lookup(name).filter(|_| !name.starts_with("__")) {
-        Some(b) => {
-            let mut s = format!("{}\n  {}\n", b.sig, b.doc);
-            if !b.example.is_empty() {
-                s.push_str(&format!("example:\n  cute> {}\n", b.example));
-                for l in b.result.lines() {
-                    s.push_str(&format!("  {l}\n"));
-                }
-            }
-            Ok(s)
+    let entries: Vec<&builtins::Builtin> =
+        builtins::registry().iter().filter(|b| b.name == name && !name.starts_with("__")).collect();
+    if entries.is_empty() {
+        let names = builtins::names();
+        let mut msg = format!("no function named '{name}'");
+        if let Some(s) = suggest(name, &names) {
+            msg.push_str(&format!("; did you mean '{s}'?"));
         }
-        None => {
-            let names = builtins::names();
-            let mut msg = format!("no function named '{name}'");
-            if let Some(s) = suggest(name, &names) {
-                msg.push_str(&format!("; did you mean '{s}'?"));
+        return Err(msg);
+    }
+    // Overloads in several modules: each distinct signature with its doc and example.
+    let mut s = String::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for b in entries {
+        if seen.contains(&b.sig) {
+            continue;
+        }
+        seen.push(b.sig);
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&format!("{}\n  {}\n", b.sig, b.doc));
+        if !b.example.is_empty() {
+            s.push_str(&format!("example:\n  cute> {}\n", b.example));
+            for l in b.result.lines() {
+                s.push_str(&format!("  {l}\n"));
             }
-            Err(msg)
         }
     }
+    Ok(s)
+}
+
+/// The function table of the README, in Markdown, from the registry: one row per function
+/// (first signature, meaning, example → result).
+pub fn function_table() -> String {
+    let mut s = String::from("| function | meaning | example | CuTe prints |\n|---|---|---|---|\n");
+    let esc = |t: &str| t.replace('|', "\\|").replace('\n', "<br>");
+    for n in builtins::names() {
+        if n.starts_with("__") {
+            continue;
+        }
+        if let Some(b) = builtins::lookup(n) {
+            let first = b.result.lines().next().unwrap_or("");
+            let more = if b.result.lines().count() > 1 { " ..." } else { "" };
+            s.push_str(&format!(
+                "| `{}` | {} | `{}` | `{}`{more} |\n",
+                esc(b.sig),
+                esc(b.doc),
+                esc(b.example),
+                esc(first)
+            ));
+        }
+    }
+    s
 }
 
 /// What a `:` command asks the loop to do.
-enum Cmd {
+pub(crate) enum Cmd {
     Continue,
     Quit,
 }
 
-fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut dyn Write) -> Cmd {
+pub(crate) fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut dyn Write) -> Cmd {
     let line = line.trim();
     let (cmd, arg) = match line.split_once(char::is_whitespace) {
         Some((c, a)) => (c, a.trim()),
@@ -424,6 +458,181 @@ pub fn run(opts: Options) -> i32 {
         }
     }
     0
+}
+
+/// Markdown doctests (`cute --doctest`): every fenced ```` ```cute ```` block, in which lines starting with
+/// `cute> ` are inputs and the lines up to the next input or the closing fence are the
+/// expected output.
+///
+/// Policy: one session per file (bindings carry from block to block), REPL rules (a lone `_`
+/// is the last value), no colour. The output compared is what the REPL shows: values (stdout)
+/// and diagnostics (stderr), in the order they are written, with diagnostics naming the
+/// source `<repl>`. Lines starting with `cute> :` are REPL commands (`:help NAME`, `:vars`, ...). Trailing blank lines of the expected and the actual output are ignored;
+/// everything else is compared byte for byte. An input continues on the following lines while
+/// it is incomplete (open brackets, trailing `\`).
+pub mod doctest {
+    use crate::session::{Options, Session};
+
+    /// One example: where its input starts (1-based line), the input, the expected output.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Example {
+        pub line: usize,
+        pub input: String,
+        pub expected: String,
+    }
+
+    /// The examples of a Markdown text.
+    pub fn examples(md: &str) -> Vec<Example> {
+        let lines: Vec<&str> = md.lines().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            let t = lines[i].trim_start();
+            let fence = t.chars().take_while(|&c| c == '`' || c == '~').count();
+            if fence >= 3 && t[fence..].trim().split([' ', ',', '{']).next() == Some("cute") {
+                let marker = &t[..fence];
+                i += 1;
+                let mut cur: Option<Example> = None;
+                while i < lines.len() && !lines[i].trim_start().starts_with(marker) {
+                    let l = lines[i];
+                    if let Some(input) = l.strip_prefix("cute> ").or_else(|| (l == "cute>").then_some("")) {
+                        if let Some(e) = cur.take() {
+                            out.push(e);
+                        }
+                        let mut ex = Example { line: i + 1, input: input.to_string(), expected: String::new() };
+                        // Continuation lines of an incomplete input.
+                        while crate::session::is_incomplete(&ex.input)
+                            && i + 1 < lines.len()
+                            && !lines[i + 1].trim_start().starts_with(marker)
+                            && !lines[i + 1].starts_with("cute> ")
+                        {
+                            i += 1;
+                            ex.input.push('\n');
+                            ex.input.push_str(lines[i]);
+                        }
+                        cur = Some(ex);
+                    } else if let Some(e) = cur.as_mut() {
+                        e.expected.push_str(l);
+                        e.expected.push('\n');
+                    }
+                    i += 1;
+                }
+                if let Some(e) = cur.take() {
+                    out.push(e);
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    fn trim_trailing_blank(s: &str) -> &str {
+        let t = s.trim_end_matches(['\n', ' ', '\t', '\r']);
+        // keep the final newline of the last non-blank line
+        &s[..t.len()]
+    }
+
+    /// Check one Markdown file; failures are reported on `report` as `file:line` plus a diff.
+    /// Returns (passed, failed).
+    pub fn check(name: &str, md: &str, report: &mut dyn std::io::Write) -> (usize, usize) {
+        let mut session = Session::new(Options { repl: true, ..Options::default() });
+        let (mut passed, mut failed) = (0, 0);
+        for ex in examples(md) {
+            // One buffer for both streams keeps their order.
+            let buf = std::cell::RefCell::new(Vec::new());
+            if ex.input.trim_start().starts_with(':') {
+                let _ = super::command(&ex.input, &mut session, &mut Shared(&buf), &mut Shared(&buf));
+            } else {
+                session.run(&ex.input, "<repl>", &mut Shared(&buf), &mut Shared(&buf));
+            }
+            let buf = buf.into_inner();
+            let got = String::from_utf8_lossy(&buf).into_owned();
+            if trim_trailing_blank(&got) == trim_trailing_blank(&ex.expected) {
+                passed += 1;
+            } else {
+                failed += 1;
+                let _ = writeln!(report, "{name}:{}: cute> {}", ex.line, ex.input.replace('\n', "\n      "));
+                let _ = writeln!(report, "{}", diff(trim_trailing_blank(&ex.expected), trim_trailing_blank(&got)));
+            }
+        }
+        (passed, failed)
+    }
+
+    use std::io::Write;
+
+    /// A writer that appends to a shared buffer.
+    struct Shared<'a>(&'a std::cell::RefCell<Vec<u8>>);
+    impl Write for Shared<'_> {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A line diff: `-` expected lines, `+` actual lines, ` ` common ones (LCS).
+    pub fn diff(expected: &str, got: &str) -> String {
+        let a: Vec<&str> = expected.lines().collect();
+        let b: Vec<&str> = got.lines().collect();
+        let (n, m) = (a.len(), b.len());
+        let mut out = String::new();
+        if n * m > 1_000_000 {
+            for l in &a {
+                out.push_str(&format!("-{l}\n"));
+            }
+            for l in &b {
+                out.push_str(&format!("+{l}\n"));
+            }
+            return out;
+        }
+        let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                lcs[i][j] = if a[i] == b[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < n || j < m {
+            if i < n && j < m && a[i] == b[j] {
+                out.push_str(&format!(" {}\n", a[i]));
+                i += 1;
+                j += 1;
+            } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+                out.push_str(&format!("-{}\n", a[i]));
+                i += 1;
+            } else {
+                out.push_str(&format!("+{}\n", b[j]));
+                j += 1;
+            }
+        }
+        if out.is_empty() {
+            out.push_str("(both empty)\n");
+        }
+        out
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn finds_examples() {
+            let md = "text\n```cute\ncute> a = 1\ncute> a\n1\n\ncute> b\nerror: x\n```\n```rust\ncute> no\n```\n~~~cute\ncute> c\n~~~\n";
+            let ex = examples(md);
+            assert_eq!(ex.len(), 4);
+            assert_eq!(ex[0], Example { line: 3, input: "a = 1".into(), expected: "".into() });
+            assert_eq!(ex[1], Example { line: 4, input: "a".into(), expected: "1\n\n".into() });
+            assert_eq!(ex[2].expected, "error: x\n");
+            assert_eq!(ex[3].line, 14);
+        }
+
+        #[test]
+        fn diffs() {
+            assert_eq!(diff("a\nb\nc", "a\nx\nc"), " a\n-b\n+x\n c\n");
+        }
+    }
 }
 
 #[cfg(test)]

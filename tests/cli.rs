@@ -149,6 +149,34 @@ fn identical_and_loose_equality() {
 }
 
 #[test]
+fn equivalent_compares_functions() {
+    let r = cute(&["-e", "equivalent((_2,_4):(_1,_2), _8:_1); equivalent((2,4):(1,2), (2,4):(4,1)); equivalent((2,4), 8:1)"]);
+    assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (0, "_1\n_0\n_1\n", ""));
+    let r = cute(&["-e", "equivalent((4096,8192):(1,4096), 33554432:1)"]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.starts_with("error: too large: equivalent compares at most 16777216 indices"), "{}", r.err);
+}
+
+#[test]
+fn warnings_go_to_stderr_with_the_location() {
+    // CuTe prints this composition although it is not A∘B at every index.
+    let r = cute(&["-e", "x = 1\n(_4,_6):(_2,_16) o _4:_3"]);
+    assert_eq!((r.code, r.out.as_str()), (0, "(_2,_2):(_6,_16)\n"));
+    assert!(r.err.starts_with("warning: ") && r.err.contains(" --> -e:2:1\n"), "{}", r.err);
+}
+
+#[test]
+fn printed_text_cannot_be_bound() {
+    let r = cute(&["-e", "x = print_layout((2,2):(1,2))"]);
+    assert_eq!(r.code, 1);
+    if cute::eval::builtins::exists("print_layout") {
+        assert!(r.err.contains("cannot be bound to printed text"), "{}", r.err);
+        let r = cute(&["-e", "size(print_layout((2,2):(1,2)))"]);
+        assert!(r.code == 1 && r.err.contains("cannot be used as a value"), "{}", r.err);
+    }
+}
+
+#[test]
 fn help_and_version() {
     let r = cute(&["--version"]);
     assert_eq!((r.code, r.out.trim()), (0, concat!("cute ", env!("CARGO_PKG_VERSION"))));
@@ -217,7 +245,7 @@ fn golden_dir(phase: &str, code: i32) {
         }
         let rel = format!("tests/errors/{phase}/{}", f.file_name().unwrap().to_string_lossy());
         let mut c = Command::new(env!("CARGO_BIN_EXE_cute"));
-        c.current_dir(root).arg(&rel).env_remove("NO_COLOR").stdin(Stdio::null());
+        c.current_dir(root).arg(&rel).env_remove("NO_COLOR").env_remove("CUTE_PRINT_LIMIT").stdin(Stdio::null());
         let o = c.output().expect("run cute");
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         let expected_path = f.with_extension("stderr");

@@ -57,6 +57,8 @@ error: unknown name: 'nosuch'
   | ^^^^^^
 cute> _
 (2,4):(1,2)
+cute> :vars
+A = (2,4):(1,2)
 ```
 
 ```rust
@@ -68,7 +70,7 @@ cute> not checked
 fn passing_file() {
     let p = temp_md(GOOD);
     let (code, out, err) = doctest(&[&p]);
-    assert_eq!((code, out.as_str(), err.as_str()), (0, "7 passed, 0 failed\n", ""));
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "8 passed, 0 failed\n", ""));
 }
 
 #[test]
@@ -85,7 +87,7 @@ fn several_files_and_missing_file() {
     let a = temp_md(GOOD);
     let b = temp_md("```cute\ncute> 1\n1\n```\n");
     let (code, out, _) = doctest(&[&a, &b]);
-    assert_eq!((code, out.as_str()), (0, "8 passed, 0 failed\n"));
+    assert_eq!((code, out.as_str()), (0, "9 passed, 0 failed\n"));
     let (code, _, err) = doctest(&[Path::new("/nonexistent.md")]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"));
@@ -109,4 +111,33 @@ fn readme_and_docs_pass() {
     let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
     let (code, out, err) = doctest(&refs);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// Every entry of the registry (the source of `:help`, completion and the README's function
+/// table) has a signature, a doc line and an example whose output is the recorded CuTe result.
+#[test]
+fn registry_examples_print_their_results() {
+    use cute::session::{Options, Session};
+    let mut failures = Vec::new();
+    for b in cute::eval::builtins::registry() {
+        if b.sig.is_empty() || b.doc.is_empty() || b.example.is_empty() {
+            failures.push(format!("{}: missing signature, doc or example", b.name));
+            continue;
+        }
+        let mut s = Session::new(Options::default());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        s.run(b.example, "<example>", &mut out, &mut err);
+        let got = String::from_utf8_lossy(&out);
+        let got = got.trim_end_matches('\n');
+        if got != b.result || String::from_utf8_lossy(&err).contains("error") {
+            failures.push(format!(
+                "{}: {}\n  want: {}\n  got:  {got}\n{}",
+                b.name,
+                b.example,
+                b.result,
+                String::from_utf8_lossy(&err)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} registry examples fail:\n{}", failures.len(), failures.join("\n"));
 }

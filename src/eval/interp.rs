@@ -162,6 +162,14 @@ impl Interp {
                 if name == "o" {
                     return Err(Located::new(EvalError::rule("reserved name", "`o` is the composition operator"), *name_span).into());
                 }
+                // NOTATION.md: a name is not a function name (calls would become ambiguous).
+                if builtins::exists(name) {
+                    return Err(Located::new(
+                        EvalError::rule("reserved name", format!("`{name}` is a function; bind the value to another name")),
+                        *name_span,
+                    )
+                    .into());
+                }
                 self.bind(name, v);
                 Ok(Produced::Nothing)
             }
@@ -609,6 +617,16 @@ mod tests {
         assert_eq!(i.exec(&a(t1, Some(t2))).unwrap(), Produced::AssertPassed);
         // A non-integer condition is a type error.
         assert!(matches!(i.exec(&a(tup(vec![]), None)), Err(Failure::Error(_))));
+    }
+
+    #[test]
+    fn function_names_cannot_be_bound() {
+        let mut i = Interp::new();
+        let r = i.exec(&stmt(StmtKind::Bind { name: "identical".into(), name_span: sp(0, 9), value: int(1, false, 12) }));
+        match r {
+            Err(Failure::Error(l)) => assert_eq!((l.error.rule.as_str(), l.span), ("reserved name", sp(0, 9))),
+            r => panic!("{r:?}"),
+        }
     }
 
     #[test]

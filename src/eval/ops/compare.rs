@@ -53,6 +53,14 @@ fn equivalent(a: &Args) -> R<Value> {
             "equivalent compares at most {EQUIVALENT_LIMIT} indices; these layouts have size {sx}"
         )));
     }
+    if let (Some(fx), Some(fy)) = (flat_int_layout(&x), flat_int_layout(&y)) {
+        for i in 0..sx {
+            if eval_flat(&fx, i)? != eval_flat(&fy, i)? {
+                return Ok(Value::from(Int::bool(false, true)));
+            }
+        }
+        return Ok(Value::from(Int::bool(true, true)));
+    }
     let mut ax = vec![x, Value::from(dy(0))];
     let mut ay = vec![y, Value::from(dy(0))];
     for i in 0..sx {
@@ -78,6 +86,41 @@ fn as_function(v: &Value) -> R<Value> {
         Value::Tuple(t) if !matches!(t, IntTuple::Under) => builtins::call("make_layout", &[], std::slice::from_ref(v)),
         v => Err(EvalError::type_err(format!("equivalent compares layouts, got {} `{v}`", v.kind()))),
     }
+}
+
+/// The (shape, stride) leaf pairs of a layout whose shape and stride are congruent integer
+/// tuples, or None (then the layout is evaluated through `__apply`).
+fn flat_int_layout(v: &Value) -> Option<Vec<(i64, i64)>> {
+    fn go(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
+        match (s, d) {
+            (IntTuple::I(a), IntTuple::I(b)) if a.v > 0 => {
+                out.push((a.v, b.v));
+                Some(())
+            }
+            (IntTuple::T(a), IntTuple::T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out)),
+            _ => None,
+        }
+    }
+    match v {
+        Value::Layout(l) => {
+            let mut out = Vec::new();
+            go(&l.shape, &l.stride, &mut out)?;
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// `L(i)` for `i < size(L)` of a flattened layout: the colexicographic coordinate of `i`
+/// dotted with the strides.
+fn eval_flat(modes: &[(i64, i64)], mut i: i64) -> R<i64> {
+    let mut acc = Int::new(0, false);
+    for &(s, d) in modes {
+        let c = i % s;
+        i /= s;
+        acc = acc.add(Int::new(c, false).mul(Int::new(d, false))?)?;
+    }
+    Ok(acc.v)
 }
 
 fn size_of(v: &Value) -> R<i64> {
@@ -176,6 +219,19 @@ mod tests {
         assert_eq!(identical(&Args { targs: &[], args: &a }).unwrap(), Value::from(st(1)));
         let a = [Value::from(st(8))];
         assert!(identical(&Args { targs: &[], args: &a }).is_err());
+    }
+
+    #[test]
+    fn flat_evaluation() {
+        let l = Value::Layout(Layout::new(
+            t(vec![IntTuple::st(2), t(vec![IntTuple::dy(3), IntTuple::st(2)])]),
+            t(vec![IntTuple::st(1), t(vec![IntTuple::dy(4), IntTuple::st(2)])]),
+        ));
+        let f = flat_int_layout(&l).unwrap();
+        // (2,(3,2)):(1,(4,2)) at i = 1 + 2*2 + 6*1 → coords (1,(2,1)) → 1 + 8 + 2
+        assert_eq!(eval_flat(&f, 11).unwrap(), 11);
+        assert_eq!(eval_flat(&f, 1 + 2 * 2 + 6).unwrap(), 11);
+        assert_eq!(eval_flat(&f, 2).unwrap(), 4);
     }
 
     #[test]

@@ -87,9 +87,9 @@ pub fn rank(l: &Layout) -> usize {
     l.shape.rank()
 }
 
-/// `depth(L)`.
-pub fn depth(l: &Layout) -> usize {
-    l.shape.depth()
+/// `depth(L)` (an empty tuple in the shape is an error, as in CuTe).
+pub fn depth(l: &Layout) -> R<usize> {
+    tp::depth_of(&l.shape)
 }
 
 fn abs_leaf(t: &IntTuple) -> R<IntTuple> {

@@ -122,6 +122,22 @@ pub fn rank_of<X: Tup>(t: &X) -> usize {
     t.modes_of().map(|v| v.len()).unwrap_or(1)
 }
 
+/// CuTe's `depth`: 0 for an integer, 1 + the largest depth of the modes for a tuple. An empty
+/// tuple anywhere is an error (CuTe's `max()` of no arguments).
+pub fn depth_of<X: Tup>(t: &X) -> R<usize> {
+    match t.modes_of() {
+        Some(v) if v.is_empty() => Err(EvalError::rule("Invalid parameters", format!("depth of `{t}`: max() of an empty tuple"))),
+        Some(v) => {
+            let mut d = 0;
+            for e in &v {
+                d = d.max(depth_of(e)?);
+            }
+            Ok(1 + d)
+        }
+        None => Ok(0),
+    }
+}
+
 /// `tuple_size<T>` where CuTe requires a tuple.
 fn tsize<X: Tup>(t: &X, what: &str) -> R<Vec<X>> {
     t.modes_of().ok_or_else(|| EvalError::rule("Mismatched Ranks", format!("{what}: `{t}` is not a tuple")))
@@ -239,8 +255,13 @@ pub fn unflatten<X: Tup, P: Tup>(flat: &X, profile: &P) -> R<X> {
             },
         }
     }
+    // CuTe's unflatten_impl finds `rank` only by argument-dependent lookup: a CuTe type (a tuple,
+    // a static integer) works, a plain `int` does not; a non-tuple acts as a 1-tuple.
     let elems = match flat.modes_of() {
         Some(v) => v,
+        None if flat.dyn_int().is_some() => {
+            return Err(EvalError::rule("Invalid parameters", format!("unflatten: `{flat}` is a run-time integer, not a tuple")));
+        }
         None => vec![flat.clone()],
     };
     let (res, used) = imp(&elems, profile)?;
@@ -267,8 +288,19 @@ pub fn prepend<X: Tup>(t: &X, x: &X) -> X {
     X::mk(v)
 }
 
+/// Largest rank `append<N>`, `prepend<N>` and `repeat<N>` build.
+pub const MAX_RANK: i64 = 1 << 16;
+
+fn rank_limit(what: &str, n: i64) -> R<()> {
+    if n > MAX_RANK {
+        return Err(EvalError::limit(format!("{what}<{n}>: at most {MAX_RANK} modes")));
+    }
+    Ok(())
+}
+
 /// `append<N>(t, x)`: extend to rank N with copies of x (rank N == rank t: unchanged).
 pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
+    rank_limit("append", n)?;
     match t.modes_of() {
         Some(v) => {
             if n == v.len() as i64 {
@@ -301,6 +333,7 @@ pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
 
 /// `prepend<N>(t, x)`.
 pub fn prepend_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
+    rank_limit("prepend", n)?;
     let (v, tup) = match t.modes_of() {
         Some(v) => (v, true),
         None => (vec![t.clone()], false),
@@ -334,24 +367,31 @@ pub fn insert<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     Ok(X::mk(v))
 }
 
-/// `remove<N>(t)`.
+/// `remove<N>(t)` (N == rank: unchanged, as CuTe's index ranges are then empty).
 pub fn remove<X: Tup>(t: &X, n: i64) -> R<X> {
     let mut v = tuple_elems_for(t, "remove")?;
-    if n < 0 || n as usize >= v.len() {
+    if n < 0 || n as usize > v.len() {
         return Err(EvalError::rule("Index out of range", format!("remove<{n}> from `{t}`, which has rank {}", v.len())));
     }
-    v.remove(n as usize);
+    if (n as usize) < v.len() {
+        v.remove(n as usize);
+    }
     Ok(X::mk(v))
 }
 
-/// `replace<N>(t, x)` (a non-tuple: N must be 0 and the result is x).
+/// `replace<N>(t, x)` (N == rank appends x, as CuTe's index ranges allow; a non-tuple: N must
+/// be 0 and the result is x).
 pub fn replace<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     match t.modes_of() {
         Some(mut v) => {
-            if n < 0 || n as usize >= v.len() {
+            if n < 0 || n as usize > v.len() {
                 return Err(EvalError::rule("Index out of range", format!("replace<{n}> in `{t}`, which has rank {}", v.len())));
             }
-            v[n as usize] = x.clone();
+            if n as usize == v.len() {
+                v.push(x.clone());
+            } else {
+                v[n as usize] = x.clone();
+            }
             Ok(X::mk(v))
         }
         None if n == 0 => Ok(x.clone()),
@@ -401,9 +441,7 @@ pub fn repeat<X: Tup>(n: i64, x: &X) -> R<X> {
     if n < 0 {
         return Err(EvalError::rule("N >= 0", format!("repeat<{n}>")));
     }
-    if n > 1 << 16 {
-        return Err(EvalError::limit(format!("repeat<{n}>: at most 65536 copies")));
-    }
+    rank_limit("repeat", n)?;
     Ok(X::mk(vec![x.clone(); n as usize]))
 }
 
@@ -436,6 +474,15 @@ pub fn zip<X: Tup>(t: &X) -> R<X> {
         }
     }
     Ok(X::mk((0..r1).map(|j| X::mk(rows.iter().map(|r| r[j].clone()).collect())).collect()))
+}
+
+/// CuTe's `filter_tuple(t, f)`: `tuple_cat(f(t_0), f(t_1), ...)` (f returns tuples; a non-tuple
+/// t is passed to f whole).
+pub fn filter_tuple<X: Tup>(t: &X, f: impl Fn(&X) -> R<X>) -> R<X> {
+    match t.modes_of() {
+        Some(v) => tuple_cat(&v.iter().map(f).collect::<R<Vec<X>>>()?),
+        None => tuple_cat(&[f(t)?]),
+    }
 }
 
 /// `tuple_cat(ts...)`: every argument must be a tuple.

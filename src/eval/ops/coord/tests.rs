@@ -1,5 +1,4 @@
 use super::*;
-use crate::eval::ops::tuple as tp;
 use crate::eval::ops::tuple::tests::{p, pl};
 
 #[test]

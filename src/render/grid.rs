@@ -24,7 +24,11 @@ pub fn limit() -> i64 {
 
 /// Refuse a `rows x cols` picture larger than the limit (never hang on huge layouts).
 pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
-    let lim = limit();
+    check_limit_with(what, rows, cols, limit())
+}
+
+/// `check_limit` with an explicit limit.
+pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
     let cells = rows.max(0).checked_mul(cols.max(0));
     let too_big = rows > lim || cols > lim || cells.map_or(true, |c| c > lim);
     if too_big {
@@ -192,6 +196,16 @@ pub fn num_digits(x: i32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits() {
+        assert!(check_limit_with("p", 1024, 1024, 1 << 20).is_ok());
+        let e = check_limit_with("print_layout", 1 << 20, 1 << 20, 1 << 20).unwrap_err();
+        assert_eq!(e.kind, crate::eval::error::ErrorKind::Limit);
+        assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+        assert!(check_limit_with("p", 0, i64::MAX, 1 << 20).is_err());
+        assert!(check_limit_with("p", i64::MAX, i64::MAX, 1 << 20).is_err());
+    }
 
     #[test]
     fn digits() {

@@ -206,6 +206,31 @@ fn dy_lay(shape: &[i64], stride: &[i64]) -> Layout {
     )
 }
 
+/// Every integer of a layout value made static: the generator knows them all, and the kernel
+/// folds them in (so `(8,64):(64,1)` behaves as `(_8,_64):(_64,_1)` in tile_to_shape).
+pub fn staticize(v: &Value) -> Value {
+    fn func(f: &Func) -> Func {
+        match f {
+            Func::Layout(l) => Func::Layout(static_layout(l)),
+            Func::Swizzle(s) => Func::Swizzle(*s),
+            Func::Composed(c) => Func::Composed(Box::new(composed(c))),
+        }
+    }
+    fn composed(c: &Composed) -> Composed {
+        Composed { outer: func(&c.outer), offset: st(c.offset.v), inner: func(&c.inner) }
+    }
+    match v {
+        Value::Layout(l) => Value::Layout(static_layout(l)),
+        Value::Composed(c) => Value::Composed(Box::new(composed(c))),
+        other => other.clone(),
+    }
+}
+
+pub fn static_layout(l: &Layout) -> Layout {
+    let mk = |t: &IntTuple| t.map_ints(&mut |i| Ok(st(i.v))).unwrap_or_else(|_| t.clone());
+    Layout::new(mk(&l.shape), mk(&l.stride))
+}
+
 /// Default swizzled shared-memory atom for a tile of `tile_mn x bk` halves: 128-byte rows
 /// (`Sw<3,3,3> o (8,64):(64,1)` for K-major), narrower when the tile is narrower.
 pub fn default_atom(major: Major, tile_mn: i64, bk: i64) -> Value {
@@ -226,12 +251,12 @@ pub fn default_atom(major: Major, tile_mn: i64, bk: i64) -> Value {
 fn default_copy(major: Major, tile_mn: i64, bk: i64, threads: i64) -> Layout {
     match major {
         Major::K => {
-            let tk = (bk / 8).clamp(1, threads);
+            let tk = crate::eval::int::gcd_i64(bk / 8, threads).max(1);
             let tm = threads / tk;
             lay(&[tm, tk], &[tk, 1])
         }
         Major::MN => {
-            let tm = (tile_mn / 8).clamp(1, threads);
+            let tm = crate::eval::int::gcd_i64(tile_mn / 8, threads).max(1);
             let tk = threads / tm;
             lay(&[tm, tk], &[1, tm])
         }
@@ -303,7 +328,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
             }
             (t[0], t[1], t[2])
         }
-        None => (128, 256, 32),
+        None => (128, 256, 64),
     };
     let tile_err = |msg: String| EvalError::rule("gemm tile", msg).at_arg(r.at());
     for (name, x) in [("BM", bm), ("BN", bn), ("BK", bk)] {
@@ -315,7 +340,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let r = get("stages");
     let stages = match r.opt {
         Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
-        None => 4,
+        None => 3,
     };
     if !(2..=8).contains(&stages) {
         return Err(EvalError::rule("gemm stages", format!("stages must be 2..8, got {stages}")).at_arg(r.at()));
@@ -324,7 +349,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let r = get("mma");
     let warps = match r.opt {
         Some((_, v)) => match v {
-            Value::Layout(l) => l.clone(),
+            Value::Layout(l) => static_layout(l),
             Value::Tuple(_) | Value::Tile(_) => {
                 let t = int_list(v).map_err(|e| e.at_arg(r.at()))?;
                 if t.len() == 2 || (t.len() == 3 && t[2] == 1) {
@@ -392,14 +417,14 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     for (name, major, tile_mn, extent_mn) in [('a', a_major, bm, m), ('b', b_major, bn, n)] {
         let r = get(if name == 'a' { "smem_a" } else { "smem_b" });
         let given = match r.opt {
-            Some((_, v)) => v.clone(),
+            Some((_, v)) => staticize(v),
             None => default_atom(major, tile_mn, bk),
         };
         let (smem, stage_stride, smem_elems) =
             check_smem(name, &given, major, tile_mn, bk, stages).map_err(|e| e.at_arg(r.at()))?;
         let rc = get(if name == 'a' { "copy_a" } else { "copy_b" });
         let copy = match rc.opt {
-            Some((_, Value::Layout(l))) => l.clone(),
+            Some((_, Value::Layout(l))) => static_layout(l),
             Some((_, v @ Value::Tuple(_))) => {
                 // a shape: column-major threads
                 let t = int_list(v).map_err(|e| e.at_arg(rc.at()))?;

@@ -21,6 +21,9 @@ pub struct Measured {
     pub cublas_ms: f64,
     pub cublas_tflops: f64,
     pub rel_err: f64,
+    /// ||C - ref|| / ||ref|| on sampled elements against a float64 host reference.
+    pub ref64_err: f64,
+    pub ref64_samples: usize,
 }
 
 fn err(rule: &str, detail: impl Into<String>) -> EvalError {
@@ -319,28 +322,68 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
         ));
     }
 
+    // an independent check: sampled elements against a float64 product on the host
+    let samples = (m * n).min(512);
+    let (mut num64, mut den64) = (0.0f64, 0.0f64);
+    for s in 0..samples {
+        let idx = if m * n <= 512 { s } else { (s as u64 * 2654435761u64 % (m * n) as u64) as usize };
+        let (i, j) = (idx / n, idx % n);
+        let mut acc = 0.0f64;
+        for kk in 0..k {
+            let av = match cfg.a.major {
+                Major::K => ah[i * k + kk],
+                Major::MN => ah[i + kk * m],
+            };
+            let bv = match cfg.b.major {
+                Major::K => bh[j * k + kk],
+                Major::MN => bh[j + kk * n],
+            };
+            acc += from_bits(cfg.dtype, av) * from_bits(cfg.dtype, bv);
+        }
+        num64 += (got[idx] - acc) * (got[idx] - acc);
+        den64 += acc * acc;
+    }
+    let ref64 = if den64 > 0.0 { (num64 / den64).sqrt() } else { num64.sqrt() };
+    if !(ref64 <= tolerance(cfg.out)) {
+        return Err(err(
+            "gemm check failed",
+            format!("{}: relative error {ref64:.3e} against a float64 reference ({samples} sampled elements) exceeds {:.0e}", cfg.describe(), tolerance(cfg.out)),
+        ));
+    }
+
     // timing: CUDA events around each run after warm-up, median
     let flags = Some(drv_sys::CUevent_flags::CU_EVENT_DEFAULT);
-    let time = |f: &mut dyn FnMut() -> R<()>| -> R<f64> {
-        for _ in 0..cfg.warmup {
-            f()?;
-        }
-        let mut ts = Vec::new();
-        for _ in 0..cfg.iters {
-            let e0 = drv("event", ctx.new_event(flags))?;
-            let e1 = drv("event", ctx.new_event(flags))?;
-            drv("event", e0.record(&stream))?;
-            f()?;
-            drv("event", e1.record(&stream))?;
-            drv("event", e1.synchronize())?;
-            ts.push(drv("event", e0.elapsed_ms(&e1))? as f64);
-        }
-        Ok(median(ts))
+    // warm-up both, then alternate ours and cuBLAS so both see the same clocks and heat
+    for _ in 0..cfg.warmup {
+        launch(&mut c)?;
+        cublas_run(&mut cref)?;
+    }
+    let e0 = drv("event", ctx.new_event(flags))?;
+    let e1 = drv("event", ctx.new_event(flags))?;
+    let timed = |f: &mut dyn FnMut() -> R<()>| -> R<f64> {
+        drv("event", e0.record(&stream))?;
+        f()?;
+        drv("event", e1.record(&stream))?;
+        drv("event", e1.synchronize())?;
+        Ok(drv("event", e0.elapsed_ms(&e1))? as f64)
     };
-    let ms = time(&mut || launch(&mut c))?;
-    let cublas_ms = time(&mut || cublas_run(&mut cref))?;
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..cfg.iters {
+        ours.push(timed(&mut || launch(&mut c))?);
+        theirs.push(timed(&mut || cublas_run(&mut cref))?);
+    }
+    let (ms, cublas_ms) = (median(ours), median(theirs));
+    // the timed runs must have produced the same C (a difference means a race)
+    drv("synchronize", stream.synchronize())?;
+    let again = c.host(&stream, cfg.out)?;
+    if let Some(i) = again.iter().zip(&got).position(|(x, y)| x.to_bits() != y.to_bits()) {
+        return Err(err(
+            "gemm check failed",
+            format!("{}: C({}, {}) changed between runs ({} then {}): a race in the kernel", cfg.describe(), i / n, i % n, got[i], again[i]),
+        ));
+    }
     drv("synchronize", stream.synchronize())?;
     let _ = unsafe { blas::destroy_handle(handle) };
     let tf = |ms: f64| cfg.flops() / (ms * 1e-3) / 1e12;
-    Ok(Measured { ms, tflops: tf(ms), cublas_ms, cublas_tflops: tf(cublas_ms), rel_err: rel })
+    Ok(Measured { ms, tflops: tf(ms), cublas_ms, cublas_tflops: tf(cublas_ms), rel_err: rel, ref64_err: ref64, ref64_samples: samples })
 }

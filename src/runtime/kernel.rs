@@ -543,24 +543,39 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "  {{")?;
     s.push_str(&frag_code(0, 0));
     writeln!(s, "  }}")?;
+    // The fragment buffers alternate with every 16-deep k-step; with an odd number of k-steps
+    // per tile the loop body is emitted twice (even and odd k-tiles).
+    let body = |kt: &str, par: usize| -> String {
+        let mut t = String::new();
+        for kk in 0..kk_n as usize {
+            let g = par * kk_n as usize + kk;
+            let _ = writeln!(t, "    {{  // k-step {kk}");
+            if kk + 1 == kk_n as usize {
+                let _ = writeln!(t, "      cp_wait<{}>();", st - 2);
+                let _ = writeln!(t, "      __syncthreads();");
+                let _ = writeln!(t, "      rd = rd + 1 == {st} ? 0 : rd + 1;");
+                let _ = writeln!(t, "      ra = rd * {a_stage_bytes}; rb = rd * {b_stage_bytes};");
+            }
+            t.push_str(&frag_code((g + 1) % 2, (kk + 1) % kk_n as usize));
+            if kk == 0 {
+                let _ = writeln!(t, "      if ({kt} + {} < {kt_n}) load_tile(wr, {kt} + {});", st - 1, st - 1);
+                let _ = writeln!(t, "      cp_commit();");
+                let _ = writeln!(t, "      wr = wr + 1 == {st} ? 0 : wr + 1;");
+            }
+            t.push_str(&mma_code(g % 2));
+            let _ = writeln!(t, "    }}");
+        }
+        t
+    };
     writeln!(s, "  #pragma unroll 1")?;
-    writeln!(s, "  for (int kt = 0; kt < {kt_n}; ++kt) {{")?;
-    for kk in 0..kk_n as usize {
-        writeln!(s, "    {{  // k-step {kk}")?;
-        if kk + 1 == kk_n as usize {
-            writeln!(s, "      cp_wait<{}>();", st - 2)?;
-            writeln!(s, "      __syncthreads();")?;
-            writeln!(s, "      rd = rd + 1 == {st} ? 0 : rd + 1;")?;
-            writeln!(s, "      ra = rd * {a_stage_bytes}; rb = rd * {b_stage_bytes};")?;
-        }
-        s.push_str(&frag_code((kk + 1) % 2, (kk + 1) % kk_n as usize));
-        if kk == 0 {
-            writeln!(s, "      if (kt + {} < {kt_n}) load_tile(wr, kt + {});", st - 1, st - 1)?;
-            writeln!(s, "      cp_commit();")?;
-            writeln!(s, "      wr = wr + 1 == {st} ? 0 : wr + 1;")?;
-        }
-        s.push_str(&mma_code(kk % 2));
-        writeln!(s, "    }}")?;
+    if kk_n % 2 == 0 {
+        writeln!(s, "  for (int kt = 0; kt < {kt_n}; ++kt) {{")?;
+        s.push_str(&body("kt", 0));
+    } else {
+        writeln!(s, "  for (int kt = 0; kt < {kt_n}; kt += 2) {{")?;
+        s.push_str(&body("kt", 0));
+        writeln!(s, "    if (kt + 1 == {kt_n}) break;")?;
+        s.push_str(&body("(kt + 1)", 1));
     }
     writeln!(s, "  }}")?;
     writeln!(s, "  cp_wait<0>();")?;

@@ -66,6 +66,11 @@ pub fn configurations() -> Vec<(String, Case)> {
     add(2048, 2048, 2048, vec![opt("tile", tile(256, 128, 32)), opt("mma", Value::Tuple(t(&[4, 2, 1])))]);
     add(1000, 1000, 1000, vec![opt("tile", tile(64, 64, 32)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("stages", int(2))]);
     add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 64)), opt("mma", layout(&[2, 2], &[2, 1])), opt("stages", int(3))]);
+    // odd number of 16-deep k-steps per tile (BK = 16, 48)
+    add(1000, 1000, 1000, vec![opt("tile", tile(128, 128, 16)), opt("mma", Value::Tuple(t(&[2, 2, 1])))]);
+    add(257, 129, 65, vec![opt("tile", tile(64, 128, 48)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("layout", tag("NT"))]);
+    // the previous default
+    add(8192, 8192, 8192, vec![opt("tile", tile(128, 256, 32)), opt("stages", int(4))]);
     // explicit layouts
     add(
         4096,

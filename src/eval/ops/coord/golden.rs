@@ -309,3 +309,13 @@ fn eval_cases_file() {
     }
     let _ = std::fs::write(format!("{path}.mine"), out);
 }
+
+/// Regression: cases answered by the real CuTe through the oracle during differential testing
+/// (random expressions over the tuple/structure/coordinate functions, and edge cases).
+#[test]
+fn oracle_cases_of_coord_structure_tuple() {
+    let path = format!("{}/src/eval/ops/coord/oracle_cases.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let (ok, bad) = check_file(&path, false);
+    assert!(bad.is_empty(), "{ok} matched, {} failed:\n{}", bad.len(), bad.join("\n"));
+    assert!(ok > 1000);
+}

@@ -1,0 +1,111 @@
+//! `upcast<N>`, `downcast<N>` and `recast_layout<Old,New>`, ported from `layout.hpp`: change
+//! the unit of a layout's codomain (N old elements become one new element, or the reverse).
+
+use super::util::{ceil_div_i, concat, leaf_int, signum};
+use crate::eval::ops::tuple::get_mode;
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::layout::Layout;
+
+fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
+    if let T(sv) = s {
+        if s.rank() != d.rank() || !d.is_tuple() {
+            return Err(EvalError::rule("mismatched ranks", format!("upcast of {s}:{d}")));
+        }
+        let mut modes = Vec::with_capacity(sv.len());
+        for (k, sk) in sv.iter().enumerate() {
+            modes.push(upcast_impl(n, sk, &get_mode(d, k)?)?);
+        }
+        return Ok(concat(modes));
+    }
+    let stride = leaf_int(d, "upcast")?;
+    if stride.is_const(0) {
+        return Ok(Layout::new(s.clone(), d.clone()));
+    }
+    if stride.s {
+        if n.v == 0 {
+            return Err(EvalError::div_zero(stride, n));
+        }
+        if !(stride.v % n.v == 0 || (stride.v != 0 && n.v % stride.v == 0)) {
+            return Err(EvalError::rule(
+                "divisibility condition",
+                format!("upcast<{}>: the stride {stride} and {} do not divide each other", n.v, n.v),
+            ));
+        }
+        let abs = stride.abs()?;
+        let shape = leaf_int(s, "upcast")?;
+        let new_shape = ceil_div_i(shape, ceil_div_i(n, abs)?)?;
+        let new_stride = signum(stride).mul(ceil_div_i(abs, n)?)?;
+        Ok(Layout::new(I(new_shape), I(new_stride)))
+    } else {
+        // dynamic stride: assumed large and divisible
+        Ok(Layout::new(s.clone(), I(stride.div(n)?)))
+    }
+}
+
+/// `upcast<N>(L)`: N elements become one. For the stride-1 mode the size is divided by N; all
+/// other static strides are divided by N (CuTe requires stride and N to divide each other).
+pub fn upcast(l: &Layout, n: i64) -> R<Layout> {
+    upcast_impl(st(n), &l.shape, &l.stride)
+}
+
+fn downcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
+    if let T(sv) = s {
+        if s.rank() != d.rank() || !d.is_tuple() {
+            return Err(EvalError::rule("mismatched ranks", format!("downcast of {s}:{d}")));
+        }
+        let mut modes = Vec::with_capacity(sv.len());
+        for (k, sk) in sv.iter().enumerate() {
+            modes.push(downcast_impl(n, sk, &get_mode(d, k)?)?);
+        }
+        return Ok(concat(modes));
+    }
+    let stride = leaf_int(d, "downcast")?;
+    let shape = leaf_int(s, "downcast")?;
+    if stride.is_const(1) || stride.is_const(-1) {
+        Ok(Layout::new(I(shape.mul(n)?), I(stride)))
+    } else {
+        Ok(Layout::new(I(shape), I(stride.mul(n)?)))
+    }
+}
+
+/// `downcast<N>(L)`: one element becomes N. The static stride-1 mode grows by N, all other
+/// strides are multiplied by N. CuTe requires a static `_1` stride somewhere.
+pub fn downcast(l: &Layout, n: i64) -> R<Layout> {
+    let has_one = l.stride.leaves().iter().any(|d| matches!(d, I(i) if i.is_const(1)));
+    if !has_one {
+        return Err(EvalError::rule("downcast requires adjacent elements", format!("{l} has no static stride _1")));
+    }
+    downcast_impl(st(n), &l.shape, &l.stride)
+}
+
+/// Bit width of a value type name (`sizeof_bits`), for `recast_layout`.
+pub fn type_bits(name: &str) -> Option<i64> {
+    Some(match name {
+        "int8_t" | "uint8_t" | "bool" | "float_e4m3_t" | "float_e5m2_t" => 8,
+        "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
+        "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
+        "int64_t" | "uint64_t" | "double" => 64,
+        "uint128_t" => 128,
+        "int4b_t" | "uint4b_t" => 4,
+        "uint1b_t" => 1,
+        _ => return None,
+    })
+}
+
+/// `recast_layout<Old,New>(L)` given the two bit widths: the ratio New/Old in lowest terms
+/// picks `upcast`, `downcast` or both.
+pub fn recast_layout(l: &Layout, old_bits: i64, new_bits: i64) -> R<Layout> {
+    if old_bits <= 0 || new_bits <= 0 {
+        return Err(EvalError::rule("recast_layout", "type widths must be positive"));
+    }
+    let g = crate::eval::int::gcd_i64(new_bits, old_bits);
+    let (num, den) = (new_bits / g, old_bits / g);
+    match (num, den) {
+        (1, 1) => Ok(l.clone()),
+        (1, d) => downcast(l, d),
+        (n, 1) => upcast(l, n),
+        (n, d) => downcast(&upcast(l, n)?, d),
+    }
+}

@@ -1,0 +1,119 @@
+//! `coalesce` (of a layout, by profile, of a shape) and CuTe's internal `coalesce_x`, ported
+//! from `layout.hpp` (`detail::bw_coalesce`). Only *static* modes merge: a dynamic layout
+//! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
+
+use super::util::{concat, flat_pairs, from_pairs, leaf_int, lmode, lrank};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::layout::Layout;
+
+/// `detail::bw_coalesce`: walk the flat modes from the back, starting from `init` (an integer
+/// "new" layout), merging a mode into the front of the result when shapes and strides match
+/// statically (`s_i * d_i == d_front`).
+fn bw_coalesce(flat: &[(Int, Int)], init: (Int, Int)) -> R<Layout> {
+    // new[0] is the front of CuTe's NewShape/NewStride.
+    let mut new: Vec<(Int, Int)> = vec![init];
+    for &(s, d) in flat.iter().rev() {
+        if s.is_const(1) {
+            // shape<I> == _1: skip it
+            continue;
+        }
+        if new.len() == 1 && new[0].0.is_const(1) {
+            // replace our static shape-1 with anything
+            new[0] = (s, d);
+            continue;
+        }
+        let (fs, fd) = new[0];
+        // s * d == front stride, as a compile-time true (`_0 * x` is `_0`)
+        let prod = if d.is_const(0) || s.is_const(0) {
+            Some(st(0))
+        } else if s.s && d.s {
+            Some(s.mul(d)?)
+        } else {
+            None
+        };
+        let merge = fs.s && matches!(prod, Some(p) if p.s && fd.s && p.v == fd.v);
+        if merge {
+            new[0] = (s.mul(fs)?, d);
+        } else {
+            new.insert(0, (s, d));
+        }
+    }
+    if new.len() == 1 && new[0].0.is_const(1) {
+        return Ok(Layout::new(I(st(1)), I(st(0))));
+    }
+    Ok(from_pairs(&new))
+}
+
+/// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
+/// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
+pub fn coalesce(l: &Layout) -> R<Layout> {
+    let flat = flat_pairs(l, "coalesce")?;
+    let Some((&last, rest)) = flat.split_last() else {
+        return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
+    };
+    bw_coalesce(rest, last)
+}
+
+/// CuTe's `detail::coalesce_x`: like `coalesce`, but it also keeps the function *outside* the
+/// domain (a trailing static `_1` mode becomes `_2` so its stride survives). Used by composition.
+pub fn coalesce_x(l: &Layout) -> R<Layout> {
+    let flat = flat_pairs(l, "composition")?;
+    let Some((&(s, d), rest)) = flat.split_last() else {
+        return Err(EvalError::rule("index out of range", format!("composition with the empty layout {l}")));
+    };
+    if s.is_const(1) {
+        bw_coalesce(rest, (st(2), d))
+    } else {
+        bw_coalesce(rest, (s, d))
+    }
+}
+
+/// `coalesce(L, profile)`: coalesce each mode of `L` selected by the terminals of `profile`
+/// (a tuple profile keeps the rank: `coalesce(L, (_1,_1))` coalesces mode by mode).
+pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
+    match profile {
+        T(p) => {
+            if p.len() > lrank(l) {
+                return Err(EvalError::rule(
+                    "static assertion failed",
+                    format!("coalesce: profile {profile} has more modes than the layout {l}"),
+                ));
+            }
+            let mut modes = Vec::with_capacity(lrank(l));
+            for (k, pk) in p.iter().enumerate() {
+                modes.push(coalesce_profile(&lmode(l, k)?, pk)?);
+            }
+            for k in p.len()..lrank(l) {
+                modes.push(lmode(l, k)?);
+            }
+            Ok(concat(modes))
+        }
+        _ => coalesce(l),
+    }
+}
+
+/// `coalesce(shape)`: merge neighbouring modes of the flattened shape that are both static or
+/// both dynamic (`(_2,_3,4,5)` → `(_6,20)`).
+pub fn coalesce_shape(s: &IntTuple) -> R<IntTuple> {
+    let leaves = s.leaves();
+    let Some((first, rest)) = leaves.split_first() else {
+        return Err(EvalError::rule("index out of range", format!("coalesce of the empty shape {s}")));
+    };
+    if !s.is_tuple() {
+        return Ok(first.clone());
+    }
+    let mut out = vec![leaf_int(first, "coalesce")?];
+    for a in rest {
+        let a = leaf_int(a, "coalesce")?;
+        let back = *out.last().unwrap_or(&st(1));
+        if back.s == a.s {
+            let n = out.len();
+            out[n - 1] = back.mul(a)?;
+        } else {
+            out.push(a);
+        }
+    }
+    Ok(if out.len() == 1 { I(out[0]) } else { T(out.into_iter().map(I).collect()) })
+}

@@ -1,0 +1,270 @@
+//! Composition `A o B` of layouts and of a layout with a tiler, ported from `layout.hpp`
+//! (`detail::composition_impl`). The divisibility conditions are checked only where CuTe checks
+//! them (both operands static); with dynamic operands CuTe computes an answer that may not be
+//! `A(B(i))`: we print the same answer and record a warning saying where the law fails.
+//!
+//! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
+
+use super::coalesce::coalesce_x;
+use super::util::{ceil_div_i, concat, eval_idx, leaf_int, lmode, lrank, signum, size_of};
+use crate::eval::ops::tuple::get_mode;
+use crate::eval::error::{warn, EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
+use crate::eval::layout::Layout;
+use crate::eval::value::Value;
+
+/// A tiler: what may stand on the right of `o` or as the second argument of the divides and
+/// products. CuTe's `Tile<...>` is a tuple of these; a bare layout, integer or `_` is one too.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tiler {
+    Layout(Layout),
+    /// An integer `n`: the layout `n:_1`.
+    Int(Int),
+    /// `_`: leave this mode alone.
+    Under,
+    /// `<t0,t1,...>` or a shape `(s0,s1,...)`: one tiler per mode.
+    Tuple(Vec<Tiler>),
+}
+
+impl Tiler {
+    /// Read a tiler from a value. Swizzles and swizzled layouts give `no_match` (their module
+    /// registers the overloads for them); other kinds are type errors.
+    pub fn from_value(v: &Value) -> R<Tiler> {
+        match v {
+            Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
+            Value::Tuple(t) => Tiler::from_tuple(t),
+            Value::Tile(vs) => vs.iter().map(Tiler::from_value).collect::<R<Vec<_>>>().map(Tiler::Tuple),
+            Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+            other => Err(EvalError::type_err(format!(
+                "expected a tiler (a layout, an integer, a shape, `_` or <...>), got {} `{other}`",
+                other.kind()
+            ))),
+        }
+    }
+    pub fn from_tuple(t: &IntTuple) -> R<Tiler> {
+        match t {
+            I(i) => Ok(Tiler::Int(*i)),
+            Under => Ok(Tiler::Under),
+            T(v) => v.iter().map(Tiler::from_tuple).collect::<R<Vec<_>>>().map(Tiler::Tuple),
+            Basis(..) => Err(EvalError::type_err(format!("a ScaledBasis ({t}) cannot be a tiler"))),
+        }
+    }
+    /// The tiler as a value (CuTe prints a tile like a tuple).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Tiler::Layout(l) => Value::Layout(l.clone()),
+            Tiler::Int(i) => Value::Tuple(I(*i)),
+            Tiler::Under => Value::Tuple(Under),
+            Tiler::Tuple(v) => Value::tuple(v.iter().map(|t| t.to_value()).collect()),
+        }
+    }
+    pub fn rank(&self) -> usize {
+        match self {
+            Tiler::Tuple(v) => v.len(),
+            _ => 1,
+        }
+    }
+}
+
+/// `detail::composition_impl(lhs_shape, lhs_stride, rhs_shape, rhs_stride)`.
+fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
+    // Right-distributivity of composition over a tuple rhs.
+    if let T(rsv) = rs {
+        if rs.rank() != rd.rank() || rsv.is_empty() {
+            return Err(EvalError::rule(
+                "mismatched ranks",
+                format!("composition: shape {rs} and stride {rd} of the right operand differ in rank"),
+            ));
+        }
+        let mut modes = Vec::with_capacity(rsv.len());
+        for (k, s) in rsv.iter().enumerate() {
+            modes.push(composition_impl(ls, ld, s, &get_mode(rd, k)?)?);
+        }
+        return Ok(concat(modes));
+    }
+    if let T(_) = rd {
+        return Err(EvalError::rule(
+            "mismatched ranks",
+            format!("composition: shape {rs} and stride {rd} of the right operand differ in rank"),
+        ));
+    }
+    let rstride = leaf_int(rd, "composition")?;
+    let rshape = leaf_int(rs, "composition")?;
+    // Any rhs static stride-0: the rhs itself.
+    if rstride.is_const(0) {
+        return Ok(Layout::new(rs.clone(), rd.clone()));
+    }
+    let lsv = match ls {
+        // lhs integral shape: scale the rhs stride.
+        I(_) => {
+            let d = leaf_int(ld, "composition")?;
+            return Ok(Layout::new(rs.clone(), I(rstride.mul(d)?)));
+        }
+        T(v) => v,
+        other => return Err(EvalError::type_err(format!("composition: bad shape {other}"))),
+    };
+    // General case: lhs tuple, rhs integral.
+    let r = lsv.len();
+    if r == 0 || ld.rank() != r || !ld.is_tuple() {
+        return Err(EvalError::rule(
+            "mismatched ranks",
+            format!("composition: shape {ls} and stride {ld} of the left operand differ in rank"),
+        ));
+    }
+    let lshape: Vec<Int> = lsv.iter().map(|x| leaf_int(x, "composition")).collect::<R<_>>()?;
+    let lstride: Vec<Int> = (0..r).map(|k| leaf_int(&get_mode(ld, k)?, "composition")).collect::<R<_>>()?;
+
+    let mut result_shape: Vec<Int> = Vec::new();
+    let mut result_stride: Vec<Int> = Vec::new();
+    let mut rest_shape = rshape;
+    let mut rest_stride = rstride;
+    for i in 0..r - 1 {
+        let curr_shape = lshape[i];
+        let curr_stride = lstride[i];
+        // Weak divisibility condition: checked only when both are static.
+        if curr_shape.s && rest_stride.s {
+            if curr_shape.v == 0 {
+                return Err(EvalError::div_zero(rest_stride, curr_shape));
+            }
+            if !(rest_stride.v % curr_shape.v == 0 || rest_stride.v < curr_shape.v) {
+                return Err(EvalError::rule(
+                    "stride divisibility condition",
+                    format!(
+                        "the stride {rest_stride} of the right operand neither divides by nor is less than the shape {curr_shape} of the left one"
+                    ),
+                ));
+            }
+        }
+        let abs_rest = rest_stride.abs()?;
+        let next_shape = ceil_div_i(curr_shape, abs_rest)?;
+        let next_stride = ceil_div_i(abs_rest, curr_shape)?.mul(signum(rest_stride))?;
+        if next_shape.is_const(1) || rest_shape.is_const(1) {
+            rest_stride = next_stride;
+        } else {
+            let new_shape = next_shape.min(rest_shape);
+            if new_shape.s && rest_shape.s {
+                if new_shape.v == 0 {
+                    return Err(EvalError::div_zero(rest_shape, new_shape));
+                }
+                if rest_shape.v % new_shape.v != 0 {
+                    return Err(EvalError::rule(
+                        "shape divisibility condition",
+                        format!("the shape {rest_shape} of the right operand is not divisible by {new_shape}"),
+                    ));
+                }
+            }
+            result_shape.push(new_shape);
+            result_stride.push(rest_stride.mul(curr_stride)?);
+            rest_shape = rest_shape.div(new_shape)?;
+            rest_stride = next_stride;
+        }
+    }
+    let last_stride = lstride[r - 1];
+    if result_shape.is_empty() {
+        Ok(Layout::new(I(rest_shape), I(rest_stride.mul(last_stride)?)))
+    } else if rest_shape.is_const(1) {
+        if result_shape.len() == 1 {
+            Ok(Layout::new(I(result_shape[0]), I(result_stride[0])))
+        } else {
+            Ok(Layout::new(
+                T(result_shape.into_iter().map(I).collect()),
+                T(result_stride.into_iter().map(I).collect()),
+            ))
+        }
+    } else {
+        result_shape.push(rest_shape);
+        result_stride.push(rest_stride.mul(last_stride)?);
+        Ok(Layout::new(
+            T(result_shape.into_iter().map(I).collect()),
+            T(result_stride.into_iter().map(I).collect()),
+        ))
+    }
+}
+
+/// `composition(A, B)` of two layouts, without the after-the-fact law check.
+pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
+    // coalesce_x(lhs, coprofile(rhs)): for integer strides the coprofile is `_0`.
+    let flat = coalesce_x(a)?;
+    composition_impl(&flat.shape, &flat.stride, &b.shape, &b.stride)
+}
+
+/// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
+pub const CHECK_LIMIT: i64 = 1 << 16;
+
+/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` (small domains only) and record a warning
+/// at the first index where CuTe's answer is not the composition. `what` names the operation.
+pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
+    let Some(n) = size_of(b) else { return };
+    if !(0..=CHECK_LIMIT).contains(&n) {
+        return;
+    }
+    for i in 0..n {
+        let (Some(bi), Some(ri)) = (eval_idx(&b.shape, &b.stride, i), eval_idx(&r.shape, &r.stride, i)) else {
+            return;
+        };
+        let Some(abi) = eval_idx(&a.shape, &a.stride, bi) else { return };
+        if abi != ri {
+            warn(format!(
+                "{what} is not A∘B at index {i}: A(B({i})) = A({bi}) = {abi}, but the result {r} gives {ri} (A = {a}, B = {b})"
+            ));
+            return;
+        }
+    }
+}
+
+/// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).
+/// Records a warning when CuTe's answer is not `A(B(i))` (dynamic operands skip CuTe's checks).
+pub fn composition(a: &Layout, b: &Layout) -> R<Layout> {
+    let r = composition_raw(a, b)?;
+    check_composition(a, b, &r, "composition");
+    Ok(r)
+}
+
+/// `composition(A, tiler)` without warnings: by-mode for a tuple tiler (modes of A not hit are
+/// dropped), A itself for `_`, `A o n:_1` for an integer.
+pub fn composition_tiler_raw(a: &Layout, t: &Tiler) -> R<Layout> {
+    composition_tiler_impl(a, t, false)
+}
+
+/// `composition(A, tiler)` (`A o <...>`, `A o (s0,s1)`, `A o n`, `A o _`), with the law check.
+pub fn composition_tiler(a: &Layout, t: &Tiler) -> R<Layout> {
+    composition_tiler_impl(a, t, true)
+}
+
+fn composition_tiler_impl(a: &Layout, t: &Tiler, check: bool) -> R<Layout> {
+    match t {
+        Tiler::Tuple(ts) => {
+            if ts.len() > lrank(a) {
+                return Err(EvalError::rule(
+                    "static assertion failed",
+                    format!("composition: the tiler has {} modes but the layout {a} has rank {}", ts.len(), lrank(a)),
+                ));
+            }
+            let mut modes = Vec::with_capacity(ts.len());
+            for (k, tk) in ts.iter().enumerate() {
+                modes.push(composition_tiler_impl(&lmode(a, k)?, tk, check)?);
+            }
+            if modes.is_empty() {
+                return Err(EvalError::rule("static assertion failed", "composition with an empty tiler"));
+            }
+            Ok(concat(modes))
+        }
+        Tiler::Under => Ok(a.clone()),
+        Tiler::Int(n) => {
+            let flat = coalesce_x(a)?;
+            let r = composition_impl(&flat.shape, &flat.stride, &I(*n), &I(st(1)))?;
+            if check {
+                check_composition(a, &Layout::new(I(*n), I(st(1))), &r, "composition");
+            }
+            Ok(r)
+        }
+        Tiler::Layout(b) => {
+            if check {
+                composition(a, b)
+            } else {
+                composition_raw(a, b)
+            }
+        }
+    }
+}

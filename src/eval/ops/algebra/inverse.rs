@@ -1,0 +1,210 @@
+//! Inverses and the functions built on them, ported from `layout.hpp`: `right_inverse`,
+//! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
+//! `max_alignment`.
+
+use super::coalesce::coalesce;
+use super::composition::composition_raw;
+use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
+use crate::eval::ops::tuple::{gcd, get_mode};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::layout::Layout;
+
+/// Coalesced layout as (shape, stride) leaves, wrapped to tuples, plus the exclusive prefix
+/// products of the shape `(_1, s0, s0*s1, ...)`.
+fn prepared(l: &Layout, what: &str) -> R<(Vec<Int>, Vec<Int>, Vec<Int>)> {
+    let c = coalesce(l)?;
+    let shape: Vec<Int> = c.shape.modes().iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
+    let stride: Vec<Int> = c.stride.modes().iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
+    if shape.len() != stride.len() {
+        return Err(EvalError::rule("mismatched ranks", format!("{what} of {l}")));
+    }
+    let mut pre = vec![st(1)];
+    for s in &shape {
+        let b = *pre.last().unwrap_or(&st(1));
+        pre.push(s.mul(b)?);
+    }
+    Ok((shape, stride, pre))
+}
+
+fn tup(v: Vec<Int>) -> IntTuple {
+    T(v.into_iter().map(I).collect())
+}
+
+/// `right_inverse(L)`: a layout R with `L(R(i)) == i` for all `i < size(R)`, built from the
+/// static strides of L only (dynamic strides are ignored).
+pub fn right_inverse(l: &Layout) -> R<Layout> {
+    let (shape, stride, pre) = prepared(l, "right_inverse")?;
+    let keyed: Vec<(i64, usize)> =
+        stride.iter().enumerate().filter(|(_, d)| d.s).map(|(k, d)| (d.v, k)).collect();
+    let sorted = exchange_sort_by_key(keyed);
+    let mut rshape = vec![st(1)];
+    let mut rstride = vec![st(0)];
+    let mut curr = st(1);
+    for (_, i) in sorted {
+        let (ishape, istride) = (shape[i], stride[i]);
+        if curr.s && istride.v == curr.v {
+            rshape.push(ishape);
+            rstride.push(pre[i]);
+            curr = ishape.mul(istride)?;
+        }
+    }
+    coalesce(&Layout::new(tup(rshape), tup(rstride)))
+}
+
+/// `left_inverse(L)`: a layout R with `R(L(i)) == i` for injective L (static strides only).
+pub fn left_inverse(l: &Layout) -> R<Layout> {
+    let (shape, stride, pre) = prepared(l, "left_inverse")?;
+    if !stride.iter().all(|d| d.s) {
+        return Err(EvalError::rule(
+            "left inverse requires static strides",
+            format!("{l} has dynamic strides"),
+        ));
+    }
+    let sorted = exchange_sort_by_key(stride.iter().enumerate().map(|(k, d)| (d.v, k)).collect());
+    let mut rshape: Vec<Int> = vec![];
+    let mut rstride = vec![st(0)];
+    for &(_, i) in &sorted {
+        let istride = stride[i];
+        if istride.is_const(0) {
+            continue;
+        }
+        let sz = product(&tup(rshape.clone()))?;
+        if sz.v == 0 || istride.v % sz.v != 0 {
+            return Err(EvalError::rule(
+                "left inverse divisibility condition",
+                format!("stride {istride} of {l} is not divisible by {sz}"),
+            ));
+        }
+        rshape.push(istride.div(sz)?);
+        rstride.push(pre[i]);
+    }
+    let Some(&(_, last)) = sorted.last() else {
+        return Err(EvalError::rule("index out of range", format!("left_inverse of {l}")));
+    };
+    rshape.push(shape[last]);
+    coalesce(&Layout::new(tup(rshape), tup(rstride)))
+}
+
+/// The static identity part of `coalesce(a o right_inverse(b))`, if any: `(inv_b, common)`.
+fn common_part(a: &Layout, b: &Layout) -> R<(Layout, Option<Layout>)> {
+    let inv_b = right_inverse(b)?;
+    let common = coalesce(&composition_raw(a, &inv_b)?)?;
+    let s0 = leaf_int(&get_mode(&common.shape, 0)?, "max_common_layout")?;
+    let d0 = leaf_int(&get_mode(&common.stride, 0)?, "max_common_layout")?;
+    if s0.s && d0.is_const(1) {
+        Ok((inv_b, Some(lmode(&common, 0)?)))
+    } else {
+        Ok((inv_b, None))
+    }
+}
+
+/// `max_common_layout(a, b)`: a layout R pointing to the largest run of contiguous elements on
+/// which a and b agree: `a(R(i)) == i == b(R(i))`.
+pub fn max_common_layout(a: &Layout, b: &Layout) -> R<Layout> {
+    match common_part(a, b)? {
+        (inv_b, Some(c0)) => composition_raw(&inv_b, &c0),
+        (_, None) => Ok(Layout::new(I(st(1)), I(st(0)))),
+    }
+}
+
+/// `max_common_vector(a, b)`: the number of contiguous elements on which a and b agree
+/// (static; `_1` when nothing static is common).
+pub fn max_common_vector(a: &Layout, b: &Layout) -> R<Int> {
+    match common_part(a, b)? {
+        (_, Some(c0)) => leaf_int(&c0.shape, "max_common_vector"),
+        (_, None) => Ok(st(1)),
+    }
+}
+
+/// `nullspace(L)`: the layout of the coordinates L maps to 0 through its static-0 strides.
+/// Post: `L(result(i)) == 0`.
+pub fn nullspace(l: &Layout) -> R<Layout> {
+    let flat_stride = l.stride.leaves();
+    let iseq: Vec<usize> = flat_stride
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| matches!(d, I(i) if i.is_const(0)))
+        .map(|(k, _)| k)
+        .collect();
+    if iseq.is_empty() {
+        return Ok(Layout::new(I(st(1)), I(st(0))));
+    }
+    let flat_shape = l.shape.leaves();
+    let rstride = compact_col_major(&T(flat_shape.clone()), st(1))?;
+    let rstride = rstride.modes();
+    let mut s = Vec::with_capacity(iseq.len());
+    let mut d = Vec::with_capacity(iseq.len());
+    for i in iseq {
+        let (Some(a), Some(b)) = (flat_shape.get(i), rstride.get(i)) else {
+            return Err(EvalError::rule("mismatched ranks", format!("nullspace of {l}")));
+        };
+        s.push(a.clone());
+        d.push(b.clone());
+    }
+    let un = |v: Vec<IntTuple>| if v.len() == 1 { v.into_iter().next().unwrap_or(T(vec![])) } else { T(v) };
+    Ok(Layout::new(un(s), un(d)))
+}
+
+/// `domain_distribute(a, b)`: distribute the static integer `b` over the (static) shape `a`.
+pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> R<Layout> {
+    let bi = match b {
+        I(i) => *i,
+        _ => {
+            return Err(EvalError::rule("static assertion failed", format!("domain_distribute: {b} is not an integer")))
+        }
+    };
+    if !bi.s {
+        return Err(EvalError::rule("static assertion failed", format!("domain_distribute: {b} is not static")));
+    }
+    if !a.is_static() {
+        return Err(EvalError::rule("static assertion failed", format!("domain_distribute: {a} is not static")));
+    }
+    let flat: IntTuple = match a {
+        T(_) => T(a.leaves()),
+        x => x.clone(),
+    };
+    let leaves: Vec<Int> = flat.leaves().iter().map(|x| leaf_int(x, "domain_distribute")).collect::<R<_>>()?;
+    let mut result = Vec::with_capacity(leaves.len());
+    let mut rest = bi;
+    for a_ in leaves {
+        let g = gcd(a_, rest)?;
+        result.push(g);
+        rest = rest.div(g)?;
+    }
+    let stride = compact_col_major(&flat, st(1))?;
+    coalesce(&Layout::new(tup(result), stride))
+}
+
+/// `max_alignment(L)`: the largest N for which `upcast<N>(L)` compiles (static parts only).
+pub fn max_alignment(l: &Layout) -> R<Int> {
+    let flat = coalesce(l)?;
+    let ss = flat.shape.map_ints(&mut |s| Ok(if s.s { s } else { st(1) }))?;
+    let sd = flat.stride.map_ints(&mut |d| Ok(if d.s { d } else { st(0) }))?;
+    let f = Layout::new(ss, sd);
+    let permuted = crate::eval::ops::divide::logical_divide(&f, &right_inverse(&f)?)?;
+    let s0 = product(&get_mode(&permuted.shape, 0)?)?;
+    let d1 = get_mode(&permuted.stride, 1)?;
+    Ok(gcd_tuple(s0, &d1)?)
+}
+
+/// `gcd(a, t)` with a tuple folded the CuTe way: `gcd(a, gcd(t0, gcd(t1, ...)))`.
+fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
+    fn g(t: &IntTuple) -> R<Int> {
+        match t {
+            T(v) => {
+                let Some((last, init)) = v.split_last() else {
+                    return Err(EvalError::rule("index out of range", "gcd of ()"));
+                };
+                let mut acc = g(last)?;
+                for e in init.iter().rev() {
+                    acc = gcd(g(e)?, acc)?;
+                }
+                Ok(acc)
+            }
+            x => leaf_int(x, "gcd"),
+        }
+    }
+    gcd(a, g(t)?)
+}

@@ -1,0 +1,342 @@
+//! The layout algebra proper, ported case by case from CuTe's `layout.hpp`: coalesce,
+//! composition (with layouts and tilers), complement, the inverses, max_common_layout/vector,
+//! nullspace, domain_distribute, max_alignment, upcast/downcast/recast_layout, and the member
+//! forms `with_shape` / `compose`. Divides and products are in `ops::divide`.
+//!
+//! Swizzles and swizzled (composed) layouts are not handled here: every built-in of this module
+//! answers `no_match` for them so that `ops::swizzle`'s overloads run; that module calls the
+//! typed functions below on the inner layouts.
+//! May import: the core types (`int`, `int_tuple`, `layout`, `value`, `error`, `builtins`),
+//! `ops::divide`.
+
+mod cast;
+mod coalesce;
+mod complement;
+mod composition;
+mod inverse;
+pub mod util;
+
+#[cfg(test)]
+mod tests;
+
+pub use cast::{downcast, recast_layout, type_bits, upcast};
+pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_x};
+pub use complement::{complement, complement_cosize};
+pub use composition::{
+    check_composition, composition, composition_raw, composition_tiler, composition_tiler_raw, Tiler, CHECK_LIMIT,
+};
+pub use inverse::{
+    domain_distribute, left_inverse, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse,
+};
+
+use crate::eval::builtins::{Args, Builtin, TArg};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use crate::eval::value::Value;
+use util::compact_col_major;
+
+/// Argument `i` as a layout. Swizzles and swizzled layouts give `no_match` (another overload
+/// handles them); other kinds are type errors at that argument.
+pub fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(l),
+        Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+        v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
+/// Argument `i` as a tiler (layout, integer, shape, `_` or `<...>`).
+pub fn tiler_arg(a: &Args, i: usize) -> R<Tiler> {
+    Tiler::from_value(a.arg(i)?).map_err(|e| e.at_arg(i))
+}
+
+/// Argument `i` as an IntTuple (integer, tuple).
+fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
+    match a.arg(i)? {
+        Value::Tuple(t) => Ok(t),
+        Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+        v => Err(EvalError::type_err(format!("expected an integer or tuple, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
+fn nargs(a: &Args, name: &str, lo: usize, hi: usize) -> R<()> {
+    if a.nargs() < lo || a.nargs() > hi {
+        let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+        return Err(EvalError::arity(format!("{name} takes {want} arguments, got {}", a.nargs())));
+    }
+    Ok(())
+}
+
+/// `make_layout(shape)`: compact column-major.
+fn make_layout(shape: &IntTuple) -> R<Layout> {
+    Ok(Layout::new(shape.clone(), compact_col_major(shape, crate::eval::int::st(1))?))
+}
+
+/// `with_shape(L, shape)`: `L o make_layout(shape)`.
+pub fn with_shape(l: &Layout, shape: &IntTuple) -> R<Layout> {
+    composition(l, &make_layout(shape)?)
+}
+
+fn b_coalesce(a: &Args) -> R<Value> {
+    nargs(a, "coalesce", 1, 2)?;
+    match a.arg(0)? {
+        Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
+        Value::Layout(l) => match a.args.get(1) {
+            None => Ok(Value::Layout(coalesce(l)?)),
+            Some(_) => Ok(Value::Layout(coalesce_profile(l, tuple_arg(a, 1)?).map_err(|e| e.at_arg(1))?)),
+        },
+        Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+        v => Err(EvalError::type_err(format!("coalesce needs a layout or a shape, got {} `{v}`", v.kind())).at_arg(0)),
+    }
+}
+
+fn b_composition(a: &Args) -> R<Value> {
+    nargs(a, "composition", 2, 2)?;
+    let l = layout_arg(a, 0)?;
+    let t = tiler_arg(a, 1)?;
+    Ok(Value::Layout(composition_tiler(l, &t).map_err(|e| e.at_arg(1))?))
+}
+
+fn b_compose(a: &Args) -> R<Value> {
+    if a.nargs() < 2 {
+        return Err(EvalError::arity("compose(L, t0, ...) needs a layout and at least one tiler"));
+    }
+    let l = layout_arg(a, 0)?;
+    let t = if a.nargs() == 2 {
+        tiler_arg(a, 1)?
+    } else {
+        Tiler::Tuple((1..a.nargs()).map(|i| tiler_arg(a, i)).collect::<R<_>>()?)
+    };
+    Ok(Value::Layout(composition_tiler(l, &t)?))
+}
+
+fn b_with_shape(a: &Args) -> R<Value> {
+    if a.nargs() < 2 {
+        return Err(EvalError::arity("with_shape(L, shape) or with_shape(L, s0, s1, ...)"));
+    }
+    let l = layout_arg(a, 0)?;
+    let shape = if a.nargs() == 2 {
+        tuple_arg(a, 1)?.clone()
+    } else {
+        IntTuple::T((1..a.nargs()).map(|i| tuple_arg(a, i).cloned()).collect::<R<_>>()?)
+    };
+    Ok(Value::Layout(with_shape(l, &shape)?))
+}
+
+fn b_complement(a: &Args) -> R<Value> {
+    nargs(a, "complement", 1, 2)?;
+    let l = layout_arg(a, 0)?;
+    match a.args.get(1) {
+        None => Ok(Value::Layout(complement_cosize(l)?)),
+        Some(Value::Layout(c)) => Ok(Value::Layout(complement(l, &c.shape)?)),
+        Some(_) => Ok(Value::Layout(complement(l, tuple_arg(a, 1)?)?)),
+    }
+}
+
+fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value> {
+    nargs(a, name, 1, 1)?;
+    if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
+        return Ok(Value::Tuple(IntTuple::Under));
+    }
+    Ok(Value::Layout(f(layout_arg(a, 0)?)?))
+}
+
+fn b_right_inverse(a: &Args) -> R<Value> {
+    under_or_layout(a, "right_inverse", right_inverse)
+}
+
+fn b_left_inverse(a: &Args) -> R<Value> {
+    under_or_layout(a, "left_inverse", left_inverse)
+}
+
+fn b_max_common_layout(a: &Args) -> R<Value> {
+    nargs(a, "max_common_layout", 2, 2)?;
+    Ok(Value::Layout(max_common_layout(layout_arg(a, 0)?, layout_arg(a, 1)?)?))
+}
+
+fn b_max_common_vector(a: &Args) -> R<Value> {
+    nargs(a, "max_common_vector", 2, 2)?;
+    Ok(Value::from(max_common_vector(layout_arg(a, 0)?, layout_arg(a, 1)?)?))
+}
+
+fn b_nullspace(a: &Args) -> R<Value> {
+    nargs(a, "nullspace", 1, 1)?;
+    Ok(Value::Layout(nullspace(layout_arg(a, 0)?)?))
+}
+
+fn b_domain_distribute(a: &Args) -> R<Value> {
+    nargs(a, "domain_distribute", 2, 2)?;
+    let s = match a.arg(0)? {
+        Value::Layout(l) => l.shape.clone(),
+        _ => tuple_arg(a, 0)?.clone(),
+    };
+    Ok(Value::Layout(domain_distribute(&s, tuple_arg(a, 1)?).map_err(|e| e.at_arg(1))?))
+}
+
+fn b_max_alignment(a: &Args) -> R<Value> {
+    nargs(a, "max_alignment", 1, 1)?;
+    Ok(Value::from(max_alignment(layout_arg(a, 0)?)?))
+}
+
+fn one_targ(a: &Args, name: &str) -> R<i64> {
+    if a.targs.len() != 1 {
+        return Err(EvalError::arity(format!("{name}<N> takes one template argument")));
+    }
+    a.tint(0)
+}
+
+fn b_upcast(a: &Args) -> R<Value> {
+    let n = one_targ(a, "upcast")?;
+    nargs(a, "upcast", 1, 2)?;
+    if a.nargs() == 2 {
+        let (s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
+        return Ok(Value::Layout(upcast(&Layout::new(s.clone(), d.clone()), n)?));
+    }
+    Ok(Value::Layout(upcast(layout_arg(a, 0)?, n)?))
+}
+
+fn b_downcast(a: &Args) -> R<Value> {
+    let n = one_targ(a, "downcast")?;
+    nargs(a, "downcast", 1, 1)?;
+    Ok(Value::Layout(downcast(layout_arg(a, 0)?, n)?))
+}
+
+fn b_recast_layout(a: &Args) -> R<Value> {
+    if a.targs.len() != 2 {
+        return Err(EvalError::arity("recast_layout<OldType, NewType>(L) takes two type arguments"));
+    }
+    nargs(a, "recast_layout", 1, 1)?;
+    let bits = |k: usize| -> R<i64> {
+        match &a.targs[k] {
+            TArg::Name(n) => type_bits(n).ok_or_else(|| EvalError::type_err(format!("unknown value type `{n}`"))),
+            TArg::Int(v) => Err(EvalError::type_err(format!("recast_layout needs type names, got {v}"))),
+        }
+    };
+    let (old, new) = (bits(0)?, bits(1)?);
+    Ok(Value::Layout(recast_layout(layout_arg(a, 0)?, old, new)?))
+}
+
+/// Built-in functions of this module.
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "coalesce",
+        sig: "coalesce(L [, profile]) | coalesce(shape)",
+        doc: "Merge modes of L that can be merged (static ones only), keeping L as a function",
+        example: "coalesce((_2,(_1,_6)):(_1,(_6,_2)))",
+        result: "_12:_1",
+        f: b_coalesce,
+    },
+    Builtin {
+        name: "composition",
+        sig: "composition(A, B)  (also written A o B)",
+        doc: "The layout i -> A(B(i)) with B's shape; B may be a layout, a tiler <...>, a shape or an integer",
+        example: "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))",
+        result: "((_2,_2),_3):((_24,_2),_8)",
+        f: b_composition,
+    },
+    Builtin {
+        name: "compose",
+        sig: "compose(L, t0, t1, ...)",
+        doc: "Member form L.compose(t0, ...): composition(L, <t0, ...>)",
+        example: "compose((_4,_8):(_8,_1), _, _4:_2)",
+        result: "(_4,_4):(_8,_2)",
+        f: b_compose,
+    },
+    Builtin {
+        name: "with_shape",
+        sig: "with_shape(L, shape) | with_shape(L, s0, s1, ...)",
+        doc: "Member form L.with_shape(S): composition(L, make_layout(S))",
+        example: "with_shape((_4,_6):(_1,_4), (_6,_4))",
+        result: "(_6,_4):(_1,_6)",
+        f: b_with_shape,
+    },
+    Builtin {
+        name: "complement",
+        sig: "complement(L [, cotarget])",
+        doc: "The layout of the rest of [0, cotarget) that L does not reach (cotarget defaults to cosize(L))",
+        example: "complement(_4:_2, _24)",
+        result: "(_2,_3):(_1,_8)",
+        f: b_complement,
+    },
+    Builtin {
+        name: "right_inverse",
+        sig: "right_inverse(L)",
+        doc: "A layout R with L(R(i)) == i, built from the static strides of L",
+        example: "right_inverse((_2,_4):(_4,_1))",
+        result: "(_4,_2):(_2,_1)",
+        f: b_right_inverse,
+    },
+    Builtin {
+        name: "left_inverse",
+        sig: "left_inverse(L)",
+        doc: "A layout R with R(L(i)) == i for injective L (static strides only)",
+        example: "left_inverse((_3,_8):(_1,_3))",
+        result: "_24:_1",
+        f: b_left_inverse,
+    },
+    Builtin {
+        name: "max_common_layout",
+        sig: "max_common_layout(A, B)",
+        doc: "Layout R of the largest contiguous run on which A and B agree: A(R(i)) == i == B(R(i))",
+        example: "max_common_layout((_4,_8):(_1,_4), (_4,_8):(_1,_4))",
+        result: "_32:_1",
+        f: b_max_common_layout,
+    },
+    Builtin {
+        name: "max_common_vector",
+        sig: "max_common_vector(A, B)",
+        doc: "Number of contiguous elements on which A and B agree (static)",
+        example: "max_common_vector((_4,_8):(_8,_1), (_4,_8):(_8,_1))",
+        result: "_32",
+        f: b_max_common_vector,
+    },
+    Builtin {
+        name: "nullspace",
+        sig: "nullspace(L)",
+        doc: "The layout of the coordinates that L maps to 0 through static-0 strides",
+        example: "nullspace((_4,_2,_3):(_1,_0,_4))",
+        result: "_2:_4",
+        f: b_nullspace,
+    },
+    Builtin {
+        name: "domain_distribute",
+        sig: "domain_distribute(shape, n)",
+        doc: "Distribute the static integer n over the static shape (an ordered, surjective layout)",
+        example: "domain_distribute((_15,_14), _6)",
+        result: "(_3,_2):(_1,_15)",
+        f: b_domain_distribute,
+    },
+    Builtin {
+        name: "max_alignment",
+        sig: "max_alignment(L)",
+        doc: "The largest N for which upcast<N>(L) compiles",
+        example: "max_alignment((_4,_8):(_8,_1))",
+        result: "_32",
+        f: b_max_alignment,
+    },
+    Builtin {
+        name: "upcast",
+        sig: "upcast<N>(L)",
+        doc: "N elements become one: the stride-1 mode shrinks by N, other strides are divided by N",
+        example: "upcast<4>((_4,_8):(_8,_1))",
+        result: "(_4,_2):(_2,_1)",
+        f: b_upcast,
+    },
+    Builtin {
+        name: "downcast",
+        sig: "downcast<N>(L)",
+        doc: "One element becomes N: the stride-1 mode grows by N, other strides are multiplied by N",
+        example: "downcast<2>((_4,_8):(_8,_1))",
+        result: "(_4,_16):(_16,_1)",
+        f: b_downcast,
+    },
+    Builtin {
+        name: "recast_layout",
+        sig: "recast_layout<OldType, NewType>(L)",
+        doc: "Re-express L in units of NewType instead of OldType (upcast/downcast by the size ratio)",
+        example: "recast_layout<uint8_t,uint32_t>((_8,_16):(_16,_1))",
+        result: "(_8,_4):(_4,_1)",
+        f: b_recast_layout,
+    },
+];

@@ -1,0 +1,327 @@
+//! Unit tests of the algebra against CuTe's golden answers. A small test-only reader of the
+//! notation (numbers, tuples, `S:D`, `<...>`, `_`, calls, `o`, `;` and bindings) evaluates the
+//! golden records that use this module's functions through the registry.
+
+use crate::eval::builtins::{call, TArg};
+use crate::eval::error::{take_warnings, EvalError};
+use crate::eval::int::Int;
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use crate::eval::value::Value;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Num(i64, bool),
+    Under,
+    Id(String),
+    P(char),
+}
+
+fn lex(s: &str) -> Result<Vec<Tok>, String> {
+    let c: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    let mut out = vec![];
+    while i < c.len() {
+        let ch = c[i];
+        if ch.is_whitespace() {
+            i += 1;
+        } else if ch == '_' && i + 1 < c.len() && (c[i + 1].is_ascii_digit() || c[i + 1] == '-') {
+            let mut j = i + 1;
+            if c[j] == '-' {
+                j += 1;
+            }
+            while j < c.len() && c[j].is_ascii_digit() {
+                j += 1;
+            }
+            let v: String = c[i + 1..j].iter().collect();
+            out.push(Tok::Num(v.parse().map_err(|e| format!("{e}"))?, true));
+            i = j;
+        } else if ch == '_' && !(i + 1 < c.len() && c[i + 1].is_alphanumeric()) {
+            out.push(Tok::Under);
+            i += 1;
+        } else if ch.is_ascii_digit() || (ch == '-' && i + 1 < c.len() && c[i + 1].is_ascii_digit()) {
+            let mut j = i + 1;
+            while j < c.len() && c[j].is_ascii_digit() {
+                j += 1;
+            }
+            let v: String = c[i..j].iter().collect();
+            out.push(Tok::Num(v.parse().map_err(|e| format!("{e}"))?, false));
+            i = j;
+        } else if ch.is_alphabetic() || ch == '_' {
+            let mut j = i;
+            while j < c.len() && (c[j].is_alphanumeric() || c[j] == '_') {
+                j += 1;
+            }
+            out.push(Tok::Id(c[i..j].iter().collect()));
+            i = j;
+        } else {
+            out.push(Tok::P(ch));
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+struct P<'a> {
+    t: Vec<Tok>,
+    i: usize,
+    env: &'a mut HashMap<String, Value>,
+}
+
+type PR<T> = Result<T, Result<EvalError, String>>;
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<&Tok> {
+        self.t.get(self.i)
+    }
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Tok::P(c)) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, c: char) -> PR<()> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(Err(format!("expected {c} at {}", self.i)))
+        }
+    }
+    fn stmt(&mut self) -> PR<Option<Value>> {
+        if let (Some(Tok::Id(n)), Some(Tok::P('='))) = (self.t.get(self.i).cloned(), self.t.get(self.i + 1)) {
+            self.i += 2;
+            let v = self.expr()?;
+            self.env.insert(n, v);
+            return Ok(None);
+        }
+        Ok(Some(self.expr()?))
+    }
+    fn expr(&mut self) -> PR<Value> {
+        let mut a = self.colon()?;
+        while self.peek() == Some(&Tok::Id("o".into())) {
+            self.i += 1;
+            let b = self.colon()?;
+            a = call("composition", &[], &[a, b]).map_err(Ok)?;
+        }
+        Ok(a)
+    }
+    fn colon(&mut self) -> PR<Value> {
+        let a = self.primary()?;
+        if self.eat(':') {
+            let b = self.primary()?;
+            match (a, b) {
+                (Value::Tuple(s), Value::Tuple(d)) => return Ok(Value::Layout(Layout::new(s, d))),
+                _ => return Err(Err("bad layout".into())),
+            }
+        }
+        Ok(a)
+    }
+    fn list(&mut self, close: char) -> PR<Vec<Value>> {
+        let mut v = vec![];
+        if self.eat(close) {
+            return Ok(v);
+        }
+        loop {
+            v.push(self.expr()?);
+            if self.eat(close) {
+                return Ok(v);
+            }
+            self.expect(',')?;
+        }
+    }
+    fn primary(&mut self) -> PR<Value> {
+        match self.peek().cloned() {
+            Some(Tok::Num(v, s)) => {
+                self.i += 1;
+                Ok(Value::Tuple(IntTuple::I(Int::new(v, s))))
+            }
+            Some(Tok::Under) => {
+                self.i += 1;
+                Ok(Value::Tuple(IntTuple::Under))
+            }
+            Some(Tok::P('(')) => {
+                self.i += 1;
+                let v = self.list(')')?;
+                if v.len() == 1 {
+                    let one_tuple = matches!(&v[0], Value::Tuple(_));
+                    if !one_tuple {
+                        return Ok(v.into_iter().next().unwrap());
+                    }
+                }
+                Ok(Value::tuple(v))
+            }
+            Some(Tok::P('<')) => {
+                self.i += 1;
+                let v = self.list('>')?;
+                Ok(Value::tuple(v))
+            }
+            Some(Tok::Id(n)) => {
+                self.i += 1;
+                let mut targs = vec![];
+                if self.peek() == Some(&Tok::P('<')) && !self.env.contains_key(&n) {
+                    self.i += 1;
+                    loop {
+                        match self.peek().cloned() {
+                            Some(Tok::Num(v, _)) => targs.push(TArg::Int(v)),
+                            Some(Tok::Id(s)) => targs.push(TArg::Name(s)),
+                            _ => return Err(Err("bad targ".into())),
+                        }
+                        self.i += 1;
+                        if self.eat('>') {
+                            break;
+                        }
+                        self.expect(',')?;
+                    }
+                }
+                if self.eat('(') {
+                    if self.env.contains_key(&n) {
+                        return Err(Err("evaluation not supported".into()));
+                    }
+                    let args = self.list(')')?;
+                    if n == "make_layout" && args.len() == 1 {
+                        if let Value::Tuple(s) = &args[0] {
+                            return Ok(Value::Layout(
+                                crate::eval::ops::structure::make_layout(s).map_err(Ok)?,
+                            ));
+                        }
+                    }
+                    if n == "size" && args.len() == 1 {
+                        if let Value::Layout(l) = &args[0] {
+                            return Ok(Value::from(crate::eval::ops::structure::size(l).map_err(Ok)?));
+                        }
+                    }
+                    return call(&n, &targs, &args).map_err(Ok);
+                }
+                if let Some(v) = self.env.get(&n) {
+                    return Ok(v.clone());
+                }
+                Ok(Value::Tag(n))
+            }
+            t => Err(Err(format!("unexpected {t:?}"))),
+        }
+    }
+}
+
+/// Evaluate a line: `Ok(Ok(text))`, `Ok(Err(eval error))`, or `Err(reader problem)`.
+fn run(line: &str) -> Result<Result<String, EvalError>, String> {
+    let mut env = HashMap::new();
+    let mut last = None;
+    for part in line.split(';') {
+        let t = lex(part)?;
+        let mut p = P { t, i: 0, env: &mut env };
+        match p.stmt() {
+            Ok(v) => {
+                if p.i != p.t.len() {
+                    return Err(format!("trailing input in {part}"));
+                }
+                last = v;
+            }
+            Err(Ok(e)) => return Ok(Err(e)),
+            Err(Err(s)) => return Err(s),
+        }
+    }
+    last.map(|v| Ok(v.to_string())).ok_or_else(|| "no value".into())
+}
+
+const MINE: &[&str] = &[
+    "coalesce", "composition", " o ", "complement", "right_inverse", "left_inverse", "max_common",
+    "nullspace", "domain_distribute", "max_alignment", "upcast", "downcast", "recast_layout", "divide",
+    "product(", "tile_to_shape", "with_shape", "compose(", "tile(", "zip2_by", "tile_unzip",
+];
+
+fn field(line: &str, key: &str) -> Option<String> {
+    // minimal JSON string field reader (the golden files are one flat object per line)
+    let pat = format!("\"{key}\": \"");
+    let start = line.find(&pat)? + pat.len();
+    let mut out = String::new();
+    let mut chars = line[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                '"' => out.push('"'),
+                '\\' => out.push('\\'),
+                o => out.push(o),
+            },
+            '"' => return Some(out),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+#[test]
+fn golden_records() {
+    let mut checked = 0;
+    let mut skipped = 0;
+    let mut bad = vec![];
+    for f in ["golden.jsonl", "golden_extra.jsonl"] {
+        let local = format!("{}/tests/conformance/{f}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&local)
+            .or_else(|_| std::fs::read_to_string(format!("/work/shared/conformance/{f}")))
+            .unwrap_or_default();
+        check_text(&text, &mut checked, &mut skipped, &mut bad);
+    }
+    for b in &bad {
+        eprintln!("{b}");
+    }
+    eprintln!("golden: {checked} checked, {skipped} skipped, {} wrong", bad.len());
+    assert!(bad.is_empty());
+}
+
+fn check_text(text: &str, checked: &mut usize, skipped: &mut usize, bad: &mut Vec<String>) {
+    for line in text.lines() {
+        let Some(expr) = field(line, "expr") else { continue };
+        if !MINE.iter().any(|m| expr.contains(m)) || expr.contains("Sw<") || expr.contains("print_") || expr.contains("SM") {
+            continue;
+        }
+        let want = field(line, "cute");
+        let got = match run(&expr) {
+            Ok(r) => r,
+            Err(why) => {
+                eprintln!("skip {expr}: {why}");
+                *skipped += 1;
+                continue;
+            }
+        };
+        if let Err(e) = &got {
+            if e.kind == crate::eval::error::ErrorKind::Unknown
+                || (e.kind == crate::eval::error::ErrorKind::Type && e.rule == "unknown name")
+            {
+                eprintln!("skip {expr}: {e}");
+                *skipped += 1;
+                continue;
+            }
+        }
+        take_warnings();
+        *checked += 1;
+        match (&want, &got) {
+            (Some(w), Ok(g)) if w == g => {}
+            (None, Err(_)) => {}
+            _ => bad.push(format!("{expr}\n   want {want:?}\n   got  {got:?}")),
+        }
+    }
+}
+
+fn ev(s: &str) -> String {
+    match run(s) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => format!("error: {e}"),
+        Err(e) => format!("reader: {e}"),
+    }
+}
+
+#[test]
+fn composition_warns_when_not_pointwise() {
+    take_warnings();
+    assert_eq!(ev("(_4,_6):(_2,_16) o _4:_3"), "(_2,_2):(_6,_16)");
+    let w = take_warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("index 2"), "{w:?}");
+    assert_eq!(ev("(_6,_2):(_8,_2) o (_4,_3):(_3,_1)"), "((_2,_2),_3):((_24,_2),_8)");
+    assert!(take_warnings().is_empty());
+}
+

@@ -1,0 +1,127 @@
+//! Small helpers specific to the algebra: scalar CuTe arithmetic on `Int` (ceil_div, signum),
+//! a layout as flat `(shape, stride)` pairs, `get<i>` / concatenation of layouts, CuTe's
+//! exchange sort, and a fast evaluator used to check laws (`R(i) == A(B(i))`) after the fact.
+//! The IntTuple and structure functions themselves come from `ops::tuple` / `ops::structure`.
+
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
+use crate::eval::layout::Layout;
+
+/// CuTe's scalar `ceil_div(a, b) = (a + b - _1) / b`, static only if both are.
+pub fn ceil_div_i(a: Int, b: Int) -> R<Int> {
+    a.add(b)?.sub(st(1))?.div(b)
+}
+
+/// CuTe's `signum`: static for a static argument.
+pub fn signum(a: Int) -> Int {
+    Int::new(a.v.signum(), a.s)
+}
+
+/// The integer at a leaf, or a type error naming what the algebra cannot handle.
+pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
+    match t {
+        I(i) => Ok(*i),
+        Under => Err(EvalError::type_err(format!("{what}: `_` is not an integer here"))),
+        Basis(..) => Err(EvalError::type_err(format!(
+            "{what}: ScaledBasis strides ({t}) are not supported by this operation"
+        ))),
+        T(_) => Err(EvalError::type_err(format!("{what}: expected an integer, got the tuple {t}"))),
+    }
+}
+
+/// Flat leaves of shape and stride, paired (CuTe flattens both separately and indexes them
+/// together, so they need the same number of leaves, not the same nesting).
+pub fn flat_pairs(l: &Layout, what: &str) -> R<Vec<(Int, Int)>> {
+    let s = l.shape.leaves();
+    let d = l.stride.leaves();
+    if s.len() != d.len() {
+        return Err(EvalError::rule(
+            "mismatched ranks",
+            format!("{what}: shape {} and stride {} have different numbers of modes", l.shape, l.stride),
+        ));
+    }
+    s.iter().zip(d.iter()).map(|(a, b)| Ok((leaf_int(a, what)?, leaf_int(b, what)?))).collect()
+}
+
+/// Build a layout from flat modes: a single mode is a plain integer layout `s:d`, more are a
+/// flat tuple (this is how `bw_coalesce` ends).
+pub fn from_pairs(v: &[(Int, Int)]) -> Layout {
+    if v.len() == 1 {
+        Layout::new(I(v[0].0), I(v[0].1))
+    } else {
+        Layout::new(T(v.iter().map(|p| I(p.0)).collect()), T(v.iter().map(|p| I(p.1)).collect()))
+    }
+}
+
+/// `rank(layout)`: the rank of its shape.
+pub fn lrank(l: &Layout) -> usize {
+    l.shape.rank()
+}
+
+/// `get<i>(layout)` (= `layout<i>`): the i-th sub-layout.
+pub fn lmode(l: &Layout, i: usize) -> R<Layout> {
+    crate::eval::ops::structure::layout_get(l, &[i])
+}
+
+/// `make_layout(l0, l1, ...)`: concatenation; one layout gives a rank-1 tuple `(s):(d)`.
+pub fn concat(ls: Vec<Layout>) -> Layout {
+    crate::eval::ops::structure::make_layout_cat(&ls)
+}
+
+/// `product` of an IntTuple (`size`).
+pub fn product(t: &IntTuple) -> R<Int> {
+    crate::eval::ops::tuple::product(t)
+}
+
+/// `compact_major<LayoutLeft>(shape, current)`.
+pub fn compact_col_major(shape: &IntTuple, current: Int) -> R<IntTuple> {
+    crate::eval::ops::tuple::compact_col_major(shape, &I(current))
+}
+
+/// Evaluate a layout at a 1-D index the way CuTe's `crd2idx(int, shape, stride)` does (the
+/// last mode takes the rest). `None` where CuTe would not compile or the value overflows.
+pub fn eval_idx(shape: &IntTuple, stride: &IntTuple, c: i64) -> Option<i64> {
+    match (shape, stride) {
+        (I(_), I(d)) => c.checked_mul(d.v),
+        (T(ss), T(ds)) => {
+            if ss.len() != ds.len() || ss.is_empty() {
+                return None;
+            }
+            let n = ss.len();
+            let mut acc: i64 = 0;
+            let mut c = c;
+            for k in 0..n - 1 {
+                let p = product(&ss[k]).ok()?.v;
+                if p == 0 {
+                    return None;
+                }
+                let (div, m) = (c / p, c % p);
+                acc = acc.checked_add(eval_idx(&ss[k], &ds[k], m)?)?;
+                c = div;
+            }
+            acc.checked_add(eval_idx(&ss[n - 1], &ds[n - 1], c)?)
+        }
+        _ => None,
+    }
+}
+
+/// Size of a layout's domain as a plain number, if it can be computed.
+pub fn size_of(l: &Layout) -> Option<i64> {
+    product(&l.shape).ok().map(|i| i.v)
+}
+
+/// CuTe's `exchange_sort` of (key, value) pairs by key (not stable; reproduced exactly since
+/// the order of equal keys is visible in the results of the inverses).
+pub fn exchange_sort_by_key(mut a: Vec<(i64, usize)>) -> Vec<(i64, usize)> {
+    let n = a.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            if a[j].0 < a[i].0 {
+                a.swap(i, j);
+            }
+        }
+    }
+    a
+}
+

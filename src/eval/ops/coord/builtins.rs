@@ -1,0 +1,175 @@
+//! Registry entries for "coordinates" (oracle README group), the coordinate member functions
+//! (`get_hier_coord`, `get_flat_coord`, `get_1d_coord`) and `__apply`, the interpreter's
+//! built-in for `A(...)` on a layout.
+
+use super as co;
+use crate::eval::builtins::{Args, Builtin};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use crate::eval::ops::tuple::builtins::{layout_arg, nm, no_foreign, no_swizzle, tuple_arg, want};
+use crate::eval::value::Value;
+
+fn tv(t: IntTuple) -> R<Value> {
+    Ok(Value::Tuple(t))
+}
+fn applied(a: co::Applied) -> Value {
+    match a {
+        co::Applied::Index(t) => Value::Tuple(t),
+        co::Applied::Layout(l) => Value::Layout(l),
+    }
+}
+
+fn f_crd2idx(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    no_swizzle(a)?;
+    let c = tuple_arg(a, 0)?;
+    match a.nargs() {
+        2 => {
+            want(a, 2, "crd2idx")?;
+            match a.arg(1)? {
+                Value::Layout(l) => tv(co::crd2idx(c, &l.shape, &l.stride)?),
+                Value::Tuple(s) => tv(co::crd2idx_shape(c, s)?),
+                _ => nm(),
+            }
+        }
+        _ => {
+            want(a, 3, "crd2idx")?;
+            tv(co::crd2idx(c, tuple_arg(a, 1)?, tuple_arg(a, 2)?)?)
+        }
+    }
+}
+
+fn f_idx2crd(a: &Args) -> R<Value> {
+    let i = tuple_arg(a, 0)?;
+    let s = tuple_arg(a, 1)?;
+    match a.nargs() {
+        2 => {
+            want(a, 2, "idx2crd")?;
+            tv(co::idx2crd(i, s)?)
+        }
+        _ => {
+            want(a, 3, "idx2crd")?;
+            tv(co::idx2crd_stride(i, s, tuple_arg(a, 2)?)?)
+        }
+    }
+}
+
+fn f_crd2crd(a: &Args) -> R<Value> {
+    let (c, s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?, tuple_arg(a, 2)?);
+    want(a, 3, "crd2crd")?;
+    tv(co::crd2crd(c, s, d)?)
+}
+
+fn f_slice(a: &Args) -> R<Value> {
+    let c = tuple_arg(a, 0)?;
+    want(a, 2, "slice")?;
+    match a.arg(1)? {
+        Value::Layout(l) => Ok(Value::Layout(co::slice(c, l)?)),
+        Value::Tuple(t) => tv(co::slice_tuple(c, t)?),
+        _ => nm(),
+    }
+}
+
+fn f_dice(a: &Args) -> R<Value> {
+    let c = tuple_arg(a, 0)?;
+    want(a, 2, "dice")?;
+    match a.arg(1)? {
+        Value::Layout(l) => Ok(Value::Layout(co::dice(c, l)?)),
+        Value::Tuple(t) => tv(co::dice_tuple(c, t)?),
+        _ => nm(),
+    }
+}
+
+fn f_slice_and_offset(a: &Args) -> R<Value> {
+    let c = tuple_arg(a, 0)?;
+    let l = layout_arg(a, 1)?;
+    want(a, 2, "slice_and_offset")?;
+    let (s, o) = co::slice_and_offset(c, l)?;
+    Ok(Value::Tile(vec![Value::Layout(s), Value::Tuple(o)]))
+}
+
+fn f_domain_offset(a: &Args) -> R<Value> {
+    let c = tuple_arg(a, 0)?;
+    let l = layout_arg(a, 1)?;
+    want(a, 2, "domain_offset")?;
+    let (l, o) = co::domain_offset(c, l)?;
+    Ok(Value::Tile(vec![Value::Layout(l), applied(o)]))
+}
+
+fn member(a: &Args, name: &str) -> R<(Layout, IntTuple)> {
+    let l = layout_arg(a, 0)?;
+    let i = tuple_arg(a, 1)?;
+    want(a, 2, name)?;
+    if !matches!(i, IntTuple::I(_)) {
+        return Err(EvalError::type_err(format!("{name}: the index must be an integer, got `{i}`")).at_arg(1));
+    }
+    Ok((l.clone(), i.clone()))
+}
+
+fn f_get_hier_coord(a: &Args) -> R<Value> {
+    let (l, i) = member(a, "get_hier_coord")?;
+    tv(co::get_hier_coord(&l, &i)?)
+}
+fn f_get_flat_coord(a: &Args) -> R<Value> {
+    let (l, i) = member(a, "get_flat_coord")?;
+    tv(co::get_flat_coord(&l, &i)?)
+}
+fn f_get_1d_coord(a: &Args) -> R<Value> {
+    let (l, i) = member(a, "get_1d_coord")?;
+    tv(co::get_1d_coord(&l, &i)?)
+}
+
+/// `__apply(callee, c0, c1, ...)`: `L(c)` for a layout callee (several arguments form one
+/// coordinate tuple); a coordinate with `_` slices, exactly as CuTe's `Layout::operator()`.
+fn f_apply(a: &Args) -> R<Value> {
+    let Value::Layout(l) = a.arg(0)? else { return nm() };
+    let coords = &a.args[1..];
+    let mut cs = Vec::with_capacity(coords.len());
+    for (k, v) in coords.iter().enumerate() {
+        match v {
+            Value::Tuple(t) => cs.push(t.clone()),
+            other => {
+                return Err(EvalError::type_err(format!("a coordinate must be an integer, `_` or a tuple, got {} `{other}`", other.kind()))
+                    .at_arg(k + 1))
+            }
+        }
+    }
+    let c = match cs.len() {
+        0 => return Err(EvalError::arity("evaluating a layout needs a coordinate: L(i), L(i,j), L(_,j)")),
+        1 => cs.pop().unwrap_or(IntTuple::T(vec![])),
+        _ => IntTuple::T(cs),
+    };
+    Ok(applied(co::apply_layout(l, &c)?))
+}
+
+macro_rules! b {
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+    };
+}
+
+/// Built-in functions of this module.
+pub const BUILTINS: &[Builtin] = &[
+    b!("crd2idx", "crd2idx(coord, shape [, stride]) | crd2idx(coord, L)", "Index of a coordinate (with a stride: the layout's value; without: the column-major 1-D index)",
+       "crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))", "17", f_crd2idx),
+    b!("idx2crd", "idx2crd(index, shape [, stride])", "The natural (hierarchical) coordinate of a 1-D index",
+       "idx2crd(16, (_3,(_2,_3)))", "(1,(1,2))", f_idx2crd),
+    b!("crd2crd", "crd2crd(coord, src_shape, dst_shape)", "A coordinate of one shape as a coordinate of another",
+       "crd2crd((1,5), (_3,(_2,_3)), (_3,_6))", "(1,5)", f_crd2crd),
+    b!("slice", "slice(coord, L)", "The sublayout of the modes marked `_` in coord",
+       "slice((_,1), (_4,_8):(_1,_4))", "(_4):(_1)", f_slice),
+    b!("dice", "dice(coord, L)", "The sublayout of the modes given by integers in coord",
+       "dice((_,1), (_4,_8):(_1,_4))", "(_8):(_4)", f_dice),
+    b!("slice_and_offset", "slice_and_offset(coord, L)", "(slice(coord, L), offset of coord with `_` as 0)",
+       "slice_and_offset((_,2), (4,8):(1,4))", "((4):(1),8)", f_slice_and_offset),
+    b!("domain_offset", "domain_offset(coord, L)", "(L, L(coord))", "domain_offset((1,2), (4,8):(1,4))", "((4,8):(1,4),9)", f_domain_offset),
+    b!("get_hier_coord", "get_hier_coord(L, i)", "L.get_hier_coord(i): the hierarchical coordinate of index i (compact layouts)",
+       "L = make_layout((_3,(_2,_3)), LayoutRight); get_hier_coord(L, 11)", "(1,(1,2))", f_get_hier_coord),
+    b!("get_flat_coord", "get_flat_coord(L, i)", "L.get_flat_coord(i): the flat (rank-preserving) coordinate of index i",
+       "L = make_layout((_3,(_2,_3)), LayoutRight); get_flat_coord(L, 11)", "(1,5)", f_get_flat_coord),
+    b!("get_1d_coord", "get_1d_coord(L, i)", "L.get_1d_coord(i): the column-major 1-D coordinate of index i",
+       "L = make_layout((_3,(_2,_3)), LayoutRight); get_1d_coord(L, 11)", "16", f_get_1d_coord),
+    b!("__apply", "L(coord...)", "Evaluate a layout at a coordinate (several arguments form one coordinate); `_` slices",
+       "A = ((_3,2),(2,_5,_2)):((4,1),(_2,13,100)); A((_,1),(0,_,1))", "(_3,_5):(4,13)", f_apply),
+];

@@ -1,0 +1,466 @@
+//! Registry entries for "layout construction" and "structure" (oracle README groups). Functions
+//! that CuTe defines on tuples and on layouts (get, size, append, flatten, zip, ...) dispatch on
+//! the argument kinds; swizzles and composed layouts get `no_match` (the swizzle module's).
+
+use super as st;
+use crate::eval::builtins::{Args, Builtin};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{self, Int};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use crate::eval::ops::tuple as tp;
+use crate::eval::ops::tuple::builtins::{
+    layout_arg, nm, no_foreign, no_swizzle, path, tints, tuple_arg, want, want_targs,
+};
+use crate::eval::value::Value;
+
+fn lv(l: Layout) -> R<Value> {
+    Ok(Value::Layout(l))
+}
+fn tv(t: IntTuple) -> R<Value> {
+    Ok(Value::Tuple(t))
+}
+fn iv(i: Int) -> R<Value> {
+    Ok(Value::Tuple(IntTuple::I(i)))
+}
+fn static_rank(n: usize) -> R<Value> {
+    iv(int::st(n as i64))
+}
+
+/// Mode `i` of a value: a layout's sublayout, a tuple's element, a non-tuple's mode 0.
+pub(crate) fn vget(v: &Value, i: usize) -> R<Value> {
+    match v {
+        Value::Layout(l) => Ok(Value::Layout(st::layout_get(l, &[i])?)),
+        Value::Swizzle(_) | Value::Composed(_) if i != 0 => {
+            Err(EvalError::type_err(format!("get<{i}> of {} `{v}`", v.kind())))
+        }
+        _ => tp::get_mode(v, i),
+    }
+}
+
+/// `get<path>(v)` on values.
+pub(crate) fn vget_path(v: &Value, p: &[usize]) -> R<Value> {
+    let mut cur = v.clone();
+    for &i in p {
+        cur = vget(&cur, i)?;
+    }
+    Ok(cur)
+}
+
+/// First argument, refusing kinds this module does not handle.
+fn arg0<'a>(a: &Args<'a>) -> R<&'a Value> {
+    no_foreign(a)?;
+    no_swizzle(a)?;
+    a.arg(0)
+}
+
+// ----- construction --------------------------------------------------------------------------
+
+fn f_make_layout(a: &Args) -> R<Value> {
+    no_foreign_except_tags(a)?;
+    no_swizzle(a)?;
+    if !a.targs.is_empty() {
+        return Err(EvalError::arity("make_layout takes no template arguments"));
+    }
+    match a.args {
+        [Value::Tuple(s)] => lv(st::make_layout(s)?),
+        [Value::Tuple(s), Value::Tuple(d)] => lv(st::make_layout_with(s, d)),
+        [Value::Tuple(s), Value::Tag(t)] => match t.as_str() {
+            "LayoutLeft" | "GenColMajor" => lv(st::make_layout(s)?),
+            "LayoutRight" | "GenRowMajor" => lv(st::make_layout_right(s)?),
+            _ => Err(EvalError::type_err(format!("make_layout: `{t}` is not LayoutLeft or LayoutRight")).at_arg(1)),
+        },
+        ls if !ls.is_empty() && ls.iter().all(|v| matches!(v, Value::Layout(_))) => {
+            let ls: Vec<Layout> = ls.iter().filter_map(|v| if let Value::Layout(l) = v { Some(l.clone()) } else { None }).collect();
+            lv(st::make_layout_cat(&ls))
+        }
+        _ => nm(),
+    }
+}
+
+fn no_foreign_except_tags(a: &Args) -> R<()> {
+    if a.args.iter().any(|v| matches!(v, Value::Atom(_) | Value::Text(_))) {
+        return nm();
+    }
+    Ok(())
+}
+
+fn f_make_tuple(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    if !a.targs.is_empty() {
+        return Err(EvalError::arity("make_tuple takes no template arguments"));
+    }
+    Ok(Value::tuple(a.args.to_vec()))
+}
+
+fn f_make_ordered_layout(a: &Args) -> R<Value> {
+    let (s, o) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
+    want(a, 2, "make_ordered_layout")?;
+    lv(st::make_ordered_layout(s, o)?)
+}
+
+fn f_make_layout_like(a: &Args) -> R<Value> {
+    let l = layout_arg(a, 0)?;
+    want(a, 1, "make_layout_like")?;
+    lv(st::make_layout_like(l)?)
+}
+
+fn f_make_fragment_like(a: &Args) -> R<Value> {
+    want(a, 1, "make_fragment_like")?;
+    match a.arg(0)? {
+        Value::Tuple(s) => lv(st::make_fragment_like_shape(s)?),
+        Value::Layout(l) => lv(st::make_fragment_like(l)?),
+        _ => nm(),
+    }
+}
+
+fn f_make_identity_layout(a: &Args) -> R<Value> {
+    let s = tuple_arg(a, 0)?;
+    want(a, 1, "make_identity_layout")?;
+    lv(st::make_identity_layout(s))
+}
+
+// ----- structure -----------------------------------------------------------------------------
+
+fn f_get(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("get<I...>(x) takes 1 argument"));
+    }
+    if a.targs.is_empty() {
+        return Err(EvalError::arity("get needs at least one template argument: get<I...>(x)"));
+    }
+    vget_path(v, &path(a)?)
+}
+
+fn f_layout(a: &Args) -> R<Value> {
+    let l = layout_arg(a, 0)?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("layout<I...>(L) takes 1 argument"));
+    }
+    lv(st::layout_get(l, &path(a)?)?)
+}
+
+/// CuTe's `shape(x)`: a layout's shape, an IntTuple itself, a tuple of the shapes of a tuple.
+fn shape_of(v: &Value) -> R<Value> {
+    match v {
+        Value::Layout(l) => Ok(Value::Tuple(l.shape.clone())),
+        Value::Tuple(t) => Ok(Value::Tuple(t.clone())),
+        Value::Tile(v) => Ok(Value::tuple(v.iter().map(shape_of).collect::<R<_>>()?)),
+        other => Err(EvalError::type_err(format!("shape of {} `{other}`", other.kind()))),
+    }
+}
+
+fn f_shape(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("shape<I...>(x) takes 1 argument"));
+    }
+    let p = path(a)?;
+    match v {
+        Value::Layout(l) => tv(tp::get_path(&l.shape, &p)?),
+        Value::Tuple(t) => tv(tp::get_path(t, &p)?),
+        Value::Tile(_) => shape_of(&vget_path(v, &p)?),
+        _ => nm(),
+    }
+}
+
+fn f_stride(a: &Args) -> R<Value> {
+    let l = layout_arg(a, 0)?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("stride<I...>(L) takes 1 argument"));
+    }
+    tv(tp::get_path(&l.stride, &path(a)?)?)
+}
+
+/// The value a `size<I...>`-style call looks at.
+fn sub(a: &Args, name: &str) -> R<Value> {
+    let v = arg0(a)?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity(format!("{name}<I...>(x) takes 1 argument")));
+    }
+    vget_path(v, &path(a)?)
+}
+
+fn f_size(a: &Args) -> R<Value> {
+    match sub(a, "size")? {
+        Value::Layout(l) => iv(st::size(&l)?),
+        Value::Tuple(t) => iv(tp::size(&t)?),
+        Value::Swizzle(_) | Value::Composed(_) if !a.targs.is_empty() => nm(),
+        other => Err(EvalError::type_err(format!("size of {} `{other}`", other.kind()))),
+    }
+}
+
+fn rank_v(v: &Value) -> usize {
+    match v {
+        Value::Layout(l) => l.shape.rank(),
+        Value::Tuple(t) => t.rank(),
+        Value::Tile(v) => v.len(),
+        _ => 1,
+    }
+}
+
+fn depth_v(v: &Value) -> R<usize> {
+    match v {
+        Value::Layout(l) => Ok(l.shape.depth()),
+        Value::Tuple(t) => Ok(t.depth()),
+        Value::Tile(v) => Ok(1 + v.iter().map(depth_v).collect::<R<Vec<_>>>()?.into_iter().max().unwrap_or(0)),
+        other => Err(EvalError::type_err(format!("depth of {} `{other}`", other.kind()))),
+    }
+}
+
+fn f_rank(a: &Args) -> R<Value> {
+    let v = sub(a, "rank")?;
+    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
+        return nm();
+    }
+    static_rank(rank_v(&v))
+}
+
+fn f_depth(a: &Args) -> R<Value> {
+    let v = sub(a, "depth")?;
+    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
+        return nm();
+    }
+    static_rank(depth_v(&v)?)
+}
+
+fn sub_layout(a: &Args, name: &str) -> R<Layout> {
+    let l = layout_arg(a, 0)?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity(format!("{name}<I...>(L) takes 1 argument")));
+    }
+    st::layout_get(l, &path(a)?)
+}
+
+fn f_cosize(a: &Args) -> R<Value> {
+    iv(st::cosize(&sub_layout(a, "cosize")?)?)
+}
+fn f_coshape(a: &Args) -> R<Value> {
+    tv(st::coshape(&sub_layout(a, "coshape")?)?)
+}
+fn f_coprofile(a: &Args) -> R<Value> {
+    tv(st::coprofile(&sub_layout(a, "coprofile")?)?)
+}
+
+fn f_filter(a: &Args) -> R<Value> {
+    let l = layout_arg(a, 0)?;
+    match a.nargs() {
+        1 => {
+            want(a, 1, "filter")?;
+            lv(st::filter(l)?)
+        }
+        _ => {
+            want(a, 2, "filter")?;
+            lv(st::filter_profile(l, tuple_arg(a, 1)?)?)
+        }
+    }
+}
+
+fn f_filter_zeros(a: &Args) -> R<Value> {
+    no_swizzle(a)?;
+    match (a.args, a.nargs()) {
+        ([Value::Layout(l)], _) => lv(st::filter_zeros(l)?),
+        ([Value::Layout(l), Value::Tuple(p)], _) => lv(st::filter_zeros_profile(l, p)?),
+        ([Value::Tuple(t)], _) => tv(tp::filter_zeros(t)?),
+        ([Value::Tuple(x), Value::Tuple(y)], _) => tv(tp::filter_zeros_with(x, y)?),
+        _ => nm(),
+    }
+}
+
+fn f_flatten(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    want(a, 1, "flatten")?;
+    match v {
+        Value::Layout(l) => lv(st::flatten(l)),
+        v => Ok(tp::flatten(v)),
+    }
+}
+
+fn f_unflatten(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    let p = tuple_arg(a, 1)?;
+    want(a, 2, "unflatten")?;
+    match v {
+        Value::Layout(l) => lv(st::unflatten(l, p)?),
+        v => tp::unflatten(v, p),
+    }
+}
+
+fn f_zip(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    no_swizzle(a)?;
+    if !a.targs.is_empty() {
+        return Err(EvalError::arity("zip takes no template arguments"));
+    }
+    match a.args {
+        [Value::Layout(l)] => lv(st::zip(l)?),
+        [Value::Layout(x), Value::Layout(y)] => lv(st::zip2(x, y)?),
+        [v] => tp::zip(v),
+        [] => Err(EvalError::arity("zip takes at least 1 argument")),
+        vs if vs.iter().any(|v| matches!(v, Value::Layout(_))) => nm(),
+        vs => tp::zip(&Value::tuple(vs.to_vec())),
+    }
+}
+
+/// The `x` of `append(L, x)`: a layout, `_1:_0` when absent.
+fn layout_x(a: &Args) -> R<Layout> {
+    match a.args.get(1) {
+        None => Ok(Layout::new(IntTuple::st(1), IntTuple::st(0))),
+        Some(Value::Layout(x)) => Ok(x.clone()),
+        Some(_) => nm(),
+    }
+}
+
+fn append_like(a: &Args, name: &str, front: bool) -> R<Value> {
+    let v = arg0(a)?;
+    if a.nargs() > 2 {
+        return Err(EvalError::arity(format!("{name} takes 1 or 2 arguments")));
+    }
+    let n = match a.targs.len() {
+        0 => None,
+        1 => Some(tints(a)?[0]),
+        _ => return Err(EvalError::arity(format!("{name} takes at most one template argument"))),
+    };
+    match v {
+        Value::Layout(l) => {
+            let x = layout_x(a)?;
+            match (n, front) {
+                (None, false) => lv(st::append(l, &x)),
+                (None, true) => lv(st::prepend(l, &x)),
+                (Some(n), false) => lv(st::append_n(l, n, &x)?),
+                (Some(n), true) => lv(st::prepend_n(l, n, &x)?),
+            }
+        }
+        v => {
+            let Some(x) = a.args.get(1) else {
+                return Err(EvalError::arity(format!("{name}(t, x) needs the element x for a tuple")));
+            };
+            match (n, front) {
+                (None, false) => Ok(tp::append(v, x)),
+                (None, true) => Ok(tp::prepend(v, x)),
+                (Some(n), false) => tp::append_n(v, n, x),
+                (Some(n), true) => tp::prepend_n(v, n, x),
+            }
+        }
+    }
+}
+
+fn f_append(a: &Args) -> R<Value> {
+    append_like(a, "append", false)
+}
+fn f_prepend(a: &Args) -> R<Value> {
+    append_like(a, "prepend", true)
+}
+
+fn f_replace(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    let n = want_targs(a, 1, "replace")?[0];
+    if a.nargs() != 2 {
+        return Err(EvalError::arity("replace<N>(x, y) takes 2 arguments"));
+    }
+    match v {
+        Value::Layout(l) => match a.arg(1)? {
+            Value::Layout(x) => lv(st::replace(l, n, x)?),
+            _ => nm(),
+        },
+        v => tp::replace(v, n, a.arg(1)?),
+    }
+}
+
+fn f_group(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    let be = want_targs(a, 2, "group")?;
+    want_one(a, "group")?;
+    match v {
+        Value::Layout(l) => lv(st::group(l, be[0], be[1])?),
+        v => tp::group(v, be[0], be[1]),
+    }
+}
+
+fn want_one(a: &Args, name: &str) -> R<()> {
+    if a.nargs() != 1 {
+        return Err(EvalError::arity(format!("{name} takes 1 argument")));
+    }
+    Ok(())
+}
+
+fn f_take(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    let be = want_targs(a, 2, "take")?;
+    want_one(a, "take")?;
+    match v {
+        Value::Layout(l) => lv(st::take(l, be[0], be[1])?),
+        v => tp::take(v, be[0], be[1]),
+    }
+}
+
+fn f_select(a: &Args) -> R<Value> {
+    let v = arg0(a)?;
+    want_one(a, "select")?;
+    let idx = tints(a)?;
+    match v {
+        Value::Layout(l) => lv(st::select(l, &idx)?),
+        v => tp::select(v, &idx),
+    }
+}
+
+macro_rules! b {
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+    };
+}
+
+/// Built-in functions of this module.
+pub const BUILTINS: &[Builtin] = &[
+    // layout construction
+    b!("make_layout", "make_layout(shape [, stride | LayoutLeft | LayoutRight]) | make_layout(L0, L1, ...)",
+       "A layout from a shape (column-major), shape and stride, shape and a major tag, or the concatenation of layouts",
+       "make_layout((_2,4), LayoutRight)", "(_2,4):(4,_1)", f_make_layout),
+    b!("make_shape", "make_shape(s0, s1, ...)", "A tuple of the arguments (a shape)", "make_shape(2, _3)", "(2,_3)", f_make_tuple),
+    b!("make_stride", "make_stride(d0, d1, ...)", "A tuple of the arguments (a stride)", "make_stride(_1, 4)", "(_1,4)", f_make_tuple),
+    b!("make_coord", "make_coord(c0, c1, ...)", "A tuple of the arguments (a coordinate)", "make_coord(1, (2,_3))", "(1,(2,_3))", f_make_tuple),
+    b!("make_step", "make_step(s0, s1, ...)", "A tuple of the arguments (a step / order)", "make_step(_1, _0)", "(_1,_0)", f_make_tuple),
+    b!("make_tuple", "make_tuple(x0, x1, ...)", "A tuple of the arguments", "make_tuple(8, _2)", "(8,_2)", f_make_tuple),
+    b!("make_tile", "make_tile(t0, t1, ...)", "A tiler: a tuple of layouts, shapes or integers", "make_tile(_3:_3, (_2,_4):(_1,_8))", "(_3:_3,(_2,_4):(_1,_8))", f_make_tuple),
+    b!("make_ordered_layout", "make_ordered_layout(shape, order)", "Compact layout whose strides follow the order of the leaves of order",
+       "make_ordered_layout((_2,_2,_2,_2), (_0,_2,_3,_1))", "(_2,_2,_2,_2):(_1,_4,_8,_2)", f_make_ordered_layout),
+    b!("make_layout_like", "make_layout_like(L)", "Compact layout of L's shape, strides ordered like L's (static _0 strides kept)",
+       "make_layout_like((2,3,4,5):(_0,42,_1,_0))", "(2,3,4,5):(_0,4,_1,_0)", f_make_layout_like),
+    b!("make_fragment_like", "make_fragment_like(L | shape)", "Register-fragment layout: mode 0 column-major, the rest ordered like L",
+       "make_fragment_like((_4,_8):(_8,_1))", "(_4,(_8)):(_1,(_4))", f_make_fragment_like),
+    b!("make_identity_layout", "make_identity_layout(shape)", "Layout mapping each coordinate to itself (ScaledBasis strides)",
+       "make_identity_layout((_4,_8))", "(_4,_8):(_1@0,_1@1)", f_make_identity_layout),
+    // structure
+    b!("get", "get<I...>(x)", "Mode I (nested: get<i,j> = get<j>(get<i>)) of a tuple or layout",
+       "get<2,0>(((_2,_2),_4,(_2,_4)):((_1,_2),_4,(_16,_32)))", "_2:_16", f_get),
+    b!("layout", "layout<I...>(L)", "The sublayout of mode I... (L itself without indices)",
+       "a = make_layout((_4,(_3,_6))); layout<1>(a)", "(_3,_6):(_4,_12)", f_layout),
+    b!("shape", "shape<I...>(x)", "The shape of a layout (of mode I...), or an IntTuple's mode",
+       "shape<0>(((2,_3),4):((1,2),_6))", "(2,_3)", f_shape),
+    b!("stride", "stride<I...>(L)", "The stride of a layout (of mode I...)", "stride<0,1>(((2,_3),4):((1,2),_6))", "2", f_stride),
+    b!("size", "size<I...>(x)", "Number of elements: product of the shape (of mode I...)", "size(((2,_3),4):((1,2),_6))", "24", f_size),
+    b!("rank", "rank<I...>(x)", "Number of top-level modes (static)", "rank<0>(((2,_3),4):((1,2),_6))", "_2", f_rank),
+    b!("depth", "depth<I...>(x)", "Nesting depth of the shape (static; an integer has depth 0)", "depth(((2,_3),4):((1,2),_6))", "_2", f_depth),
+    b!("cosize", "cosize<I...>(L)", "Size of the codomain: L(size-1)+1 for non-negative strides", "cosize((_4,_2):(_-1,_4))", "_8", f_cosize),
+    b!("coshape", "coshape<I...>(L)", "Shape of the codomain (a tuple for ScaledBasis strides)", "coshape((_4,(_2,_3)):(_2,(_1,_8)))", "_24", f_coshape),
+    b!("coprofile", "coprofile<I...>(L)", "_0s congruent with the codomain", "coprofile((4,8):(1,4))", "_0", f_coprofile),
+    b!("filter", "filter(L [, profile])", "Remove stride-0 and size-1 modes and coalesce (at the profile's terminals)",
+       "filter((_4,_1,_2,_3):(_1,_7,_0,_4))", "_12:_1", f_filter),
+    b!("filter_zeros", "filter_zeros(L [, profile]) | filter_zeros(a [, b])", "Give the static stride-0 modes size _1",
+       "filter_zeros((_4,_2,_3):(_1,_0,_4))", "(_4,_1,_3):(_1,_0,_4)", f_filter_zeros),
+    b!("flatten", "flatten(x)", "Depth at most 1: all leaves as top-level modes", "flatten(((4,2),(3,(5,6))):((1,4),(8,(24,120))))",
+       "(4,2,3,5,6):(1,4,8,24,120)", f_flatten),
+    b!("unflatten", "unflatten(x, profile)", "Fold a flat tuple or layout into the profile's nesting",
+       "unflatten((1,2,3,4,5), (_0,(_0,(_0,_0)),_0))", "(1,(2,(3,4)),5)", f_unflatten),
+    b!("zip", "zip(x [, y ...])", "Transpose a tuple of tuples (layouts: shape and stride alike)",
+       "zip(((_2,_3),(_4,_5)):((_1,_2),(_6,_24)))", "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))", f_zip),
+    b!("append", "append[<N>](x [, y])", "Add y as the last mode (to rank N); a layout's default y is _1:_0",
+       "append<3>((2,3):(1,2), _5:_6)", "(2,3,_5):(1,2,_6)", f_append),
+    b!("prepend", "prepend[<N>](x [, y])", "Add y as the first mode (to rank N); a layout's default y is _1:_0",
+       "prepend(_3:_1, _4:_3)", "(_4,_3):(_3,_1)", f_prepend),
+    b!("replace", "replace<N>(x, y)", "Mode N replaced by y", "replace<1>((1,5,3), _2)", "(1,_2,3)", f_replace),
+    b!("group", "group<B,E>(x)", "Modes [B,E) grouped into one mode", "group<1,3>((1,2,3,4))", "(1,(2,3),4)", f_group),
+    b!("take", "take<B,E>(x)", "Modes [B,E)", "a = make_layout((_2,_3,_5,_7)); take<1,3>(a)", "(_3,_5):(_2,_6)", f_take),
+    b!("select", "select<I...>(x)", "The modes I... in that order", "a = make_layout((_2,_3,_5,_7)); select<1,3>(a)", "(_3,_7):(_2,_30)", f_select),
+];

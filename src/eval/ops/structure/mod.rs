@@ -1,0 +1,310 @@
+//! Layout construction and structure: CuTe's `layout.hpp` (make_layout and its forms, get,
+//! take, select, flatten, filter, append/prepend/replace/group, size/cosize/coshape, ...),
+//! each applying the IntTuple function of `ops::tuple` to the shape and the stride.
+//!
+//! May import: `eval::{int, int_tuple, layout, error, value, builtins}`, `ops::tuple`, `ops::coord`.
+
+mod builtins;
+pub use builtins::BUILTINS;
+
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::{IntTuple, IntTuple::*};
+use crate::eval::layout::Layout;
+use crate::eval::ops::tuple as tp;
+
+/// `make_layout(shape, stride)`.
+pub fn make_layout_with(shape: &IntTuple, stride: &IntTuple) -> Layout {
+    Layout::new(shape.clone(), stride.clone())
+}
+
+/// `make_layout(shape)` = `make_layout(shape, LayoutLeft)`: CuTe's `compact_major<LayoutLeft>`,
+/// which gives a static size-1 mode the stride `_0` (`make_layout(8)` is `8:_1`).
+pub fn make_layout(shape: &IntTuple) -> R<Layout> {
+    Ok(Layout::new(shape.clone(), tp::compact_col_major(shape, &IntTuple::st(1))?))
+}
+
+/// `make_layout(shape, LayoutRight)`.
+pub fn make_layout_right(shape: &IntTuple) -> R<Layout> {
+    Ok(Layout::new(shape.clone(), tp::compact_row_major(shape, &IntTuple::st(1))?))
+}
+
+/// `make_layout(L0, L1, ...)`: concatenation, `(s0,s1,...):(d0,d1,...)`. One layout is wrapped:
+/// `make_layout(8:1)` is `(8):(1)`.
+pub fn make_layout_cat(ls: &[Layout]) -> Layout {
+    Layout::new(T(ls.iter().map(|l| l.shape.clone()).collect()), T(ls.iter().map(|l| l.stride.clone()).collect()))
+}
+
+/// `make_ordered_layout(shape, order)`: compact strides following `order`.
+pub fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> R<Layout> {
+    Ok(Layout::new(shape.clone(), tp::compact_order(shape, order)?))
+}
+
+/// `make_layout_like(L)`: compact, same shape, strides ordered like L's (static `_0` strides kept).
+pub fn make_layout_like(l: &Layout) -> R<Layout> {
+    let s = tp::filter_zeros_with(&l.stride, &l.shape)?;
+    Ok(Layout::new(l.shape.clone(), tp::compact_order(&s, &l.stride)?))
+}
+
+/// `make_identity_layout(shape)`: strides are the basis elements `_1@i`.
+pub fn make_identity_layout(shape: &IntTuple) -> Layout {
+    Layout::new(shape.clone(), tp::make_basis_like(shape))
+}
+
+/// `make_fragment_like(shape)` = `make_layout(shape)`.
+pub fn make_fragment_like_shape(shape: &IntTuple) -> R<Layout> {
+    make_layout(shape)
+}
+
+/// Parts of `make_fragment_like(L)` for a static rank>1 layout: CuTe computes
+/// `tiled_product(A, B)` of these two layouts. Returns `None` when the result is simply
+/// `make_layout(shape(L))`.
+pub fn make_fragment_like_parts(l: &Layout) -> R<Option<(Layout, Layout)>> {
+    let r = l.shape.rank();
+    if r > 1 && l.shape.is_tuple() && l.shape.is_static() {
+        let s0 = tp::get_mode(&l.shape, 0)?;
+        let d0 = tp::get_mode(&l.stride, 0)?;
+        let a = Layout::new(s0.clone(), tp::compact_col_major(&tp::filter_zeros_with(&d0, &s0)?, &IntTuple::st(1))?);
+        let b = make_ordered_layout(&tp::take(&l.shape, 1, r as i64)?, &tp::take(&l.stride, 1, r as i64)?)?;
+        Ok(Some((a, b)))
+    } else {
+        Ok(None)
+    }
+}
+
+/// `get<I...>(L)` / `layout<I...>(L)`: the sublayout of a mode.
+pub fn layout_get(l: &Layout, path: &[usize]) -> R<Layout> {
+    Ok(Layout::new(tp::get_path(&l.shape, path)?, tp::get_path(&l.stride, path)?))
+}
+
+/// `size(L)`.
+pub fn size(l: &Layout) -> R<Int> {
+    tp::size(&l.shape)
+}
+
+/// `rank(L)`.
+pub fn rank(l: &Layout) -> usize {
+    l.shape.rank()
+}
+
+/// `depth(L)`.
+pub fn depth(l: &Layout) -> usize {
+    l.shape.depth()
+}
+
+fn abs_leaf(t: &IntTuple) -> R<IntTuple> {
+    Ok(match t {
+        I(i) => I(i.abs()?),
+        Basis(v, m) => Basis(v.abs()?, m.clone()),
+        T(v) => T(v.iter().map(abs_leaf).collect::<R<_>>()?),
+        Under => Under,
+    })
+}
+
+/// `coshape(L)`: `inner_product(shape - 1, abs(stride)) + 1` at every leaf (a tuple for
+/// ScaledBasis strides).
+pub fn coshape(l: &Layout) -> R<IntTuple> {
+    let m1 = l.shape.map_ints(&mut |s| s.sub(st(1)))?;
+    let ab = abs_leaf(&l.stride)?;
+    let co = tp::inner_product(&m1, &ab)?;
+    let co = match &co {
+        Basis(v, m) if !m.is_empty() => tp::basis_to_arith(*v, m),
+        x => x.clone(),
+    };
+    co.map_ints(&mut |c| c.add(st(1)))
+}
+
+/// `cosize(L)` = `size(coshape(L))`.
+pub fn cosize(l: &Layout) -> R<Int> {
+    tp::size(&tp::to_plain(&coshape(l)?))
+}
+
+/// `coprofile(L)`: `_0`s congruent with the codomain.
+pub fn coprofile(l: &Layout) -> R<IntTuple> {
+    let s = tp::sum(&l.stride)?;
+    let s = match &s {
+        Basis(v, m) if !m.is_empty() => tp::basis_to_arith(*v, m),
+        x => x.clone(),
+    };
+    Ok(tp::repeat_like(&s, &IntTuple::st(0)))
+}
+
+/// `flatten(L)`.
+pub fn flatten(l: &Layout) -> Layout {
+    Layout::new(tp::flatten(&l.shape), tp::flatten(&l.stride))
+}
+
+/// `unflatten(L, profile)`.
+pub fn unflatten(l: &Layout, profile: &IntTuple) -> R<Layout> {
+    Ok(Layout::new(tp::unflatten(&l.shape, profile)?, tp::unflatten(&l.stride, profile)?))
+}
+
+/// `filter_zeros(L)`: modes with a static `_0` stride get size `_1`.
+pub fn filter_zeros(l: &Layout) -> R<Layout> {
+    Ok(Layout::new(tp::filter_zeros_with(&l.stride, &l.shape)?, l.stride.clone()))
+}
+
+/// `filter_zeros(L, profile)`: modes at a static `_0` of the profile get size `_1`.
+pub fn filter_zeros_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
+    Ok(Layout::new(tp::filter_zeros_with(profile, &l.shape)?, l.stride.clone()))
+}
+
+/// `filter(L)` = `coalesce(filter_zeros(L))`: removes stride-0 and size-1 modes.
+pub fn filter(l: &Layout) -> R<Layout> {
+    coalesce(&filter_zeros(l)?)
+}
+
+/// `filter(L, profile)`: filter at the terminals of the profile.
+pub fn filter_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
+    match profile {
+        T(p) => {
+            if p.len() > rank(l) {
+                return Err(EvalError::rule(
+                    "tuple_size<IntTuple>::value <= Layout::rank",
+                    format!("filter of `{l}` by the profile `{profile}` of rank {}", p.len()),
+                ));
+            }
+            transform_layout(l, p, filter_profile)
+        }
+        _ => filter(l),
+    }
+}
+
+/// CuTe's `transform_layout(L, profile, f)`: f on the first rank(profile) modes, the rest kept,
+/// then concatenated with `make_layout(...)` (so a single mode comes back wrapped).
+pub fn transform_layout(l: &Layout, p: &[IntTuple], f: fn(&Layout, &IntTuple) -> R<Layout>) -> R<Layout> {
+    let r = rank(l);
+    let mut parts = Vec::new();
+    for (i, pi) in p.iter().enumerate() {
+        parts.push(f(&layout_get(l, &[i])?, pi)?);
+    }
+    for i in p.len()..r {
+        parts.push(layout_get(l, &[i])?);
+    }
+    Ok(make_layout_cat(&parts))
+}
+
+/// `coalesce(L)`, as `filter` needs it (a port of CuTe's `detail::bw_coalesce`).
+fn coalesce(l: &Layout) -> R<Layout> {
+    let fs = tp::flatten_to_tuple(&l.shape).modes();
+    let fd = tp::flatten_to_tuple(&l.stride).modes();
+    if fs.len() != fd.len() {
+        return Err(EvalError::rule("Mismatched Ranks", format!("coalesce of `{l}`: shape and stride are not congruent")));
+    }
+    let r = fs.len();
+    if r == 0 {
+        return Err(EvalError::rule("Index out of range", format!("coalesce of the empty layout `{l}`")));
+    }
+    let is1 = |t: &IntTuple| matches!(t, I(i) if i.is_const(1));
+    let mut ns = fs[r - 1].clone();
+    let mut nd = fd[r - 1].clone();
+    for i in (0..r - 1).rev() {
+        let (si, di) = (&fs[i], &fd[i]);
+        if is1(si) {
+            continue;
+        }
+        if is1(&ns) {
+            ns = si.clone();
+            nd = di.clone();
+            continue;
+        }
+        let n0 = tp::get_mode(&ns, 0)?;
+        let d0 = tp::get_mode(&nd, 0)?;
+        let merge = n0.is_static() && {
+            let prod = tp::arith_mul(si, di)?;
+            static_true_eq(&prod, &d0)
+        };
+        if merge {
+            let new0 = I(si.as_int()?.mul(n0.as_int()?)?);
+            ns = tp::replace(&ns, 0, &new0)?;
+            nd = tp::replace(&nd, 0, di)?;
+        } else {
+            ns = tp::prepend(&ns, si);
+            nd = tp::prepend(&nd, di);
+        }
+    }
+    if is1(&ns) {
+        return Ok(Layout::new(IntTuple::st(1), IntTuple::st(0)));
+    }
+    Ok(Layout::new(ns, nd))
+}
+
+/// True if `a == b` is CuTe's static `true_type` (both static and equal; ScaledBasis elements
+/// compare equal only with the same modes).
+fn static_true_eq(a: &IntTuple, b: &IntTuple) -> bool {
+    match (a, b) {
+        (I(x), I(y)) => x.s && y.s && x.v == y.v,
+        (Basis(x, m), Basis(y, n)) => m == n && x.s && y.s && x.v == y.v,
+        _ => false,
+    }
+}
+
+/// `append(L, x)`, `prepend(L, x)` (x defaults to `_1:_0`).
+pub fn append(l: &Layout, x: &Layout) -> Layout {
+    Layout::new(tp::append(&l.shape, &x.shape), tp::append(&l.stride, &x.stride))
+}
+pub fn prepend(l: &Layout, x: &Layout) -> Layout {
+    Layout::new(tp::prepend(&l.shape, &x.shape), tp::prepend(&l.stride, &x.stride))
+}
+/// `append<N>(L, x)`.
+pub fn append_n(l: &Layout, n: i64, x: &Layout) -> R<Layout> {
+    Ok(Layout::new(tp::append_n(&l.shape, n, &x.shape)?, tp::append_n(&l.stride, n, &x.stride)?))
+}
+/// `prepend<N>(L, x)`.
+pub fn prepend_n(l: &Layout, n: i64, x: &Layout) -> R<Layout> {
+    Ok(Layout::new(tp::prepend_n(&l.shape, n, &x.shape)?, tp::prepend_n(&l.stride, n, &x.stride)?))
+}
+/// `replace<N>(L, x)`.
+pub fn replace(l: &Layout, n: i64, x: &Layout) -> R<Layout> {
+    Ok(Layout::new(tp::replace(&l.shape, n, &x.shape)?, tp::replace(&l.stride, n, &x.stride)?))
+}
+/// `select<I...>(L)`.
+pub fn select(l: &Layout, idx: &[i64]) -> R<Layout> {
+    Ok(Layout::new(tp::select(&l.shape, idx)?, tp::select(&l.stride, idx)?))
+}
+/// `take<B,E>(L)`: CuTe requires `B < E` ("take: empty range error") and `E <= rank`.
+pub fn take(l: &Layout, b: i64, e: i64) -> R<Layout> {
+    if b >= e {
+        return Err(EvalError::rule("take: empty range error", format!("take<{b},{e}> of `{l}`")));
+    }
+    if b < 0 || e > rank(l) as i64 {
+        return Err(EvalError::rule("take: range out of bounds", format!("take<{b},{e}> of `{l}`, which has rank {}", rank(l))));
+    }
+    Ok(Layout::new(tp::take(&l.shape, b, e)?, tp::take(&l.stride, b, e)?))
+}
+/// `group<B,E>(L)`.
+pub fn group(l: &Layout, b: i64, e: i64) -> R<Layout> {
+    Ok(Layout::new(tp::group(&l.shape, b, e)?, tp::group(&l.stride, b, e)?))
+}
+/// `zip(L)`.
+pub fn zip(l: &Layout) -> R<Layout> {
+    Ok(Layout::new(tp::zip(&l.shape)?, tp::zip(&l.stride)?))
+}
+/// `zip(A, B)`.
+pub fn zip2(a: &Layout, b: &Layout) -> R<Layout> {
+    Ok(Layout::new(
+        tp::zip(&T(vec![a.shape.clone(), b.shape.clone()]))?,
+        tp::zip(&T(vec![a.stride.clone(), b.stride.clone()]))?,
+    ))
+}
+
+#[cfg(test)]
+mod tests;
+
+/// `ceil_div(target, tiler)` for a layout tiler: `shape(complement(tiler, shape(target)))`.
+pub fn ceil_div_by_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> {
+    let _ = (target, tiler);
+    Err(EvalError::rule("not yet available", "ceil_div by a layout needs complement"))
+}
+
+/// `make_fragment_like(L)`: `make_layout(shape(L))`, except for a static layout of rank > 1,
+/// where CuTe builds `tiled_product(mode 0 made compact, make_ordered_layout(rest))`.
+pub fn make_fragment_like(l: &Layout) -> R<Layout> {
+    match make_fragment_like_parts(l)? {
+        None => make_layout(&l.shape),
+        Some((a, b)) => {
+            let _ = (a, b);
+            Err(EvalError::rule("not yet available", "make_fragment_like of a static layout needs tiled_product"))
+        }
+    }
+}

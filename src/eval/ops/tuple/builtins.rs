@@ -1,0 +1,380 @@
+//! Registry entries for "IntTuple arithmetic and tests" (oracle README group) and the generic
+//! tuple helpers (`wrap`, `repeat`, `remove`, ...). Entries return `no_match` for argument kinds
+//! they do not take, so overloads in later modules (swizzle, atoms) can answer.
+
+use super as tp;
+use crate::eval::builtins::{Args, Builtin};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::Int;
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use crate::eval::value::Value;
+
+// ---------------------------------------------------------------------------------------------
+// Argument helpers shared by the registry tables of `tuple`, `structure` and `coord`
+// ---------------------------------------------------------------------------------------------
+
+/// "Not my argument kinds": let the next overload try.
+pub(crate) fn nm<T>() -> R<T> {
+    Err(EvalError::no_match())
+}
+
+/// Argument `i` as an IntTuple (no_match for other kinds, arity error if missing).
+pub(crate) fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
+    match a.arg(i)? {
+        Value::Tuple(t) => Ok(t),
+        _ => nm(),
+    }
+}
+
+/// Argument `i` as an integer (no_match for a non-integer).
+pub(crate) fn int_arg(a: &Args, i: usize) -> R<Int> {
+    match a.arg(i)? {
+        Value::Tuple(IntTuple::I(x)) => Ok(*x),
+        _ => nm(),
+    }
+}
+
+/// Argument `i` as a Layout (no_match otherwise).
+pub(crate) fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(l),
+        _ => nm(),
+    }
+}
+
+/// The shape of an IntTuple or Layout argument (CuTe's `shape(x)`), no_match otherwise.
+pub(crate) fn shape_arg(a: &Args, i: usize) -> R<IntTuple> {
+    match a.arg(i)? {
+        Value::Tuple(t) => Ok(t.clone()),
+        Value::Layout(l) => Ok(l.shape.clone()),
+        _ => nm(),
+    }
+}
+
+/// Exactly `n` arguments and no template arguments.
+pub(crate) fn want(a: &Args, n: usize, name: &str) -> R<()> {
+    if !a.targs.is_empty() {
+        return Err(EvalError::arity(format!("{name} takes no template arguments")));
+    }
+    if a.nargs() != n {
+        return Err(EvalError::arity(format!("{name} takes {n} argument{}, got {}", if n == 1 { "" } else { "s" }, a.nargs())));
+    }
+    Ok(())
+}
+
+/// Between `lo` and `hi` arguments.
+pub(crate) fn want_range(a: &Args, lo: usize, hi: usize, name: &str) -> R<()> {
+    if a.nargs() < lo || a.nargs() > hi {
+        return Err(EvalError::arity(format!("{name} takes {lo} to {hi} arguments, got {}", a.nargs())));
+    }
+    Ok(())
+}
+
+/// All template arguments as integers.
+pub(crate) fn tints(a: &Args) -> R<Vec<i64>> {
+    (0..a.targs.len()).map(|i| a.tint(i)).collect()
+}
+
+/// Exactly `n` integer template arguments.
+pub(crate) fn want_targs(a: &Args, n: usize, name: &str) -> R<Vec<i64>> {
+    if a.targs.len() != n {
+        return Err(EvalError::arity(format!("{name} needs {n} template argument{}, got {}", if n == 1 { "" } else { "s" }, a.targs.len())));
+    }
+    tints(a)
+}
+
+/// Template arguments as a path of mode indices (`get<2,0>`).
+pub(crate) fn path(a: &Args) -> R<Vec<usize>> {
+    tints(a)?
+        .into_iter()
+        .map(|i| usize::try_from(i).map_err(|_| EvalError::rule("Index out of range", format!("negative index {i}"))))
+        .collect()
+}
+
+/// True for values no function of these modules takes (MMA/copy objects, printed text, tags).
+pub(crate) fn foreign(v: &Value) -> bool {
+    matches!(v, Value::Atom(_) | Value::Text(_) | Value::Tag(_))
+}
+
+/// no_match if any argument is foreign (see [`foreign`]).
+pub(crate) fn no_foreign(a: &Args) -> R<()> {
+    if a.args.iter().any(foreign) {
+        return nm();
+    }
+    Ok(())
+}
+
+/// no_match if any argument is a swizzle or a composed layout (the swizzle module's).
+pub(crate) fn no_swizzle(a: &Args) -> R<()> {
+    if a.args.iter().any(|v| matches!(v, Value::Swizzle(_) | Value::Composed(_))) {
+        return nm();
+    }
+    Ok(())
+}
+
+fn tv(t: IntTuple) -> R<Value> {
+    Ok(Value::Tuple(t))
+}
+fn iv(i: Int) -> R<Value> {
+    Ok(Value::Tuple(IntTuple::I(i)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entries
+// ---------------------------------------------------------------------------------------------
+
+fn f_product(a: &Args) -> R<Value> {
+    let t = tuple_arg(a, 0)?;
+    want(a, 1, "product")?;
+    iv(tp::product(t)?)
+}
+
+fn f_product_each(a: &Args) -> R<Value> {
+    let t = tuple_arg(a, 0)?;
+    want(a, 1, "product_each")?;
+    tv(tp::product_each(t)?)
+}
+
+fn f_product_like(a: &Args) -> R<Value> {
+    let (t, g) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
+    want(a, 2, "product_like")?;
+    tv(tp::product_like(t, g)?)
+}
+
+fn f_sum(a: &Args) -> R<Value> {
+    let t = tuple_arg(a, 0)?;
+    want(a, 1, "sum")?;
+    tv(tp::sum(t)?)
+}
+
+fn f_inner_product(a: &Args) -> R<Value> {
+    let (x, y) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
+    want(a, 2, "inner_product")?;
+    tv(tp::inner_product(x, y)?)
+}
+
+fn all_tuples(a: &Args) -> R<Vec<IntTuple>> {
+    (0..a.nargs()).map(|i| tuple_arg(a, i).cloned()).collect()
+}
+
+fn f_max(a: &Args) -> R<Value> {
+    let ts = all_tuples(a)?;
+    iv(tp::max(&ts)?)
+}
+fn f_min(a: &Args) -> R<Value> {
+    let ts = all_tuples(a)?;
+    iv(tp::min(&ts)?)
+}
+fn f_gcd(a: &Args) -> R<Value> {
+    let ts = all_tuples(a)?;
+    iv(tp::gcd_all(&ts)?)
+}
+fn f_abs(a: &Args) -> R<Value> {
+    let x = int_arg(a, 0)?;
+    want(a, 1, "abs")?;
+    iv(tp::abs(x)?)
+}
+
+fn two(a: &Args, name: &str) -> R<(IntTuple, IntTuple)> {
+    let (x, y) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
+    want(a, 2, name)?;
+    Ok((x.clone(), y.clone()))
+}
+
+/// Hook for `ceil_div(shape, Layout)` = `shape(complement(tiler, shape))` (needs `complement`).
+pub(crate) fn ceil_div_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> {
+    crate::eval::ops::structure::ceil_div_by_layout(target, tiler)
+}
+
+fn f_ceil_div(a: &Args) -> R<Value> {
+    if let (Ok(Value::Tuple(t)), Ok(Value::Layout(l))) = (a.arg(0), a.arg(1)) {
+        want(a, 2, "ceil_div")?;
+        return tv(ceil_div_layout(t, l)?);
+    }
+    let (x, y) = two(a, "ceil_div")?;
+    tv(tp::ceil_div(&x, &y).map_err(|e| if e.kind == crate::eval::error::ErrorKind::DivZero { e.at_arg(1) } else { e })?)
+}
+fn f_shape_div(a: &Args) -> R<Value> {
+    let (x, y) = two(a, "shape_div")?;
+    tv(tp::shape_div(&x, &y)?)
+}
+fn f_round_up(a: &Args) -> R<Value> {
+    let (x, y) = two(a, "round_up")?;
+    tv(tp::round_up(&x, &y)?)
+}
+fn f_elem_scale(a: &Args) -> R<Value> {
+    let (x, y) = two(a, "elem_scale")?;
+    tv(tp::elem_scale(&x, &y)?)
+}
+
+fn shapes2(a: &Args, name: &str) -> R<(IntTuple, IntTuple)> {
+    let (x, y) = (shape_arg(a, 0)?, shape_arg(a, 1)?);
+    want(a, 2, name)?;
+    Ok((x, y))
+}
+
+fn f_congruent(a: &Args) -> R<Value> {
+    let (x, y) = shapes2(a, "congruent")?;
+    iv(tp::congruent(&x, &y))
+}
+fn f_weakly_congruent(a: &Args) -> R<Value> {
+    let (x, y) = shapes2(a, "weakly_congruent")?;
+    iv(tp::weakly_congruent(&x, &y))
+}
+fn f_compatible(a: &Args) -> R<Value> {
+    let (x, y) = shapes2(a, "compatible")?;
+    iv(tp::compatible(&x, &y)?)
+}
+fn f_evenly_divides(a: &Args) -> R<Value> {
+    let s = shape_arg(a, 0)?;
+    want(a, 2, "evenly_divides")?;
+    match a.arg(1)? {
+        Value::Tuple(t) => iv(tp::evenly_divides(&s, t)?),
+        Value::Layout(l) => {
+            // size(a) == size(b) * size(ceil_div(shape(a), b))
+            let q = ceil_div_layout(&s, l)?;
+            let rhs = tp::size(&l.shape)?.mul(tp::size(&q)?)?;
+            iv(tp::size(&s)?.eq(rhs))
+        }
+        _ => nm(),
+    }
+}
+fn f_lex_less(a: &Args) -> R<Value> {
+    let (x, y) = two(a, "lex_less")?;
+    iv(tp::lex_less(&x, &y)?)
+}
+fn f_colex_less(a: &Args) -> R<Value> {
+    let (x, y) = two(a, "colex_less")?;
+    iv(tp::colex_less(&x, &y)?)
+}
+fn f_elem_less(a: &Args) -> R<Value> {
+    let (x, y) = two(a, "elem_less")?;
+    iv(tp::elem_less(&x, &y)?)
+}
+
+fn f_reverse(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    want(a, 1, "reverse")?;
+    Ok(tp::reverse(a.arg(0)?))
+}
+fn f_repeat(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    let n = want_targs(a, 1, "repeat")?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("repeat<N>(x) takes 1 argument"));
+    }
+    tp::repeat(n[0], a.arg(0)?)
+}
+fn f_repeat_like(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    want(a, 2, "repeat_like")?;
+    Ok(tp::repeat_like(a.arg(0)?, a.arg(1)?))
+}
+fn f_wrap(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    want(a, 1, "wrap")?;
+    Ok(tp::wrap(a.arg(0)?))
+}
+fn f_unwrap(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    want(a, 1, "unwrap")?;
+    Ok(tp::unwrap(a.arg(0)?))
+}
+fn f_front(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    want(a, 1, "front")?;
+    tp::front(a.arg(0)?)
+}
+fn f_back(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    want(a, 1, "back")?;
+    tp::back(a.arg(0)?)
+}
+fn f_remove(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    let n = want_targs(a, 1, "remove")?;
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("remove<N>(t) takes 1 argument"));
+    }
+    tp::remove(a.arg(0)?, n[0]).map_err(|e| e.at_arg(0))
+}
+fn f_insert(a: &Args) -> R<Value> {
+    no_foreign(a)?;
+    let n = want_targs(a, 1, "insert")?;
+    if a.nargs() != 2 {
+        return Err(EvalError::arity("insert<N>(t, x) takes 2 arguments"));
+    }
+    tp::insert(a.arg(0)?, n[0], a.arg(1)?).map_err(|e| e.at_arg(0))
+}
+
+fn current_arg(a: &Args, name: &str) -> R<IntTuple> {
+    want_range(a, 1, 2, name)?;
+    if a.nargs() == 2 {
+        Ok(tuple_arg(a, 1)?.clone())
+    } else {
+        Ok(IntTuple::st(1))
+    }
+}
+fn f_compact_col_major(a: &Args) -> R<Value> {
+    let s = tuple_arg(a, 0)?;
+    let c = current_arg(a, "compact_col_major")?;
+    tv(tp::compact_col_major(s, &c)?)
+}
+fn f_compact_row_major(a: &Args) -> R<Value> {
+    let s = tuple_arg(a, 0)?;
+    let c = current_arg(a, "compact_row_major")?;
+    tv(tp::compact_row_major(s, &c)?)
+}
+fn f_compact_order(a: &Args) -> R<Value> {
+    let s = tuple_arg(a, 0)?;
+    want(a, 2, "compact_order")?;
+    match a.arg(1)? {
+        Value::Tuple(o) => tv(tp::compact_order(s, o)?),
+        Value::Tag(t) if t == "LayoutLeft" || t == "GenColMajor" => tv(tp::compact_col_major(s, &IntTuple::st(1))?),
+        Value::Tag(t) if t == "LayoutRight" || t == "GenRowMajor" => tv(tp::compact_row_major(s, &IntTuple::st(1))?),
+        _ => nm(),
+    }
+}
+
+macro_rules! b {
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+    };
+}
+
+/// Built-in functions of this module.
+pub const BUILTINS: &[Builtin] = &[
+    b!("product", "product(t)", "Product of all leaves of an IntTuple (static iff every leaf is)", "product((2,_3))", "6", f_product),
+    b!("product_each", "product_each(t)", "Tuple of the products of each mode", "product_each(((2,3),4,(_5,_6)))", "(6,4,_30)", f_product_each),
+    b!("product_like", "product_like(t, guide)", "Products of t at the leaves of guide", "product_like(((2,3),(4,5)), (_0,_0))", "(6,20)", f_product_like),
+    b!("sum", "sum(t)", "Sum of all leaves", "sum((1,_2,(3,_4)))", "10", f_sum),
+    b!("inner_product", "inner_product(a, b)", "Sum of the products of corresponding leaves (ranks must match)", "inner_product((1,2,3),(4,5,6))", "32", f_inner_product),
+    b!("max", "max(t, ...)", "Largest leaf of the arguments", "max((1,_7,3))", "7", f_max),
+    b!("min", "min(t, ...)", "Smallest leaf of the arguments", "min((_4,2,_6))", "2", f_min),
+    b!("gcd", "gcd(t, ...)", "Greatest common divisor of all leaves", "gcd((_12,_18))", "_6", f_gcd),
+    b!("abs", "abs(i)", "Absolute value of an integer", "abs(_-3)", "_3", f_abs),
+    b!("ceil_div", "ceil_div(a, b)", "Ceiling division: elementwise for tuples, folded across a for an integer b; b a layout: shape(complement(b, shape(a)))", "ceil_div((_4,_6,_8), _12)", "(_1,_2,_8)", f_ceil_div),
+    b!("shape_div", "shape_div(a, b)", "Shape division; two static integers must divide one another (Divisibility Condition)", "shape_div((_4,_6,_8), _12)", "(_1,_2,_8)", f_shape_div),
+    b!("round_up", "round_up(a, b)", "Round a up to a multiple of b (elementwise for tuples)", "round_up((_5,7), (_4,_4))", "(_8,8)", f_round_up),
+    b!("elem_scale", "elem_scale(a, b)", "a scaled at each leaf by the product of the matching mode of b", "elem_scale((2,3), (4,(5,6)))", "(8,90)", f_elem_scale),
+    b!("congruent", "congruent(a, b)", "Static test: same profile (hierarchical rank structure)", "congruent((2,3), (4,5))", "_1", f_congruent),
+    b!("weakly_congruent", "weakly_congruent(a, b)", "Static test: the profile of a is a coarsening of the profile of b", "weakly_congruent((2,3), (4,(5,6)))", "_1", f_weakly_congruent),
+    b!("compatible", "compatible(a, b)", "Test: every coordinate of a is one of b (sizes agree at a's leaves); dynamic when sizes are", "compatible(24, (4,6))", "1", f_compatible),
+    b!("evenly_divides", "evenly_divides(shape, tiler)", "Test: the tiler divides the shape evenly in every mode", "evenly_divides((_8,_6), (_4,_3))", "_1", f_evenly_divides),
+    b!("lex_less", "lex_less(a, b)", "Lexicographic less-than (first mode most significant)", "lex_less((1,2),(2,1))", "1", f_lex_less),
+    b!("colex_less", "colex_less(a, b)", "Colexicographic less-than (last mode most significant)", "colex_less((1,2),(2,1))", "0", f_colex_less),
+    b!("elem_less", "elem_less(a, b)", "Elementwise less-than in every mode", "elem_less((_1,_2),(_2,_3))", "_1", f_elem_less),
+    b!("reverse", "reverse(t)", "The modes in reverse order", "reverse((1,_2,3))", "(3,_2,1)", f_reverse),
+    b!("repeat", "repeat<N>(x)", "A tuple of N copies of x (x itself for N = 1)", "repeat<3>(_1)", "(_1,_1,_1)", f_repeat),
+    b!("repeat_like", "repeat_like(t, x)", "x at every leaf of t", "repeat_like((2,(3,4)), _0)", "(_0,(_0,_0))", f_repeat_like),
+    b!("wrap", "wrap(x)", "A non-tuple as a rank-1 tuple; a tuple unchanged", "wrap(5)", "(5)", f_wrap),
+    b!("unwrap", "unwrap(t)", "Strip rank-1 tuples", "unwrap(((5)))", "5", f_unwrap),
+    b!("front", "front(t)", "The first leaf", "front(((2,3),4))", "2", f_front),
+    b!("back", "back(t)", "The last leaf", "back((2,(3,4)))", "4", f_back),
+    b!("remove", "remove<N>(t)", "t without mode N", "remove<1>((1,2,3))", "(1,3)", f_remove),
+    b!("insert", "insert<N>(t, x)", "t with x inserted as mode N", "insert<1>((1,3), 2)", "(1,2,3)", f_insert),
+    b!("compact_col_major", "compact_col_major(shape [, current])", "Column-major (LayoutLeft) strides of a shape; static size-1 modes get _0", "compact_col_major((2,(_3,4)))", "(_1,(2,6))", f_compact_col_major),
+    b!("compact_row_major", "compact_row_major(shape [, current])", "Row-major (LayoutRight) strides of a shape", "compact_row_major((2,(_3,4)))", "(12,(4,_1))", f_compact_row_major),
+    b!("compact_order", "compact_order(shape, order)", "Compact strides ordered by the leaves of order (dynamic orders count as largest)", "compact_order((2,3,4), (_1,_0,_2))", "(3,_1,6)", f_compact_order),
+];

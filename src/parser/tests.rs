@@ -1,0 +1,461 @@
+//! Unit tests of the parser (see also tests/parser.rs).
+use super::ast::*;
+use super::*;
+
+/// A compact rendering of an expression tree, for tests.
+pub(crate) fn sx(e: &Expr) -> String {
+    let list = |v: &[Expr]| v.iter().map(sx).collect::<Vec<_>>().join(" ");
+    let targs = |t: &[TArg]| t.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(",");
+    match &e.kind {
+        ExprKind::Int { value, is_static } => format!("{}{}", if *is_static { "_" } else { "" }, value),
+        ExprKind::Tuple(v) => format!("(tuple {})", list(v)),
+        ExprKind::Under => "_".into(),
+        ExprKind::Layout(s, d) => format!("(: {} {})", sx(s), sx(d)),
+        ExprKind::Tiler(v) => format!("(tiler {})", list(v)),
+        ExprKind::Swizzle { b, m, s } => format!("Sw<{b},{m},{s}>"),
+        ExprKind::Compose(a, b) => format!("(o {} {})", sx(a), sx(b)),
+        ExprKind::ComposedLit { outer, offset, inner } => format!("(olit {} {} {})", sx(outer), sx(offset), sx(inner)),
+        ExprKind::Binary(op, a, b) => {
+            let o = match op { BinOp::Add => "+", BinOp::Sub => "-", BinOp::Mul => "*", BinOp::Div => "/" };
+            format!("({o} {} {})", sx(a), sx(b))
+        }
+        ExprKind::Name { name, targs: t } if t.is_empty() => name.clone(),
+        ExprKind::Name { name, targs: t } => format!("{name}<{}>", targs(t)),
+        ExprKind::Call { name, targs: t, args, .. } if t.is_empty() => format!("(call {name} {})", list(args)),
+        ExprKind::Call { name, targs: t, args, .. } => format!("(call {name}<{}> {})", targs(t), list(args)),
+        ExprKind::Apply { callee, args } => format!("(apply {} {})", sx(callee), list(args)),
+    }
+}
+
+pub(crate) fn sstmt(s: &Stmt) -> String {
+    match &s.kind {
+        StmtKind::Expr(e) => sx(e),
+        StmtKind::Bind { name, value, .. } => format!("(= {name} {})", sx(value)),
+        StmtKind::Assert { lhs, rhs: None } => format!("(assert {})", sx(lhs)),
+        StmtKind::Assert { lhs, rhs: Some(r) } => format!("(assert== {} {})", sx(lhs), sx(r)),
+        StmtKind::Gemm { emit, m, n, k, args } => format!(
+            "({} {} {} {}{})",
+            if *emit { "emit" } else { "run" },
+            sx(m),
+            sx(n),
+            sx(k),
+            args.iter().map(|a| format!(" {}={}", a.key, sx(&a.value))).collect::<String>()
+        ),
+    }
+}
+
+pub(crate) fn sprog(src: &str) -> String {
+    match parse(src) {
+        Ok(p) => p.stmts.iter().map(sstmt).collect::<Vec<_>>().join("; "),
+        Err(e) => format!("ERR {}..{}: {}", e.span.start, e.span.end, e.message),
+    }
+}
+
+
+/// The one expression of a one-statement program, rendered.
+fn e(src: &str) -> String {
+    sprog(src)
+}
+
+/// Asserts a parse error whose message contains `msg` and whose span is `start..end`.
+fn err(src: &str, msg: &str, start: usize, end: usize) {
+    match parse(src) {
+        Ok(p) => panic!("{src:?} parsed: {:?}", p.stmts.iter().map(sstmt).collect::<Vec<_>>()),
+        Err(e) => {
+            assert!(e.message.contains(msg), "{src:?}: message {:?} lacks {msg:?}", e.message);
+            assert_eq!((e.span.start, e.span.end), (start, end), "{src:?}: span of {:?}", e.message);
+            assert!(!e.message.contains("Rule::") && !e.message.contains("int_lit"), "{}", e.message);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Golden data: every expression CuTe printed an answer (or a compile/runtime error) for parses.
+// ------------------------------------------------------------------------------------------------
+
+fn golden_dir() -> Option<std::path::PathBuf> {
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    if local.join("golden.jsonl").exists() {
+        return Some(local);
+    }
+    let shared = std::path::PathBuf::from("/work/shared/conformance");
+    shared.join("golden.jsonl").exists().then_some(shared)
+}
+
+/// The value of `"key": "..."` in one JSON line (the golden files are flat objects of strings).
+fn json_str(line: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\": \"");
+    let start = line.find(&pat)? + pat.len();
+    let mut out = String::new();
+    let mut chars = line[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'u' => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+#[test]
+fn golden_expressions_parse() {
+    let Some(dir) = golden_dir() else {
+        eprintln!("no golden data found; skipped");
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|f| f.ok().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let (mut ok, mut rejected) = (0, 0);
+    let mut failures = Vec::new();
+    for f in &files {
+        for line in std::fs::read_to_string(f).unwrap().lines() {
+            let Some(src) = json_str(line, "expr") else { continue };
+            let parse_err = json_str(line, "error").as_deref() == Some("parse");
+            let detail = json_str(line, "detail").unwrap_or_default();
+            // The oracle also calls an unknown name or a wrong argument kind a "parse" error; for
+            // `cute` those are evaluation errors (the syntax is fine).
+            let semantic = detail.starts_with("unknown name") || detail.starts_with("expected a value type");
+            match (parse(&src), parse_err && !semantic) {
+                (Ok(_), false) => ok += 1,
+                (Err(_), true) => rejected += 1,
+                (Ok(_), true) => failures.push(format!("{src}: parsed, but the oracle says {detail}")),
+                (Err(e), false) => failures.push(format!("{src}: {} at {:?}", e.message, e.span)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(ok > 700, "only {ok} golden expressions found in {dir:?}");
+    assert!(rejected >= 1);
+}
+
+#[test]
+fn golden_case_files_parse() {
+    // The oracle's input files: one case per line, `#` comments.
+    let Some(dir) = golden_dir() else { return };
+    for name in ["cases.cute", "cases_extra.cute", "cases_atoms.cute"] {
+        let Ok(text) = std::fs::read_to_string(dir.join(name)) else { continue };
+        for (i, line) in text.lines().enumerate() {
+            if line.split('#').next().unwrap_or("").trim() == "(4,2):" {
+                continue; // the deliberate syntax error
+            }
+            if let Err(e) = parse(line) {
+                panic!("{name}:{}: {line}: {}", i + 1, e.message);
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Precedence and structure
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn precedence() {
+    assert_eq!(e("(6,2):(8,2) o (4,3):(3,1)"), "(o (: (tuple 6 2) (tuple 8 2)) (: (tuple 4 3) (tuple 3 1)))");
+    assert_eq!(e("(4,2):(1,4)(3)"), "(: (tuple 4 2) (apply (tuple 1 4) 3))");
+    assert_eq!(e("A o B o C"), "(o (o A B) C)");
+    assert_eq!(e("1 + 2 * 3 - 4 / 2"), "(- (+ 1 (* 2 3)) (/ 4 2))");
+    assert_eq!(e("a:b+c o d"), "(o (: a (+ b c)) d)");
+    assert_eq!(e("2*3:4"), "(: (* 2 3) 4)");
+    assert_eq!(e("f(x)(y)"), "(apply (call f x) y)");
+    assert_eq!(e("size(A) * 2"), "(* (call size A) 2)");
+    assert_eq!(e("left_inverse(L) o L"), "(o (call left_inverse L) L)");
+    assert_eq!(e("(_12,(_4,_8)):(_59,(_13,_1)) o <_3:_4, _8:_2>"),
+        "(o (: (tuple _12 (tuple _4 _8)) (tuple _59 (tuple _13 _1))) (tiler (: _3 _4) (: _8 _2)))");
+    assert_eq!(e("(_4,_8):(_8,_1) o <_, _4:_2>"), "(o (: (tuple _4 _8) (tuple _8 _1)) (tiler _ (: _4 _2)))");
+}
+
+#[test]
+fn minus_literal_and_binary_minus() {
+    assert_eq!(e("-3"), "-3");
+    assert_eq!(e("_-3"), "_-3");
+    assert_eq!(e("(4,-3)"), "(tuple 4 -3)");
+    assert_eq!(e("a - 3"), "(- a 3)");
+    assert_eq!(e("a-3"), "(- a 3)");
+    assert_eq!(e("5 - -3"), "(- 5 -3)");
+    assert_eq!(e("2*-3"), "(* 2 -3)");
+    assert_eq!(e("(_4):(_-1) o (_4):(_1)"), "(o (: (tuple _4) (tuple _-1)) (: (tuple _4) (tuple _1)))");
+    assert_eq!(e("-9223372036854775808"), "-9223372036854775808");
+    assert_eq!(e("_9223372036854775807"), "_9223372036854775807");
+}
+
+#[test]
+fn one_tuple_rule() {
+    assert_eq!(e("(_4)"), "(tuple _4)");
+    assert_eq!(e("(-3)"), "(tuple -3)");
+    assert_eq!(e("((7))"), "(tuple (tuple 7))");
+    assert_eq!(e("(_)"), "(tuple _)");
+    assert_eq!(e("()"), "(tuple )");
+    assert_eq!(e("(())"), "(tuple (tuple ))");
+    assert_eq!(e("((4,2)):((2,1))"), "(: (tuple (tuple 4 2)) (tuple (tuple 2 1)))");
+    assert_eq!(e("make_layout((_12))"), "(call make_layout (tuple _12))");
+    // Grouping: a layout, a name, a call, a composition, arithmetic.
+    assert_eq!(e("(_4:_1)"), "(: _4 _1)");
+    assert_eq!(e("(A)"), "A");
+    assert_eq!(e("(size(A))"), "(call size A)");
+    assert_eq!(e("(1+2)"), "(+ 1 2)");
+    assert_eq!(e("(Sw<2,0,3> o (_8,_8):(_8,_1)) o (_4,_4)"),
+        "(o (o Sw<2,0,3> (: (tuple _8 _8) (tuple _8 _1))) (tuple _4 _4))");
+    // Grouping keeps the parentheses in the span.
+    let p = parse("x = (A o B)").unwrap();
+    let StmtKind::Bind { value, .. } = &p.stmts[0].kind else { panic!() };
+    assert_eq!((value.span.start, value.span.end), (4, 11));
+}
+
+#[test]
+fn composed_layout_literal() {
+    assert_eq!(e("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"),
+        "(olit Sw<3,3,3> _0 (: (tuple _8 _64) (tuple _64 _1)))");
+    assert_eq!(e("Sw<2,0,3> o _0 o Sw<2,0,3> o _0 o L"), "(olit Sw<2,0,3> _0 (olit Sw<2,0,3> _0 L))");
+    assert_eq!(e("Swizzle<1,2,3> o 5 o L"), "(olit Sw<1,2,3> 5 L)");
+    assert_eq!(e("(_4,_8):(_8,_1) o _6"), "(o (: (tuple _4 _8) (tuple _8 _1)) _6)");
+    assert_eq!(e("A o B o _0 o C o D"), "(olit (o A B) _0 (o C D))");
+    assert_eq!(e("A o -2 o C"), "(olit A -2 C)");
+    assert_eq!(e("A o (_0) o C"), "(o (o A (tuple _0)) C)");
+    // As the oracle reads it: the first operand of a chain is never an offset.
+    assert_eq!(e("A o 0 o 1 o B"), "(olit A 0 (o 1 B))");
+    assert_eq!(e("1 o 2 o 3"), "(olit 1 2 3)");
+    assert_eq!(e("Sw<3,3,3> o 0"), "(o Sw<3,3,3> 0)");
+}
+
+#[test]
+fn swizzles_names_calls() {
+    assert_eq!(e("Sw<3,3,3>"), "Sw<3,3,3>");
+    assert_eq!(e("Swizzle<-1,2,-3>"), "Sw<-1,2,-3>");
+    assert_eq!(e("Sw<3,3,3>(k)"), "(apply Sw<3,3,3> k)");
+    assert_eq!(e("(A o B)(3)"), "(apply (o A B) 3)");
+    assert_eq!(e("(A)(2)"), "(apply A 2)");
+    assert_eq!(e("A(_,1)"), "(call A _ 1)");
+    assert_eq!(e("A((1,2),3)"), "(call A (tuple 1 2) 3)");
+    assert_eq!(e("get<2,0>(x)"), "(call get<2,0> x)");
+    assert_eq!(e("upcast<_-2>(x)"), "(call upcast<-2> x)");
+    assert_eq!(e("make_layout((2,3), LayoutRight)"), "(call make_layout (tuple 2 3) LayoutRight)");
+    assert_eq!(e("SM90_64x64x16_F16F16F16_SS<K,K>"), "SM90_64x64x16_F16F16F16_SS<K,K>");
+    assert_eq!(e("UniversalFMA<float,float,float,float>"), "UniversalFMA<float,float,float,float>");
+    assert_eq!(e("copy_atom(SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t)"),
+        "(call copy_atom SM80_CP_ASYNC_CACHEALWAYS<uint128_t> half_t)");
+    assert_eq!(e("print_layout(x)"), "(call print_layout x)");
+    assert_eq!(e("f()"), "(call f )");
+    assert_eq!(e("Sw<3,3,3> o (8,64):(64,1)"), "(o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))");
+    // `o` inside names is fine; `o` alone is the operator.
+    assert_eq!(e("foo o oo"), "(o foo oo)");
+    assert_eq!(e("(A)o(B)"), "(o A B)");
+}
+
+#[test]
+fn statements() {
+    assert_eq!(sprog("x = 3; assert x == 3\nassert identical(a, b)"),
+        "(= x 3); (assert== x 3); (assert (call identical a b))");
+    assert_eq!(sprog(";;\n\n a ;\n"), "a");
+    assert_eq!(sprog("a # comment (\nb"), "a; b");
+    assert_eq!(sprog("x = 3 \\\n + 4"), "(= x (+ 3 4))");
+    assert_eq!(sprog("x = 3 \\  # continue\r\n + 4\r\ny"), "(= x (+ 3 4)); y");
+    assert_eq!(sprog("x = (3,\n4) # c )\ny"), "(= x (tuple 3 4)); y");
+    assert_eq!(sprog("t = <1,\n  # note\n  2>"), "(= t (tiler 1 2))");
+    assert_eq!(sprog("get<1>(\n(1,2))"), "(call get<1> (tuple 1 2))");
+    assert_eq!(sprog("run = 3; run(2)"), "(= run 3); (call run 2)");
+    assert_eq!(sprog(""), "");
+    assert_eq!(sprog("# only a comment"), "");
+    assert_eq!(sprog("run gemm 128 128 64 tile=<128,128,32> smem_a=Sw<3,3,3> o (8,64):(64,1) dtype=f16 stages=3"),
+        "(run 128 128 64 tile=(tiler 128 128 32) smem_a=(o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1))) dtype=f16 stages=3)");
+    assert_eq!(sprog("emit gemm M N K"), "(emit M N K)");
+    assert_eq!(sprog("sA = Sw<3,3,3> o (8,64):(64,1); run gemm 4096 4096 4096 smem_a=sA"),
+        "(= sA (o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))); (run 4096 4096 4096 smem_a=sA)");
+    let p = parse("emit gemm 1 2 3 mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((2,2,1)))").unwrap();
+    let StmtKind::Gemm { emit: true, args, .. } = &p.stmts[0].kind else { panic!() };
+    assert_eq!(args[0].key, "mma");
+    assert_eq!((args[0].key_span.start, args[0].key_span.end), (16, 19));
+}
+
+#[test]
+fn spans() {
+    let src = "a = 1\n  L = (_4,_2):(_1,_4); get<0>( L )";
+    let p = parse(src).unwrap();
+    let sp = |s: Span| &src[s.start..s.end];
+    assert_eq!(sp(p.stmts[0].span), "a = 1");
+    assert_eq!(sp(p.stmts[1].span), "L = (_4,_2):(_1,_4)");
+    let StmtKind::Bind { name_span, value, .. } = &p.stmts[1].kind else { panic!() };
+    assert_eq!(sp(*name_span), "L");
+    assert_eq!(sp(value.span), "(_4,_2):(_1,_4)");
+    let ExprKind::Layout(s, d) = &value.kind else { panic!() };
+    assert_eq!(sp(s.span), "(_4,_2)");
+    assert_eq!(sp(d.span), "(_1,_4)");
+    let ExprKind::Tuple(items) = &d.kind else { panic!() };
+    assert_eq!(sp(items[1].span), "_4");
+    let StmtKind::Expr(call) = &p.stmts[2].kind else { panic!() };
+    assert_eq!(sp(call.span), "get<0>( L )");
+    let ExprKind::Call { name_span, args, targs, .. } = &call.kind else { panic!() };
+    assert_eq!(sp(*name_span), "get");
+    assert_eq!(sp(args[0].span), "L");
+    assert_eq!(targs, &vec![TArg::Int(0)]);
+    let src = "Sw<3,3,3> o _0 o L";
+    let sp = |s: Span| &src[s.start..s.end];
+    let p = parse(src).unwrap();
+    let StmtKind::Expr(x) = &p.stmts[0].kind else { panic!() };
+    let ExprKind::ComposedLit { outer, offset, inner } = &x.kind else { panic!() };
+    assert_eq!((sp(x.span), sp(outer.span), sp(offset.span), sp(inner.span)), (src, "Sw<3,3,3>", "_0", "L"));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Errors
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn error_messages() {
+    err("(4,2):", "expected an integer, a tuple or a layout after ':'", 6, 6);
+    err("x = (1,2) o", "after 'o'", 11, 11);
+    err("(1 2)", "expected ',', ')'", 3, 4);
+    err("1 2", "the end of the statement", 2, 3);
+    err("f(1,)", "after ','", 4, 5);
+    err("get<>(x)", "expected an integer or a name", 4, 5);
+    err("get<a b>(x)", "expected ',' or '>'", 6, 7);
+    err("f (x)", "without a space", 2, 3);
+    err("get <1>(x)", "template arguments must follow the name directly", 4, 5);
+    err("o = 3", "'o' is the composition operator", 0, 1);
+    err("a == b", "assert a == b", 2, 4);
+    err("(1,2):(3,4):(5,6)", "found ':'", 11, 12);
+    err("a \\ b", "'\\'", 2, 3);
+    err("x = é", "found 'é'", 4, 6);
+    err("a = 1\n$", "expected a statement, found '$'", 6, 7);
+    err("assert", "expected an integer, a tuple or a layout", 6, 6);
+    err("run gemm 1 2", "found end of input", 12, 12);
+    err("Sw<3,3>", "a swizzle needs three integers", 0, 7);
+    err("Sw(3)", "a swizzle needs three integers", 0, 2);
+    err("Sw<a,3,3>", "a swizzle needs three integers", 0, 9);
+    err("Sw = 1", "cannot be bound", 0, 2);
+    err("12abc", "found '12abc'", 0, 5);
+}
+
+#[test]
+fn brackets() {
+    err("(", "unbalanced '(': no matching ')'", 0, 1);
+    err("f((1,2)", "unbalanced '('", 1, 2);
+    err("<1,2", "unbalanced '<': no matching '>'", 0, 1);
+    err("(1,2))", "unbalanced ')': no matching '('", 5, 6);
+    err("a = 1; b = 2)", "unbalanced ')'", 12, 13);
+    err(">", "unbalanced '>'", 0, 1);
+    err("(1,2>", "mismatched '>'", 4, 5);
+    err("<1,2)", "mismatched ')'", 4, 5);
+    err("x = 3 \\", "line continuation", 6, 7);
+    // A bracket in a comment does not count.
+    assert_eq!(sprog("a # (\nb # >"), "a; b");
+}
+
+#[test]
+fn huge_literals() {
+    err("99999999999999999999", "does not fit in 64 bits", 0, 20);
+    err("_99999999999999999999", "does not fit in 64 bits", 0, 21);
+    err("(1, 9223372036854775808)", "does not fit in 64 bits", 4, 23);
+    err("-9223372036854775809", "does not fit in 64 bits", 0, 20);
+    err("get<99999999999999999999>(x)", "does not fit in 64 bits", 4, 24);
+    err("Sw<99999999999999999999,1,1>", "does not fit in 64 bits", 3, 23);
+}
+
+fn timed_err(src: &str, msg: &str) {
+    let t = std::time::Instant::now();
+    let r = parse(src);
+    let dt = t.elapsed();
+    match r {
+        Ok(_) => panic!("parsed {} bytes", src.len()),
+        Err(e) => assert!(e.message.contains(msg), "{}", e.message),
+    }
+    assert!(dt.as_secs_f64() < 2.0, "took {dt:?}");
+}
+
+#[test]
+fn deep_nesting() {
+    // 256 is allowed (parsed on a large stack), whatever the bracket kind.
+    for (open, close) in [("(", ")"), ("f(", ")"), ("<", ">"), ("(1,", ")"), ("(a:", ")"), ("(1+", ")"), ("A o (", ")")] {
+        let s = format!("{}1{}", open.repeat(256), close.repeat(256));
+        assert!(parse(&s).is_ok(), "{open} x 256: {:?}", parse(&s).err());
+    }
+    let s = format!("{}1{}", "(".repeat(257), ")".repeat(257));
+    err(&s, "nesting too deep (limit 256)", 256, 257);
+    for d in [1000usize, 100_000] {
+        timed_err(&format!("{}1{}", "(".repeat(d), ")".repeat(d)), "nesting too deep (limit 256)");
+        timed_err(&"(".repeat(d), "nesting too deep");
+        timed_err(&format!("x = {}", "<(".repeat(d)), "nesting too deep");
+        assert!(!is_incomplete(&"(".repeat(d)));
+    }
+}
+
+#[test]
+fn long_chains() {
+    // Operator and postfix chains nest the tree without brackets: bounded too, and fast.
+    // (Sizes kept moderate: pest in a debug build needs ~25 us per operand.)
+    for d in [1000usize, 20_000] {
+        timed_err(&vec!["a"; d].join(" o "), "nested too deeply");
+        timed_err(&vec!["1"; d].join("+"), "nested too deeply");
+        timed_err(&vec!["A o _0"; d].join(" o "), "nested too deeply");
+        timed_err(&format!("A{}", "(1)".repeat(d)), "nested too deeply");
+    }
+    assert!(parse(&vec!["a"; 200].join(" o ")).is_ok());
+    // Many statements are fine.
+    let many = "x = (1,2):(3,4)\n".repeat(20_000);
+    let t = std::time::Instant::now();
+    assert_eq!(parse(&many).unwrap().stmts.len(), 20_000);
+    assert!(t.elapsed().as_secs_f64() < 5.0);
+}
+
+#[test]
+fn incomplete() {
+    assert!(is_incomplete("(1,2"));
+    assert!(is_incomplete("x = <1,\n2"));
+    assert!(is_incomplete("get<1>((1,2),"));
+    assert!(is_incomplete("x = 3 \\"));
+    assert!(is_incomplete("x = 3 \\  "));
+    assert!(is_incomplete("x = 3 \\ # more"));
+    assert!(!is_incomplete("(1,2)"));
+    assert!(!is_incomplete("(1,2))"));
+    assert!(!is_incomplete("(1,2>"));
+    assert!(!is_incomplete("x = 3 # (("));
+    assert!(!is_incomplete(""));
+    assert!(!is_incomplete("(4,2):"));
+}
+
+/// A small deterministic generator (xorshift) for the no-panic check.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn never_panics_on_noise() {
+    let pieces = [
+        "(", ")", "<", ">", ",", ":", " o ", "o", "_", "-", "+", "*", "/", "=", "==", ";", "\n", "\\\n", "\\", "#",
+        "1", "_3", "-2", "99999999999999999999", "a", "get", "Sw", "Sw<1,2,3>", "assert ", "run gemm ", "emit ",
+        " ", "\t", "é", "\r", "x=", "f(", "<_,", "\u{0}",
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..3000 {
+        let n = (rng.next() % 30) as usize;
+        let s: String = (0..n).map(|_| pieces[(rng.next() % pieces.len() as u64) as usize]).collect();
+        let _ = is_incomplete(&s);
+        match parse(&s) {
+            Ok(_) => {}
+            Err(e) => {
+                assert!(e.span.start <= e.span.end && e.span.end <= s.len(), "{s:?}: {e:?}");
+                assert!(s.is_char_boundary(e.span.start) && s.is_char_boundary(e.span.end), "{s:?}: {e:?}");
+                assert!(!e.message.is_empty());
+            }
+        }
+    }
+}

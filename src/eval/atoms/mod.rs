@@ -1,34 +1,561 @@
-//! MMA and copy atoms, tiled MMAs and tiled copies, their partitions (issue: thread-value layouts).
-//! Atom tables are data; the machinery reuses the layout algebra in `eval::ops`.
+//! MMA and copy atoms, tiled MMAs and tiled copies, their partitions (issue 4: thread-value
+//! layouts).
+//!
+//! - `mma_table`, `copy_table`: the instructions as data (CuTe's `MMA_Traits` / `Copy_Traits`).
+//! - `mma`: `MMA_Atom`, `TiledMMA`, `ThrMMA` (`mma_atom.hpp`).
+//! - `copy`: `Copy_Atom`, `TiledCopy`, `ThrCopy`, `make_tiled_copy*` (`copy_atom.hpp`).
+//! - `tensor`: counting tensors and what their partitions print.
+//! - `alg`: the part of the layout algebra these are built from (a facade over CuTe's functions).
+//! - `lit`, `types`: table literals and value-type sizes.
+//!
+//! This file holds the values (`AtomValue`), the built-in table and `named_value`.
 //! May import: `eval::*` algebra modules; never the parser, interpreter, render or runtime.
 
-use std::fmt;
+pub mod alg;
+pub mod copy;
+pub mod copy_table;
+pub mod lit;
+pub mod mma;
+pub mod mma_table;
+pub mod tensor;
+pub mod types;
 
-/// Values of the atoms world. Filled in by the atoms work.
+use crate::eval::builtins::{Args, Builtin, TArg};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use crate::eval::value::Value;
+use alg::Tl;
+use copy::{CopyAtom, Side, TiledCopy};
+use copy_table::CopyTraits;
+use mma::{Operand, TiledMma};
+use mma_table::MmaTraits;
+use std::fmt;
+use tensor::{Partition, Source};
+
+/// Values of the atoms world.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AtomValue {
-    /// Placeholder so the enum is inhabited; replaced by real variants.
-    Placeholder,
+    /// An MMA operation named bare (`SM80_16x8x16_F16F16F16F16_TN`).
+    MmaOp(MmaTraits),
+    /// `MMA_Atom<Op>` (`mma_atom(OP)`).
+    MmaAtom(MmaTraits),
+    TiledMma(Box<TiledMma>),
+    /// A copy operation named bare (`SM75_U32x4_LDSM_N`).
+    CopyOp(CopyTraits),
+    /// `Copy_Atom<Op, T>` (`copy_atom(OP, T)`).
+    CopyAtom(Box<CopyAtom>),
+    TiledCopy(Box<TiledCopy>),
+    /// A thread's partition of a counting tensor (`ArithTuple<offset> o <layout>`).
+    Partition(Partition),
 }
 
 impl fmt::Display for AtomValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AtomValue::Placeholder => write!(f, "?"),
+            AtomValue::MmaOp(m) => write!(f, "{}", m.name),
+            AtomValue::MmaAtom(m) => mma::fmt_atom(m, f),
+            AtomValue::TiledMma(t) => write!(f, "{t}"),
+            AtomValue::CopyOp(c) => write!(f, "{}", c.name),
+            AtomValue::CopyAtom(a) => write!(f, "{a}"),
+            AtomValue::TiledCopy(c) => write!(f, "{c}"),
+            AtomValue::Partition(p) => write!(f, "{p}"),
         }
     }
 }
 
-/// Built-in functions of this module.
-pub const BUILTINS: &[crate::eval::builtins::Builtin] = &[];
+fn atom(v: AtomValue) -> Value {
+    Value::Atom(Box::new(v))
+}
 
 /// The value of a bare operation name such as `SM80_16x8x16_F16F16F16F16_TN` or
 /// `SM90_64x64x16_F16F16F16_SS<K,K>` (with its template arguments), or `None` if `name`
 /// is not an MMA/copy operation this module knows.
-pub fn named_value(
-    name: &str,
-    targs: &[crate::eval::builtins::TArg],
-) -> Option<crate::eval::error::R<crate::eval::value::Value>> {
-    let _ = (name, targs);
+pub fn named_value(name: &str, targs: &[TArg]) -> Option<R<Value>> {
+    if let Some(m) = mma_table::lookup(name, targs) {
+        return Some(m.map(|m| atom(AtomValue::MmaOp(m))));
+    }
+    if let Some(c) = copy_table::lookup(name, targs) {
+        return Some(c.map(|c| atom(AtomValue::CopyOp(c))));
+    }
+    if is_op_name(name) {
+        return Some(Err(mma_table::unknown_op(name)));
+    }
     None
 }
+
+/// `SM<digits>_...`: a name the notation reserves for MMA and copy operations.
+fn is_op_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("SM") else { return false };
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && rest[digits..].starts_with('_')
+}
+
+// ------------------------------------------------------------------------------------------
+// Argument helpers
+// ------------------------------------------------------------------------------------------
+
+fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
+    match a.arg(i)? {
+        Value::Atom(x) => Ok(x),
+        _ => Err(EvalError::no_match()),
+    }
+}
+
+/// The MMA traits of an operation or an MMA_Atom (argument `i`).
+fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
+    match atom_arg(a, i)? {
+        AtomValue::MmaOp(m) | AtomValue::MmaAtom(m) => Ok(m.clone()),
+        AtomValue::TiledMma(t) => Ok(t.atom.clone()),
+        other => Err(EvalError::type_err(format!("expected an MMA operation, got `{}`", short(other))).at_arg(i)),
+    }
+}
+
+fn tiled_mma<'a>(a: &Args<'a>, i: usize) -> R<&'a TiledMma> {
+    match atom_arg(a, i)? {
+        AtomValue::TiledMma(t) => Ok(t),
+        other => Err(EvalError::type_err(format!("expected a TiledMMA (make_tiled_mma(...)), got `{}`", short(other))).at_arg(i)),
+    }
+}
+
+fn copy_op(a: &Args, i: usize) -> R<CopyTraits> {
+    match atom_arg(a, i)? {
+        AtomValue::CopyOp(c) => Ok(c.clone()),
+        other => Err(EvalError::type_err(format!("expected a copy operation, got `{}`", short(other))).at_arg(i)),
+    }
+}
+
+fn copy_atom_arg(a: &Args, i: usize) -> R<CopyAtom> {
+    match atom_arg(a, i)? {
+        AtomValue::CopyAtom(c) => Ok((**c).clone()),
+        AtomValue::TiledCopy(c) => Ok(c.atom.clone()),
+        other => Err(EvalError::type_err(format!("expected a copy atom (copy_atom(OP, T)), got `{}`", short(other))).at_arg(i)),
+    }
+}
+
+fn tiled_copy<'a>(a: &Args<'a>, i: usize) -> R<&'a TiledCopy> {
+    match atom_arg(a, i)? {
+        AtomValue::TiledCopy(c) => Ok(c),
+        other => Err(EvalError::type_err(format!("expected a TiledCopy, got `{}`", short(other))).at_arg(i)),
+    }
+}
+
+/// First line of a value's print, for error messages.
+fn short(v: &AtomValue) -> String {
+    v.to_string().lines().next().unwrap_or("").to_string()
+}
+
+fn layout_arg(a: &Args, i: usize) -> R<Layout> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(l.clone()),
+        v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
+/// The tensor argument of the partition functions: a layout (or a swizzled layout).
+fn source_arg(a: &Args, i: usize) -> R<Source> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(Source::Plain(l.clone())),
+        Value::Composed(_) => Err(tensor::unsupported_tensor("a swizzled layout").at_arg(i)),
+        v => Err(EvalError::type_err(format!("expected a layout (the counting tensor's layout), got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
+fn thr_arg(a: &Args, i: usize) -> R<i64> {
+    match a.arg(i)? {
+        Value::Tuple(IntTuple::I(n)) => Ok(n.v),
+        v => Err(EvalError::type_err(format!("expected a thread index, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
+/// A tiler value (`<...>`, a shape, a layout, an integer, `_`).
+fn tiler_of(v: &Value) -> R<Tl> {
+    match v {
+        Value::Tuple(t) => Tl::from_shape(t),
+        Value::Layout(l) => Ok(Tl::L(l.clone())),
+        Value::Tile(items) => Ok(Tl::T(items.iter().map(tiler_of).collect::<R<_>>()?)),
+        other => Err(EvalError::type_err(format!("expected a tiler, got {} `{other}`", other.kind()))),
+    }
+}
+
+fn nargs(a: &Args, lo: usize, hi: usize, usage: &str) -> R<()> {
+    if a.nargs() < lo || a.nargs() > hi {
+        return Err(EvalError::arity(format!("usage: {usage}")));
+    }
+    Ok(())
+}
+
+fn tl_value(t: &Tl) -> Value {
+    match t {
+        Tl::U => Value::Tuple(IntTuple::Under),
+        Tl::I(i) => Value::Tuple(IntTuple::I(*i)),
+        Tl::L(l) => Value::Layout(l.clone()),
+        Tl::T(v) => Value::tuple(v.iter().map(tl_value).collect()),
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// MMA built-ins
+// ------------------------------------------------------------------------------------------
+
+fn f_mma_layout(a: &Args, which: char) -> R<Value> {
+    nargs(a, 1, 1, "mma_layout_A(OP)")?;
+    let m = mma_op(a, 0)?;
+    Ok(Value::Layout(match which {
+        'A' => m.a,
+        'B' => m.b,
+        'C' => m.c,
+        'T' => m.thr_id,
+        _ => return Ok(Value::Tuple(m.shape_mnk)),
+    }))
+}
+
+fn f_mma_atom(a: &Args) -> R<Value> {
+    nargs(a, 1, 1, "mma_atom(OP)")?;
+    Ok(atom(AtomValue::MmaAtom(mma_op(a, 0)?)))
+}
+
+fn f_make_tiled_mma(a: &Args) -> R<Value> {
+    nargs(a, 1, 3, "make_tiled_mma(OP [, atom_layout [, permutation]])")?;
+    let m = mma_op(a, 0)?;
+    let atom_layout = match a.args.get(1) {
+        None => None,
+        Some(Value::Layout(l)) => Some(l.clone()),
+        Some(_) => return Err(mma::shape_as_atom_layout_error().at_arg(1)),
+    };
+    let perm = match a.args.get(2) {
+        None => None,
+        Some(v) => Some(tiler_of(v).map_err(|e| e.at_arg(2))?),
+    };
+    Ok(atom(AtomValue::TiledMma(Box::new(mma::make_tiled_mma(m, atom_layout.as_ref(), perm)?))))
+}
+
+fn f_tile_shape(a: &Args) -> R<Value> {
+    nargs(a, 1, 1, "tile_shape(T)")?;
+    Ok(Value::Tuple(tiled_mma(a, 0)?.tile_shape()?))
+}
+
+fn f_tile_size(a: &Args) -> R<Value> {
+    nargs(a, 1, 1, "tile_size<I>(T) or tile_size(C)")?;
+    let mode = match a.targs {
+        [] => None,
+        [TArg::Int(i)] if *i >= 0 => Some(*i as usize),
+        _ => return Err(EvalError::type_err("tile_size takes at most one integer template argument")),
+    };
+    match atom_arg(a, 0)? {
+        AtomValue::TiledMma(t) => match mode {
+            Some(i) if i < 3 => Ok(Value::Tuple(IntTuple::I(t.tile_size(i)?))),
+            Some(i) => Err(EvalError::rule("static assertion failed", format!("tile_size<{i}> of a TiledMMA: I must be 0, 1 or 2"))),
+            None => Err(EvalError::arity("tile_size of a TiledMMA needs the mode: tile_size<0>(T), tile_size<1>(T), tile_size<2>(T)")),
+        },
+        AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.tile_size(mode)?))),
+        other => Err(EvalError::type_err(format!("expected a TiledMMA or TiledCopy, got `{}`", short(other)))),
+    }
+}
+
+fn f_size(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::no_match());
+    }
+    match atom_arg(a, 0)? {
+        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(alg::size(&t.thr_layout_vmnk)?))),
+        AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.num_thr()?))),
+        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(alg::size(&p.layout)?))),
+        _ => Err(EvalError::no_match()),
+    }
+}
+
+fn f_layout(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::no_match());
+    }
+    match atom_arg(a, 0)? {
+        AtomValue::Partition(p) => Ok(Value::Layout(p.layout.clone())),
+        _ => Err(EvalError::no_match()),
+    }
+}
+
+fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
+    nargs(a, 1, 1, "get_layoutA_TV(T)")?;
+    Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
+}
+
+fn f_thrfrg(a: &Args, op: Operand) -> R<Value> {
+    nargs(a, 2, 2, "thrfrg_A(T, L)")?;
+    let t = tiled_mma(a, 0)?;
+    let l = layout_arg(a, 1)?;
+    Ok(Value::Layout(t.thrfrg(op, &l)?))
+}
+
+fn f_vmnk(a: &Args) -> R<Value> {
+    nargs(a, 1, 1, "get_thr_layout_vmnk(T)")?;
+    Ok(Value::Layout(tiled_mma(a, 0)?.thr_layout_vmnk.clone()))
+}
+
+fn f_partition_mma(a: &Args, op: Operand) -> R<Value> {
+    nargs(a, 3, 3, "partition_A(T, thr, L)")?;
+    let t = match atom_arg(a, 0)? {
+        AtomValue::TiledMma(t) => t,
+        _ => return Err(EvalError::no_match()),
+    };
+    let thr = thr_arg(a, 1)?;
+    let src = source_arg(a, 2)?;
+    Ok(atom(AtomValue::Partition(t.partition(op, thr, &src)?)))
+}
+
+// ------------------------------------------------------------------------------------------
+// Copy built-ins
+// ------------------------------------------------------------------------------------------
+
+fn f_copy_layout(a: &Args, which: char) -> R<Value> {
+    nargs(a, 1, 1, "copy_layout_src(OP)")?;
+    let c = copy_op(a, 0)?;
+    Ok(Value::Layout(match which {
+        'S' => c.src,
+        'D' => c.dst,
+        'R' => c.r#ref,
+        _ => c.thr_id,
+    }))
+}
+
+fn f_copy_atom(a: &Args) -> R<Value> {
+    nargs(a, 2, 2, "copy_atom(OP, T)")?;
+    let op = copy_op(a, 0)?;
+    let ty = match a.arg(1)? {
+        Value::Tag(t) => t.clone(),
+        v => {
+            return Err(EvalError::type_err(format!("expected a value type (half_t, float, uint128_t, ...), got {} `{v}`", v.kind())).at_arg(1))
+        }
+    };
+    let bits = types::value_type_bits(&ty)
+        .ok_or_else(|| EvalError::type_err(format!("expected a value type (half_t, float, uint128_t, ...), got `{ty}`")).at_arg(1))?;
+    Ok(atom(AtomValue::CopyAtom(Box::new(copy::make_copy_atom(op, &ty, bits)?))))
+}
+
+fn f_val_layout(a: &Args, which: char) -> R<Value> {
+    nargs(a, 1, 1, "val_layout_src(A)")?;
+    let c = copy_atom_arg(a, 0)?;
+    Ok(Value::Layout(match which {
+        'S' => c.src,
+        'D' => c.dst,
+        _ => c.r#ref,
+    }))
+}
+
+fn tiled_copy_value(c: TiledCopy) -> Value {
+    atom(AtomValue::TiledCopy(Box::new(c)))
+}
+
+fn f_make_tiled_copy(a: &Args) -> R<Value> {
+    nargs(a, 1, 3, "make_tiled_copy(A, thr_layout [, val_layout])")?;
+    let at = copy_atom_arg(a, 0)?;
+    if a.nargs() < 2 {
+        return Err(EvalError::arity("make_tiled_copy needs a thread layout: make_tiled_copy(A, thr_layout [, val_layout])"));
+    }
+    let thr = layout_arg(a, 1)?;
+    let val = if a.nargs() > 2 { Some(layout_arg(a, 2)?) } else { None };
+    Ok(tiled_copy_value(copy::make_tiled_copy(at, &thr, val.as_ref())?))
+}
+
+fn f_make_tiled_copy_mma(a: &Args, op: Operand) -> R<Value> {
+    nargs(a, 2, 2, "make_tiled_copy_A(A, TM)")?;
+    let at = copy_atom_arg(a, 0)?;
+    let t = tiled_mma(a, 1)?;
+    Ok(tiled_copy_value(copy::make_tiled_copy_mma(at, t, op)?))
+}
+
+fn f_make_tiled_copy_c_atom(a: &Args) -> R<Value> {
+    nargs(a, 2, 2, "make_tiled_copy_C_atom(A, TM)")?;
+    let at = copy_atom_arg(a, 0)?;
+    let t = tiled_mma(a, 1)?;
+    Ok(tiled_copy_value(copy::make_tiled_copy_c_atom(at, t)?))
+}
+
+fn f_make_tiled_copy_sd(a: &Args, side: Side) -> R<Value> {
+    nargs(a, 2, 2, "make_tiled_copy_S(A, C)")?;
+    let at = copy_atom_arg(a, 0)?;
+    let c = tiled_copy(a, 1)?;
+    let tv = c.get_layout_tv(side)?;
+    Ok(tiled_copy_value(copy::make_tiled_copy_impl(at, tv, c.tiler.clone())?))
+}
+
+fn f_make_cotiled_copy(a: &Args) -> R<Value> {
+    nargs(a, 3, 3, "make_cotiled_copy(A, atom_tv_layout, data_layout)")?;
+    let at = copy_atom_arg(a, 0)?;
+    Ok(tiled_copy_value(copy::make_cotiled_copy(at, &layout_arg(a, 1)?, &layout_arg(a, 2)?)?))
+}
+
+fn f_tiler_mn(a: &Args) -> R<Value> {
+    nargs(a, 1, 1, "tiler_mn(C)")?;
+    Ok(tl_value(&tiled_copy(a, 0)?.tiler))
+}
+
+fn f_tiled_layout_tv(a: &Args) -> R<Value> {
+    nargs(a, 1, 1, "tiled_layout_tv(C)")?;
+    Ok(Value::Layout(tiled_copy(a, 0)?.layout_tv.clone()))
+}
+
+fn f_copy_layout_tv(a: &Args, side: Side) -> R<Value> {
+    nargs(a, 1, 1, "get_layoutS_TV(C)")?;
+    Ok(Value::Layout(tiled_copy(a, 0)?.get_layout_tv(side)?))
+}
+
+fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
+    nargs(a, 2, 2, "tidfrg_S(C, L)")?;
+    let c = tiled_copy(a, 0)?;
+    Ok(Value::Layout(c.tidfrg(side, &layout_arg(a, 1)?)?))
+}
+
+fn f_partition_copy(a: &Args, side: Side) -> R<Value> {
+    nargs(a, 3, 3, "partition_S(C, thr, L)")?;
+    let c = tiled_copy(a, 0)?;
+    let thr = thr_arg(a, 1)?;
+    let src = source_arg(a, 2)?;
+    Ok(atom(AtomValue::Partition(c.partition(side, thr, &src)?)))
+}
+
+fn f_retile(a: &Args) -> R<Value> {
+    nargs(a, 3, 3, "retile_S(C, thr, L)")?;
+    let c = tiled_copy(a, 0)?;
+    thr_arg(a, 1)?;
+    let src = source_arg(a, 2)?;
+    Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile(l))?)))
+}
+
+macro_rules! b {
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+    };
+}
+
+
+/// Built-in functions of this module.
+pub const BUILTINS: &[Builtin] = &[
+    b!("mma_layout_A", "mma_layout_A(OP)", "the MMA traits' ALayout: (thread, value) -> (m,k) index",
+       "mma_layout_A(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))", |a| f_mma_layout(a, 'A')),
+    b!("mma_layout_B", "mma_layout_B(OP)", "the MMA traits' BLayout: (thread, value) -> (n,k) index",
+       "mma_layout_B(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", |a| f_mma_layout(a, 'B')),
+    b!("mma_layout_C", "mma_layout_C(OP)", "the MMA traits' CLayout: (thread, value) -> (m,n) index",
+       "mma_layout_C(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", |a| f_mma_layout(a, 'C')),
+    b!("mma_thr_id", "mma_thr_id(OP)", "the MMA traits' ThrID layout",
+       "mma_thr_id(SM90_64x64x16_F16F16F16_SS<K,K>)", "_128:_1", |a| f_mma_layout(a, 'T')),
+    b!("mma_shape_mnk", "mma_shape_mnk(OP)", "the MMA traits' Shape_MNK",
+       "mma_shape_mnk(SM80_16x8x16_F16F16F16F16_TN)", "(_16,_8,_16)", |a| f_mma_layout(a, 'S')),
+    b!("mma_atom", "mma_atom(OP)", "MMA_Atom<OP> (prints ThrID, Shape_MNK, LayoutA/B/C_TV)",
+       "mma_atom(SM70_8x8x4_F16F16F16F16_TN)",
+       "MMA_Atom\n  ThrID:      (_4,_2):(_1,_16)\n  Shape_MNK:  (_8,_8,_4)\n  LayoutA_TV: (_8,_4):(_1,_8)\n  LayoutB_TV: (_8,_4):(_1,_8)\n  LayoutC_TV: (_8,_8):(_1,_8)",
+       f_mma_atom),
+    b!("make_tiled_mma", "make_tiled_mma(OP, atom_layout [, permutation])", "a TiledMMA: atoms laid out by atom_layout (a layout), tile permuted by <M,N,K>",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); T",
+       "TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n  PermutationMNK: (_32,_32,_16)\nMMA_Atom\n  ThrID:      _32:_1\n  Shape_MNK:  (_16,_8,_16)\n  LayoutA_TV: ((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))\n  LayoutB_TV: ((_4,_8),(_2,_2)):((_16,_1),(_8,_64))\n  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",
+       f_make_tiled_mma),
+    b!("tile_shape", "tile_shape(T)", "the (M,N,K) tile a TiledMMA computes",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tile_shape(T)", "(_32,_16,_16)", f_tile_shape),
+    b!("tile_size", "tile_size<I>(T) / tile_size(C) / tile_size<I>(C)", "size of mode I of a TiledMMA's tile; size of a TiledCopy's tile (or of its mode I)",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tile_size(G)", "_1024", f_tile_size),
+    b!("size", "size(T) / size(C)", "number of threads of a TiledMMA or TiledCopy",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); size(G)", "_128", f_size),
+    b!("layout", "layout(P)", "the layout of a partition (partition_A/..., retile_S/...)",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_4,_1,_1))); layout(partition_A(T, 5, make_layout((_64,_64))))", "((_2,_2,_2),_1,_4):((_64,_8,_512),_0,_1024)", f_layout),
+    b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
+       "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),
+    b!("get_layoutB_TV", "get_layoutB_TV(T)", "(thread index, value) -> (n,k) index in the TiledMMA's B tile",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutB_TV(T)",
+       "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))", |a| f_layout_tv(a, Operand::B)),
+    b!("get_layoutC_TV", "get_layoutC_TV(T)", "(thread index, value) -> (m,n) index in the TiledMMA's C tile",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutC_TV(T)",
+       "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))", |a| f_layout_tv(a, Operand::C)),
+    b!("thrfrg_A", "thrfrg_A(T, L)", "L (M,K) tiled to ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); thrfrg_A(T, make_layout((_64,_32)))",
+       "(((_4,_8),(_2,_1)),((_2,_2,_2),(_2,_2))):(((_128,_1),(_16,_0)),((_64,_8,_512),(_32,_1024)))", |a| f_thrfrg(a, Operand::A)),
+    b!("thrfrg_B", "thrfrg_B(T, L)", "L (N,K) tiled to ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); thrfrg_B(T, make_layout((_64,_32)))",
+       "(((_4,_8),(_2,_1)),((_2,_2),((_2,_2),_2))):(((_128,_1),(_16,_0)),((_64,_512),((_8,_32),_1024)))", |a| f_thrfrg(a, Operand::B)),
+    b!("thrfrg_C", "thrfrg_C(T, L)", "L (M,N) tiled to ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); thrfrg_C(T, make_layout((_64,_64)))",
+       "(((_4,_8),(_2,_2)),((_2,_2),(_2,(_2,_2)))):(((_128,_1),(_16,_1024)),((_64,_8),(_32,(_512,_2048))))", |a| f_thrfrg(a, Operand::C)),
+    b!("get_thr_layout_vmnk", "get_thr_layout_vmnk(T)", "(ThrV,ThrM,ThrN,ThrK) -> thread index",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1), LayoutRight)); get_thr_layout_vmnk(T)",
+       "(_32,_2,_2,_1):(_1,_64,_32,_0)", f_vmnk),
+    b!("partition_A", "partition_A(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,K)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_A(T, 0, make_layout((_64,_32)))",
+       "ArithTuple0 o ((_2,_2,_2),_2,_2):((_64,_8,_512),_32,_1024)", |a| f_partition_mma(a, Operand::A)),
+    b!("partition_B", "partition_B(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (N,K)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_B(T, 5, (_32,_32):(_32,_1))",
+       "ArithTuple34 o ((_2,_2),_2,_2):((_1,_8),_512,_16)", |a| f_partition_mma(a, Operand::B)),
+    b!("partition_C", "partition_C(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,N)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_C(T, 37, make_layout((_64,_32)))",
+       "ArithTuple145 o ((_2,_2),_2,_2):((_64,_8),_32,_1024)", |a| f_partition_mma(a, Operand::C)),
+    b!("copy_thr_id", "copy_thr_id(OP)", "the copy traits' ThrID layout",
+       "copy_thr_id(SM75_U32x1_LDSM_N)", "_32:_1", |a| f_copy_layout(a, 'T')),
+    b!("copy_layout_src", "copy_layout_src(OP)", "the copy traits' SrcLayout: (thread, value) -> bit",
+       "copy_layout_src(SM75_U32x4_LDSM_N)", "(_32,_128):(_128,_1)", |a| f_copy_layout(a, 'S')),
+    b!("copy_layout_dst", "copy_layout_dst(OP)", "the copy traits' DstLayout: (thread, value) -> bit",
+       "copy_layout_dst(SM75_U32x4_LDSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'D')),
+    b!("copy_layout_ref", "copy_layout_ref(OP)", "the copy traits' RefLayout: (thread, value) -> bit",
+       "copy_layout_ref(SM90_U32x4_STSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'R')),
+    b!("copy_atom", "copy_atom(OP, T)", "Copy_Atom<OP, T>: the copy's layouts in units of the value type T",
+       "copy_atom(SM75_U32x4_LDSM_N, half_t)",
+       "Copy_Atom\n  ThrID:        _32:_1\n  ValLayoutSrc: (_32,_8):(_8,_1)\n  ValLayoutDst: (_32,(_2,_4)):(_2,(_1,_64))\n  ValLayoutRef: (_32,(_2,_4)):(_2,(_1,_64))\n  ValueType:    16b",
+       f_copy_atom),
+    b!("val_layout_src", "val_layout_src(A)", "a copy atom's ValLayoutSrc (thread, value) -> value index",
+       "val_layout_src(copy_atom(SM75_U16x4_LDSM_T, half_t))", "((_16,_2),_8):((_8,_0),_1)", |a| f_val_layout(a, 'S')),
+    b!("val_layout_dst", "val_layout_dst(A)", "a copy atom's ValLayoutDst",
+       "val_layout_dst(copy_atom(SM75_U32x4_LDSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'D')),
+    b!("val_layout_ref", "val_layout_ref(A)", "a copy atom's ValLayoutRef",
+       "val_layout_ref(copy_atom(SM90_U32x4_STSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'R')),
+    b!("make_tiled_copy", "make_tiled_copy(A, thr_layout [, val_layout])", "a TiledCopy: threads laid out by thr_layout, each copying val_layout",
+       "G = make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_16,_8):(_1,_16), make_layout((_8,_1))); G",
+       "TiledCopy\n  Tiler_MN:       (_128,_8)\n  TiledLayout_TV: (_128,_8):(_8,_1)\nCopy_Atom\n  ThrID:        _1:_0\n  ValLayoutSrc: (_1,_8):(_0,_1)\n  ValLayoutDst: (_1,_8):(_0,_1)\n  ValLayoutRef: (_1,_8):(_0,_1)\n  ValueType:    16b",
+       f_make_tiled_copy),
+    b!("make_tiled_copy_A", "make_tiled_copy_A(A, TM)", "a TiledCopy with the TiledMMA's A thread-value layout",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); get_layoutS_TV(L)",
+       "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))", |a| f_make_tiled_copy_mma(a, Operand::A)),
+    b!("make_tiled_copy_B", "make_tiled_copy_B(A, TM)", "a TiledCopy with the TiledMMA's B thread-value layout",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); L = make_tiled_copy_B(copy_atom(SM75_U32x4_LDSM_N, half_t), T); partition_S(L, 37, (_32,_32):(_32,_1))",
+       "ArithTuple160 o ((_8,_1),_1,_2):((_1,_0),_0,_16)", |a| f_make_tiled_copy_mma(a, Operand::B)),
+    b!("make_tiled_copy_C", "make_tiled_copy_C(A, TM)", "a TiledCopy with the TiledMMA's C thread-value layout",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); S = make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N, half_t), T); partition_D(S, 37, (_32,_32):(_32,_1))",
+       "ArithTuple672 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", |a| f_make_tiled_copy_mma(a, Operand::C)),
+    b!("make_tiled_copy_C_atom", "make_tiled_copy_C_atom(A, TM)", "a TiledCopy over the smallest tile covering the atom's values of the MMA's C",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); tiler_mn(make_tiled_copy_C_atom(copy_atom(SM90_U32x2_STSM_N, half_t), T))",
+       "((_8,_2,_2):(_1,_16,_8),(_8,_2):(_2,_1))", f_make_tiled_copy_c_atom),
+    b!("make_tiled_copy_S", "make_tiled_copy_S(A, C)", "a TiledCopy with C's source thread-value layout and another atom",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_S(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
+       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::S)),
+    b!("make_tiled_copy_D", "make_tiled_copy_D(A, C)", "a TiledCopy with C's destination thread-value layout and another atom",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_D(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
+       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::D)),
+    b!("make_cotiled_copy", "make_cotiled_copy(A, atom_tv_layout, data_layout)", "a TiledCopy from (thread,value) -> address and coordinate -> address",
+       "tiler_mn(make_cotiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_8):(_8,_1), (_16,_16):(_16,_1)))",
+       "(_16:_1,(_2,_8):(_8,_1))", f_make_cotiled_copy),
+    b!("tiler_mn", "tiler_mn(C)", "a TiledCopy's Tiler_MN",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiler_mn(G)", "(_32,_32)", f_tiler_mn),
+    b!("tiled_layout_tv", "tiled_layout_tv(C)", "a TiledCopy's TiledLayout_TV",
+       "L = make_tiled_copy(copy_atom(SM75_U32x4_LDSM_N, half_t), make_layout((_32,_1)), make_layout((_1,_8))); tiled_layout_tv(L)", "(_32,_8):(_1,_32)", f_tiled_layout_tv),
+    b!("get_layoutS_TV", "get_layoutS_TV(C)", "(thread, value) -> index in the tile, for the source",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); get_layoutS_TV(G)",
+       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_copy_layout_tv(a, Side::S)),
+    b!("get_layoutD_TV", "get_layoutD_TV(C)", "(thread, value) -> index in the tile, for the destination",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); get_layoutD_TV(L)",
+       "((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))", |a| f_copy_layout_tv(a, Side::D)),
+    b!("tidfrg_S", "tidfrg_S(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), source side",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tidfrg_S(G, (_128,_32):(_32,_1))",
+       "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::S)),
+    b!("tidfrg_D", "tidfrg_D(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), destination side",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tidfrg_D(G, (_128,_32):(_32,_1))",
+       "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::D)),
+    b!("partition_S", "partition_S(C, thr, L)", "thread thr's source partition of a counting tensor laid out by L",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); partition_S(G, 37, (_128,_32):(256,_1))",
+       "ArithTuple2312 o ((_8,_1),_4,_1):((_1,_0),8192,_0)", |a| f_partition_copy(a, Side::S)),
+    b!("partition_D", "partition_D(C, thr, L)", "thread thr's destination partition of a counting tensor laid out by L",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); partition_D(L, 37, make_layout((_64,_32)))",
+       "ArithTuple145 o (((_2,_2,_2),_1),_2,_2):(((_64,_8,_512),_0),_32,_1024)", |a| f_partition_copy(a, Side::D)),
+    b!("retile_S", "retile_S(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); S = make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N, half_t), T); retile_S(S, 37, make_fragment_like(layout(partition_C(T, 37, make_layout((_32,_32))))))",
+       "ArithTuple_0 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", f_retile),
+    b!("retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
+       "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile),
+];

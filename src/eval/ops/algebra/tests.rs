@@ -188,6 +188,11 @@ impl<'a> P<'a> {
                             ));
                         }
                     }
+                    if n == "make_identity_layout" && args.len() == 1 {
+                        if let Value::Tuple(s) = &args[0] {
+                            return Ok(Value::Layout(crate::eval::ops::structure::make_identity_layout(s)));
+                        }
+                    }
                     if n == "size" && args.len() == 1 {
                         if let Value::Layout(l) = &args[0] {
                             return Ok(Value::from(crate::eval::ops::structure::size(l).map_err(Ok)?));
@@ -325,3 +330,32 @@ fn composition_warns_when_not_pointwise() {
     assert!(take_warnings().is_empty());
 }
 
+
+/// Differential-testing hook (run by `scripts/difftest_algebra.py`): evaluates each line of
+/// `$ALGEBRA_EVAL_IN` and writes one JSON object per line to `$ALGEBRA_EVAL_OUT`.
+#[test]
+#[ignore]
+fn eval_file() {
+    let (Ok(inp), Ok(outp)) = (std::env::var("ALGEBRA_EVAL_IN"), std::env::var("ALGEBRA_EVAL_OUT")) else {
+        return;
+    };
+    let text = std::fs::read_to_string(inp).unwrap_or_default();
+    let mut out = String::new();
+    let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        take_warnings();
+        let r = run(line);
+        let w = take_warnings();
+        let warn = if w.is_empty() { String::new() } else { format!(", \"warning\": \"{}\"", esc(&w.join("; "))) };
+        match r {
+            Ok(Ok(v)) => out.push_str(&format!("{{\"expr\": \"{}\", \"cute\": \"{}\"{warn}}}\n", esc(line), esc(&v))),
+            Ok(Err(e)) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"eval\", \"detail\": \"{}\"}}\n", esc(line), esc(&e.to_string()))),
+            Err(e) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"reader\", \"detail\": \"{}\"}}\n", esc(line), esc(&e))),
+        }
+    }
+    let _ = std::fs::write(outp, out);
+}

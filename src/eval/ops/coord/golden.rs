@@ -290,3 +290,25 @@ fn builtin_examples_of_coord_structure_tuple() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Differential-testing helper: `CUTE_CASES=file cargo test --lib eval_cases_file -- --ignored`
+/// writes `file.mine` (one JSON line per case, like the oracle's output).
+#[test]
+#[ignore]
+fn eval_cases_file() {
+    let Ok(path) = std::env::var("CUTE_CASES") else { return };
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut out = String::new();
+    for line in text.lines() {
+        let e = line.trim();
+        if e.is_empty() || e.starts_with('#') {
+            continue;
+        }
+        let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+        match eval(e) {
+            Ok(v) => out.push_str(&format!("{{\"expr\": \"{}\", \"cute\": \"{}\"}}\n", esc(e), esc(&v))),
+            Err(err) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"mine\", \"detail\": \"{}\"}}\n", esc(e), esc(&err.to_string()))),
+        }
+    }
+    let _ = std::fs::write(format!("{path}.mine"), out);
+}

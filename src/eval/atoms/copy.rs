@@ -1,0 +1,280 @@
+//! `Copy_Atom`, `TiledCopy` and `ThrCopy` of `cute/atom/copy_atom.hpp`, and the
+//! `make_tiled_copy*` constructors, ported function by function.
+//! May import: `atoms::alg`, `atoms::copy_table`, `atoms::mma`, `atoms::tensor`, the algebra types.
+
+use super::alg::{self, Tl};
+use super::copy_table::CopyTraits;
+use super::mma::{Operand, TiledMma};
+use super::tensor::{repeat_under, Partition, Source};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{dy, st, Int};
+use crate::eval::int_tuple::IntTuple::{self, Under, I, T};
+use crate::eval::layout::Layout;
+use std::fmt;
+
+/// `Copy_Atom<Op, ValType>`: the traits' bit layouts recast to units of the value type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CopyAtom {
+    pub op: CopyTraits,
+    pub val_type: String,
+    pub bits: i64,
+    /// `ValLayoutSrc/Dst/Ref = recast_layout<uint1_t, ValType>(Bit layouts)`.
+    pub src: Layout,
+    pub dst: Layout,
+    pub r#ref: Layout,
+}
+
+/// `Copy_Atom<Op, T>{}`: recast the bit layouts and check CuTe's three static_asserts.
+pub fn make_copy_atom(op: CopyTraits, val_type: &str, bits: i64) -> R<CopyAtom> {
+    let src = alg::recast_from_bits(bits, &op.src)?;
+    let dst = alg::recast_from_bits(bits, &op.dst)?;
+    let r = alg::recast_from_bits(bits, &op.r#ref)?;
+    let nthr = alg::size(&op.thr_id)?;
+    for (l, which) in [(&src, "Src"), (&dst, "Dst"), (&r, "Ref")] {
+        let n = alg::product(&alg::get(&l.shape, 0)?)?;
+        if n.v != nthr.v {
+            return Err(EvalError::rule(
+                format!("CopyOperation is not valid for {which} of ValType."),
+                format!("{} threads of {} but {} in {which} layout {l} of {val_type}", nthr, op.name, n),
+            ));
+        }
+    }
+    Ok(CopyAtom { op, val_type: val_type.to_string(), bits, src, dst, r#ref: r })
+}
+
+impl fmt::Display for CopyAtom {
+    /// `print(Copy_Atom)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Copy_Atom")?;
+        writeln!(f, "  ThrID:        {}", self.op.thr_id)?;
+        writeln!(f, "  ValLayoutSrc: {}", self.src)?;
+        writeln!(f, "  ValLayoutDst: {}", self.dst)?;
+        writeln!(f, "  ValLayoutRef: {}", self.r#ref)?;
+        write!(f, "  ValueType:    {}b", self.bits)
+    }
+}
+
+impl CopyAtom {
+    fn num_thr(&self) -> R<Int> {
+        alg::product(&alg::get(&self.r#ref.shape, 0)?)
+    }
+    fn num_val(&self) -> R<Int> {
+        alg::product(&alg::get(&self.r#ref.shape, 1)?)
+    }
+    /// `NumValSrc = size<1>(ValLayoutSrc)`.
+    fn num_val_src(&self) -> R<Int> {
+        alg::product(&alg::get(&self.src.shape, 1)?)
+    }
+}
+
+/// `TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TiledCopy {
+    pub atom: CopyAtom,
+    /// (tid, vid) -> coord in the tile
+    pub layout_tv: Layout,
+    pub tiler: Tl,
+}
+
+impl fmt::Display for TiledCopy {
+    /// `print(TiledCopy)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "TiledCopy")?;
+        writeln!(f, "  Tiler_MN:       {}", self.tiler)?;
+        writeln!(f, "  TiledLayout_TV: {}", self.layout_tv)?;
+        write!(f, "{}", self.atom)
+    }
+}
+
+/// `make_tiled_copy_impl`: build the TiledCopy and check its two static_asserts.
+pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tl) -> R<TiledCopy> {
+    let tn = alg::product(&alg::get(&layout_tv.shape, 0)?)?;
+    let tv = alg::product(&alg::get(&layout_tv.shape, 1)?)?;
+    let (an, av) = (atom.num_thr()?, atom.num_val()?);
+    if tn.rem(an)?.v != 0 {
+        return Err(EvalError::rule("TiledCopy uses too few thrs for selected CopyAtom", format!("{tn} threads, the atom needs a multiple of {an}")));
+    }
+    if tv.rem(av)?.v != 0 {
+        return Err(EvalError::rule("TiledCopy uses too few vals for selected CopyAtom", format!("{tv} values, the atom needs a multiple of {av}")));
+    }
+    Ok(TiledCopy { atom, layout_tv, tiler })
+}
+
+/// `make_tiled_copy(atom, thr_layout, val_layout)`.
+pub fn make_tiled_copy(atom: CopyAtom, thr: &Layout, val: Option<&Layout>) -> R<TiledCopy> {
+    let one = Layout::new(I(st(1)), I(st(0)));
+    let val = val.unwrap_or(&one);
+    let layout_mn = alg::raked_product(thr, val)?;
+    let shape = T(vec![I(alg::size(thr)?), I(alg::size(val)?)]);
+    let layout_tv = alg::with_shape(&alg::right_inverse(&layout_mn)?, &shape)?;
+    let tiler = Tl::from_shape(&alg::product_each(&layout_mn.shape)?)?;
+    make_tiled_copy_impl(atom, layout_tv, tiler)
+}
+
+/// `make_tiled_copy_A/B/C(atom, mma)`.
+pub fn make_tiled_copy_mma(atom: CopyAtom, mma: &TiledMma, op: Operand) -> R<TiledCopy> {
+    let tv = mma.get_layout_tv(op)?;
+    let (r, c) = match op {
+        Operand::A => (0, 2),
+        Operand::B => (1, 2),
+        Operand::C => (0, 1),
+    };
+    let tiler = Tl::T(vec![Tl::I(mma.tile_size(r)?), Tl::I(mma.tile_size(c)?)]);
+    make_tiled_copy_impl(atom, tv, tiler)
+}
+
+/// `filter(composition(make_layout(shape, e_i), layout_tv))` for each mode i, the tiler of
+/// `make_tiled_copy_C_atom` / `make_cotiled_copy`.
+fn mode_tilers(shape: &[Int], layout_tv: &Layout) -> R<Vec<Layout>> {
+    let mut out = Vec::new();
+    for i in 0..shape.len() {
+        let strides: Vec<IntTuple> = (0..shape.len()).map(|k| I(st(if k == i { 1 } else { 0 }))).collect();
+        let proj = Layout::new(T(shape.iter().map(|s| I(*s)).collect()), T(strides));
+        out.push(alg::filter(&alg::composition(&proj, layout_tv)?)?);
+    }
+    Ok(out)
+}
+
+/// `make_tiled_copy_C_atom(atom, mma)`.
+pub fn make_tiled_copy_c_atom(atom: CopyAtom, mma: &TiledMma) -> R<TiledCopy> {
+    let layout_c_tv = mma.get_layout_tv(Operand::C)?;
+    let copy_v = atom.num_val_src()?;
+    let n1 = alg::product(&alg::get(&layout_c_tv.shape, 1)?)?;
+    if copy_v.v > n1.v {
+        return Err(EvalError::rule("static assertion failed", format!("the atom's {copy_v} values exceed the {n1} values per thread of the MMA's C")));
+    }
+    let n0 = alg::product(&alg::get(&layout_c_tv.shape, 0)?)?;
+    let layout_tv = alg::composition(&layout_c_tv, &alg::make_layout(&T(vec![I(n0), I(copy_v)]))?)?;
+    let mma_tiler = [mma.tile_size(0)?, mma.tile_size(1)?];
+    let tiler = mode_tilers(&mma_tiler, &layout_tv)?;
+    let tile2mma = alg::composition_t(
+        &alg::make_layout(&T(mma_tiler.iter().map(|s| I(*s)).collect()))?,
+        &Tl::T(tiler.iter().cloned().map(Tl::L).collect()),
+    )?;
+    let layout_tv = alg::composition(&alg::left_inverse(&tile2mma)?, &layout_tv)?;
+    make_tiled_copy_impl(atom, layout_tv, Tl::T(tiler.into_iter().map(Tl::L).collect()))
+}
+
+/// `make_cotiled_copy(atom, atom_tv_layout, data_layout)`.
+pub fn make_cotiled_copy(atom: CopyAtom, atom_tv: &Layout, data: &Layout) -> R<TiledCopy> {
+    let is_static = |l: &Layout| l.shape.is_static() && l.stride.is_static();
+    if !is_static(atom_tv) || !is_static(data) {
+        return Err(EvalError::rule("static assertion failed", "make_cotiled_copy needs static layouts"));
+    }
+    let one = Layout::new(I(st(1)), I(st(0)));
+    let inv_data = alg::concat(&[alg::left_inverse(data)?, one.clone()]);
+    let layout_tv_data = alg::composition(&inv_data, atom_tv)?;
+    let lhs = alg::coalesce(&alg::composition(&alg::concat(&[data.clone(), one]), &alg::mode(&layout_tv_data, 1)?)?)?;
+    let rhs = alg::coalesce(&alg::mode(atom_tv, 1)?)?;
+    if lhs != rhs {
+        return Err(EvalError::rule(
+            "The memory pointed to by AtomTVLayout does not exist in the DataLayout.",
+            format!("{lhs} != {rhs}"),
+        ));
+    }
+    let flat = alg::product_each(&data.shape)?;
+    let flat_v: Vec<Int> = alg::wrap(&flat).iter().map(|x| x.as_int()).collect::<R<_>>()?;
+    let tiler = mode_tilers(&flat_v, &layout_tv_data)?;
+    let tile2data = alg::composition_t(&alg::make_layout(&flat)?, &Tl::T(tiler.iter().cloned().map(Tl::L).collect()))?;
+    let layout_tv = alg::composition(&alg::left_inverse(&tile2data)?, &layout_tv_data)?;
+    make_tiled_copy_impl(atom, layout_tv, Tl::T(tiler.into_iter().map(Tl::L).collect()))
+}
+
+/// Src or Dst side of a TiledCopy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Side {
+    S,
+    D,
+}
+
+impl TiledCopy {
+    /// `size(TiledCopy)` = TiledNumThr.
+    pub fn num_thr(&self) -> R<Int> {
+        alg::product(&alg::get(&self.layout_tv.shape, 0)?)
+    }
+
+    /// `tile_size<I...>(TiledCopy)`: the size of the tiler (or of one of its modes).
+    pub fn tile_size(&self, mode: Option<usize>) -> R<Int> {
+        match mode {
+            None => self.tiler.size(),
+            Some(i) => match &self.tiler {
+                Tl::T(v) => v.get(i).ok_or_else(|| EvalError::rule("index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len())))?.size(),
+                t if i == 0 => t.size(),
+                _ => Err(EvalError::rule("index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
+            },
+        }
+    }
+
+    /// `right_inverse(AtomLayoutRef).compose(AtomLayoutSrc/Dst)`.
+    fn ref2trg(&self, side: Side) -> R<Layout> {
+        let trg = match side {
+            Side::S => &self.atom.src,
+            Side::D => &self.atom.dst,
+        };
+        alg::composition(&alg::right_inverse(&self.atom.r#ref)?, trg)
+    }
+
+    /// `tile2thrfrg(tensor, ref2trg)`.
+    fn tile2thrfrg(&self, tensor: &Layout, ref2trg: &Layout) -> R<Layout> {
+        let atom_shape = T(vec![I(self.atom.num_thr()?), I(self.atom.num_val()?)]);
+        let atom_layout_tv = alg::zipped_divide(&self.layout_tv, &Tl::from_shape(&atom_shape)?)?;
+        let trg_layout_tv = alg::composition_t(&atom_layout_tv, &Tl::T(vec![Tl::L(ref2trg.clone()), Tl::U]))?;
+        let profile = T(vec![I(st(1)), T(vec![I(st(1)), I(st(1))])]);
+        let thrval2mn = alg::coalesce_by(&alg::zip(&trg_layout_tv)?, &profile)?;
+        let tv_tensor = alg::composition_t(tensor, &Tl::T(vec![Tl::L(thrval2mn), Tl::U]))?;
+        alg::slice(&T(vec![T(vec![Under, Under]), Under]), &tv_tensor)
+    }
+
+    /// `tidfrg_S/D(tensor)`: (Thr, (FrgV,FrgX), (RestM,RestN,...)).
+    pub fn tidfrg(&self, side: Side, t: &Layout) -> R<Layout> {
+        let tr = match &self.tiler {
+            Tl::T(v) => v.len(),
+            _ => 1,
+        };
+        if alg::rank(t) < tr {
+            return Err(EvalError::rule("Rank of tensor to be partitioned too small.", format!("{t} has rank {}, the tiler {}", alg::rank(t), tr)));
+        }
+        let z = alg::zipped_divide(t, &self.tiler)?;
+        self.tile2thrfrg(&z, &self.ref2trg(side)?)
+    }
+
+    /// `get_layoutS_TV()` / `get_layoutD_TV()`: (thread, value) -> index in the tile.
+    pub fn get_layout_tv(&self, side: Side) -> R<Layout> {
+        let ref_s = alg::make_layout(&T(vec![self.tiler.shape()?, I(st(1))]))?;
+        let x = self.tile2thrfrg(&ref_s, &self.ref2trg(side)?)?;
+        alg::slice(&T(vec![Under, Under, I(st(0))]), &x)
+    }
+
+    /// `get_slice(thr).partition_S/D(counting tensor)`.
+    pub fn partition(&self, side: Side, thr: i64, src: &Source) -> R<Partition> {
+        let r = alg::rank(src.layout());
+        src.partition(
+            |l| self.tidfrg(side, l),
+            |_| Ok(T(vec![I(dy(thr)), Under, repeat_under(r)])),
+        )
+    }
+
+    /// `retile(tensor)`: the tensor's layout in the copy's value order.
+    pub fn retile(&self, t: &Layout) -> R<Layout> {
+        let r = alg::rank(t);
+        let v = alg::product(&alg::get(&t.shape, 0)?)?;
+        if !v.s {
+            return Err(EvalError::rule("static assertion failed", format!("retile needs a static first mode, got {}", alg::get(&t.shape, 0)?)));
+        }
+        let n = self.num_thr()?.mul(v)?;
+        let tiler_shape = self.tiler.shape()?;
+        let frg_layout_mn = alg::upcast(n.v, &alg::with_shape(&alg::right_inverse(&self.layout_tv)?, &tiler_shape)?)?;
+        let frg_layout_v = alg::zipped_divide(
+            &alg::logical_product(&alg::make_layout(&I(v))?, &Tl::L(alg::right_inverse(&frg_layout_mn)?))?,
+            &Tl::L(alg::make_layout(&I(self.atom.num_val()?))?),
+        )?;
+        let mut tile = vec![I(v)];
+        tile.extend(alg::wrap(&alg::product_each(&frg_layout_mn.shape)?));
+        let t_tensor = alg::zipped_divide(t, &Tl::from_shape(&T(tile))?)?;
+        let v_tensor = alg::composition_t(&t_tensor, &Tl::T(vec![Tl::L(frg_layout_v), Tl::U]))?;
+        let mut second = vec![I(st(0))];
+        second.extend(std::iter::repeat(Under).take(r.saturating_sub(1)));
+        let second = if r <= 1 { I(st(0)) } else { T(second) };
+        alg::slice(&T(vec![Under, second]), &v_tensor)
+    }
+}

@@ -1,0 +1,205 @@
+//! `MMA_Atom`, `TiledMMA` and `ThrMMA` of `cute/atom/mma_atom.hpp`: thrfrg_A/B/C,
+//! get_layoutA/B/C_TV, partition_A/B/C, tile_size/tile_shape, ported function by function.
+//! May import: `atoms::alg`, `atoms::mma_table`, `atoms::tensor`, the algebra data types.
+
+use super::alg::{self, Tl};
+use super::mma_table::MmaTraits;
+use super::tensor::{partition_coord, Partition, Source};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{dy, st, Int};
+use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::layout::Layout;
+use std::fmt;
+
+/// `TiledMMA<MMA_Atom<Op>, AtomLayoutMNK, PermutationMNK>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TiledMma {
+    pub atom: MmaTraits,
+    /// `tiled_product(AtomThrID, AtomLayoutMNK)`: (ThrV, ThrM, ThrN, ThrK) -> thread index.
+    pub thr_layout_vmnk: Layout,
+    /// The three permutations (`_` where none was given).
+    pub perm: [Tl; 3],
+}
+
+/// `print(MMA_Atom)`.
+pub fn fmt_atom(a: &MmaTraits, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    writeln!(f, "MMA_Atom")?;
+    writeln!(f, "  ThrID:      {}", a.thr_id)?;
+    writeln!(f, "  Shape_MNK:  {}", a.shape_mnk)?;
+    writeln!(f, "  LayoutA_TV: {}", a.a)?;
+    writeln!(f, "  LayoutB_TV: {}", a.b)?;
+    write!(f, "  LayoutC_TV: {}", a.c)
+}
+
+impl fmt::Display for TiledMma {
+    /// `print(TiledMMA)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "TiledMMA")?;
+        writeln!(f, "  ThrLayoutVMNK:  {}", self.thr_layout_vmnk)?;
+        writeln!(f, "  PermutationMNK: {}", Tl::T(self.perm.to_vec()))?;
+        fmt_atom(&self.atom, f)
+    }
+}
+
+/// Which operand: selects the atom TV layout and the (row, column) modes of MNK.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Operand {
+    A,
+    B,
+    C,
+}
+
+impl Operand {
+    /// The two MNK modes of the operand's tile: A (M,K), B (N,K), C (M,N).
+    fn mnk(self) -> (usize, usize) {
+        match self {
+            Operand::A => (0, 2),
+            Operand::B => (1, 2),
+            Operand::C => (0, 1),
+        }
+    }
+}
+
+/// `make_tiled_mma(op, atom_layout, permutations)`. `atom_layout` must be a layout (a shape
+/// is taken by CuTe as a tiler and refused); `perm` is a tiler of at most 3 modes.
+pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Option<Tl>) -> R<TiledMma> {
+    let default = Layout::new(T(vec![I(st(1)), I(st(1)), I(st(1))]), T(vec![I(st(0)), I(st(0)), I(st(0))]));
+    let thr_layout_mnk = match atom_layout {
+        Some(l) => {
+            if alg::rank(l) > 3 {
+                return Err(EvalError::rule("TiledMMA requires rank-3 AtomLayoutMNK", format!("{l} has rank {}", alg::rank(l))));
+            }
+            alg::append_to(l, 3)?
+        }
+        None => default,
+    };
+    let perm = match perm {
+        None => vec![Tl::U, Tl::U, Tl::U],
+        Some(Tl::T(v)) => v,
+        Some(Tl::L(l)) => {
+            return Err(EvalError::rule(
+                "TiledMMA requires independent permutations of MNK.",
+                format!("the permutation {l} is one layout; write a tile <M,N,K>"),
+            ))
+        }
+        Some(x) => vec![x],
+    };
+    if perm.len() > 3 {
+        return Err(EvalError::rule("TiledMMA requires rank-3 PermutationMNK", format!("got {} modes", perm.len())));
+    }
+    let mut p3 = [Tl::U, Tl::U, Tl::U];
+    for (k, x) in perm.into_iter().enumerate() {
+        if !x.is_static() {
+            return Err(EvalError::rule("TiledMMA requires static permutations of MNK.", format!("{x} is dynamic")));
+        }
+        p3[k] = x;
+    }
+    let thr_layout_vmnk = alg::tiled_product(&atom.thr_id, &Tl::L(thr_layout_mnk))?;
+    Ok(TiledMma { atom, thr_layout_vmnk, perm: p3 })
+}
+
+/// A shape passed where make_tiled_mma expects the atom layout: CuTe reads it as a tiler of
+/// `tiled_product` and refuses it.
+pub fn shape_as_atom_layout_error() -> EvalError {
+    EvalError::rule(
+        "logical_product: Too many modes in tiler.",
+        "the atom layout must be a layout, e.g. make_layout((_2,_2,_1)); a shape is taken as a tiler",
+    )
+}
+
+impl TiledMma {
+    fn vmnk_size(&self, i: usize) -> R<Int> {
+        alg::product(&alg::get(&self.thr_layout_vmnk.shape, i)?)
+    }
+    fn atom_size(&self, i: usize) -> R<Int> {
+        alg::product(&alg::get(&self.atom.shape_mnk, i)?)
+    }
+
+    /// `permutation_mnk<I>()`: the permutation, or `size<I>(AtomShape_MNK) * size<I+1>(ThrLayoutVMNK)`.
+    pub fn permutation_mnk(&self, i: usize) -> R<Tl> {
+        match &self.perm[i] {
+            Tl::U => Ok(Tl::I(self.atom_size(i)?.mul(self.vmnk_size(i + 1)?)?)),
+            p => Ok(p.clone()),
+        }
+    }
+
+    /// `tile_size_mnk<I>()`.
+    pub fn tile_size(&self, i: usize) -> R<Int> {
+        self.permutation_mnk(i)?.size()
+    }
+
+    /// `tile_shape(mma)`.
+    pub fn tile_shape(&self) -> R<IntTuple> {
+        Ok(T(vec![I(self.tile_size(0)?), I(self.tile_size(1)?), I(self.tile_size(2)?)]))
+    }
+
+    fn atom_tv(&self, op: Operand) -> &Layout {
+        match op {
+            Operand::A => &self.atom.a,
+            Operand::B => &self.atom.b,
+            Operand::C => &self.atom.c,
+        }
+    }
+
+    /// `thrfrg_A/B/C(tensor)`: ((ThrV,(Thr_r,Thr_c)),(FrgV,(Rest_r,Rest_c))).
+    pub fn thrfrg(&self, op: Operand, t: &Layout) -> R<Layout> {
+        if alg::rank(t) < 2 {
+            return Err(EvalError::rule("static assertion failed", format!("thrfrg needs a tensor of rank >= 2, got {t}")));
+        }
+        let (r, c) = op.mnk();
+        let t_tile = Tl::T(vec![self.permutation_mnk(r)?, self.permutation_mnk(c)?]);
+        let t_tensor = alg::logical_divide(t, &t_tile)?;
+        let a_tile = Tl::T(vec![
+            Tl::L(alg::make_layout(&I(self.atom_size(r)?))?),
+            Tl::L(alg::make_layout(&I(self.atom_size(c)?))?),
+        ]);
+        let a_tensor = alg::zipped_divide(&t_tensor, &a_tile)?;
+        let tv_tensor = alg::composition_t(&a_tensor, &Tl::T(vec![Tl::L(self.atom_tv(op).clone()), Tl::U]))?;
+        let thr_tile = Tl::T(vec![
+            Tl::U,
+            Tl::T(vec![
+                Tl::L(alg::make_layout(&I(self.vmnk_size(r + 1)?))?),
+                Tl::L(alg::make_layout(&I(self.vmnk_size(c + 1)?))?),
+            ]),
+        ]);
+        alg::zipped_divide(&tv_tensor, &thr_tile)
+    }
+
+    /// `thridx_2_thrid`: thread index -> thread id in ThrLayoutVMNK.
+    fn thridx_2_thrid(&self) -> R<Layout> {
+        let v = &self.thr_layout_vmnk;
+        let n = alg::size(v)?;
+        let outer = Layout::new(T(vec![I(n), I(st(1))]), T(vec![I(st(1)), I(st(0))]));
+        let inv = alg::right_inverse(&alg::concat(&[v.clone(), alg::complement1(v)?]))?;
+        alg::composition(&outer, &inv)
+    }
+
+    /// `get_layoutA/B/C_TV()`: (thread index, value) -> index in the tile.
+    pub fn get_layout_tv(&self, op: Operand) -> R<Layout> {
+        let (r, c) = op.mnk();
+        let reference = alg::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
+        let frg = self.thrfrg(op, &reference)?;
+        let t2t = Tl::T(vec![Tl::L(self.thridx_2_thrid()?), Tl::U]);
+        match op {
+            Operand::C => alg::composition_t(&frg, &t2t),
+            Operand::A | Operand::B => {
+                let (s1, s2) = (self.vmnk_size(1)?, self.vmnk_size(2)?);
+                let d = if op == Operand::A { (st(1), st(0)) } else { (st(0), st(1)) };
+                let tile = Tl::T(vec![
+                    Tl::U,
+                    Tl::T(vec![Tl::L(Layout::new(T(vec![I(s1), I(s2)]), T(vec![I(d.0), I(d.1)]))), Tl::U]),
+                ]);
+                let x = alg::composition_t(&frg, &Tl::T(vec![tile, Tl::U]))?;
+                alg::composition_t(&x, &t2t)
+            }
+        }
+    }
+
+    /// `get_slice(thr).partition_A/B/C(counting tensor of L)`.
+    pub fn partition(&self, op: Operand, thr: i64, src: &Source) -> R<Partition> {
+        let vmnk = alg::get_flat_coord(&self.thr_layout_vmnk, dy(thr))?;
+        let (r, c) = op.mnk();
+        let thr_crd = T(vec![I(vmnk[0]), T(vec![I(vmnk[r + 1]), I(vmnk[c + 1])])]);
+        src.partition(|l| self.thrfrg(op, l), |t| partition_coord(thr_crd.clone(), t))
+    }
+}

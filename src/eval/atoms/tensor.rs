@@ -1,0 +1,80 @@
+//! Counting tensors and their partitions: what `partition_A/B/C`, `partition_S/D` and
+//! `retile_S/D` print. The tensor of a layout `L` is CuTe's `make_coord_tensor(L)`: an
+//! `ArithmeticTupleIterator` starting at the coprofile `_0`, laid out by `L`; slicing it at a
+//! thread's coordinate moves the iterator by the offset, printed `ArithTuple<offset> o <layout>`.
+//! May import: `atoms::alg`, the algebra data types.
+
+use super::alg;
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{st, Int};
+use crate::eval::int_tuple::IntTuple::{self, Under, T};
+use crate::eval::layout::Layout;
+use std::fmt;
+
+/// The layout a counting tensor is built on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    Plain(Layout),
+}
+
+/// A thread's partition of a counting tensor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partition {
+    /// The iterator's coordinate (the index of the thread's first element).
+    pub offset: Int,
+    pub layout: Layout,
+}
+
+impl fmt::Display for Partition {
+    /// CuTe's `print(Tensor)` of a counting tensor: the iterator, ` o `, the layout.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ArithTuple{} o {}", self.offset, self.layout)
+    }
+}
+
+/// `repeat<n>(_)`: `_` for n == 1, else a tuple of n underscores.
+pub fn repeat_under(n: usize) -> IntTuple {
+    if n == 1 {
+        Under
+    } else {
+        T(vec![Under; n])
+    }
+}
+
+/// The ThrMMA slicing coordinate `(thr, (_, repeat<rank<1,1>(t)>(_)))`.
+pub fn partition_coord(thr: IntTuple, t: &Layout) -> R<IntTuple> {
+    let rest = alg::get(&alg::get(&t.shape, 1)?, 1)?;
+    Ok(T(vec![thr, T(vec![Under, repeat_under(rest.rank())])]))
+}
+
+impl Source {
+    pub fn layout(&self) -> &Layout {
+        match self {
+            Source::Plain(l) => l,
+        }
+    }
+
+    /// Partition: `make_tensor(data, frg(layout))(coord)`.
+    pub fn partition(&self, frg: impl Fn(&Layout) -> R<Layout>, coord: impl Fn(&Layout) -> R<IntTuple>) -> R<Partition> {
+        match self {
+            Source::Plain(l) => {
+                let t = frg(l)?;
+                let c = coord(&t)?;
+                let (layout, off) = alg::slice_and_offset(&c, &t)?;
+                Ok(Partition { offset: st(0).add(off)?, layout })
+            }
+        }
+    }
+
+    /// A tensor whose layout is rebuilt without moving the iterator (`retile`).
+    pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
+        match self {
+            Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)? }),
+        }
+    }
+}
+
+/// The error for tensors we cannot build.
+pub fn unsupported_tensor(what: &str) -> EvalError {
+    EvalError::rule("not supported", format!("partitioning {what} is not supported"))
+}

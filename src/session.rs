@@ -186,3 +186,52 @@ fn emit(out: &mut dyn Write, err: &mut dyn Write, text: &str) {
     let _ = err.write_all(text.as_bytes());
     let _ = err.flush();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &mut Session, src: &str) -> (Outcome, String, String) {
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        let r = s.run(src, "t", &mut o, &mut e);
+        (r, String::from_utf8(o).unwrap(), String::from_utf8(e).unwrap())
+    }
+
+    #[test]
+    fn values_to_out_diagnostics_to_err() {
+        let mut s = Session::new(Options::default());
+        let (r, o, e) = run(&mut s, "x = (2,_3)\nx; nosuch; x");
+        assert_eq!((r, o.as_str()), (Outcome::Failed, "(2,_3)\n"));
+        assert!(e.starts_with("error: unknown name: 'nosuch'\n --> t:2:4\n"), "{e}");
+        assert_eq!(s.stats, Stats { passed: 0, failed: 1, parse_errors: 0 });
+        let (r, o, e) = run(&mut s, "(1,");
+        assert_eq!((r, o.as_str()), (Outcome::ParseError, ""));
+        assert!(e.starts_with("error: "));
+        assert_eq!(Outcome::ParseError.exit_code(), 2);
+    }
+
+    #[test]
+    fn keep_going_counts_and_accepted_inputs() {
+        let mut s = Session::new(Options { keep_going: true, ..Options::default() });
+        let (r, o, _) = run(&mut s, "assert 1; assert 0; assert (1,_2) == (_1,2); 5");
+        assert_eq!((r, o.as_str()), (Outcome::Failed, "5\n"));
+        assert_eq!((s.stats.passed, s.stats.failed), (2, 1));
+        run(&mut s, "a = 1");
+        run(&mut s, "b = nosuch");
+        run(&mut s, "c = a");
+        assert_eq!(s.script(), "a = 1\nc = a\n");
+        s.reset();
+        assert_eq!(s.script(), "");
+        assert_eq!(s.interp().bindings().count(), 0);
+    }
+
+    #[test]
+    fn repl_underscore_and_colour() {
+        let mut s = Session::new(Options { repl: true, color_values: true, ..Options::default() });
+        run(&mut s, "(_2,4)");
+        let (_, o, _) = run(&mut s, "_");
+        assert!(o.contains("\x1b[") && o.contains("_2") && o.contains(",4)"), "{o:?}");
+        s.opts.color_values = false;
+        assert_eq!(run(&mut s, "last").1, "(_2,4)\n");
+    }
+}

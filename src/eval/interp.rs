@@ -173,12 +173,12 @@ impl Interp {
                 self.bind(name, v);
                 Ok(Produced::Nothing)
             }
-            StmtKind::Assert { lhs, rhs } => self.exec_assert(stmt.span, lhs, rhs.as_ref()),
+            StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_ref()),
             StmtKind::Gemm { emit, m, n, k, args } => self.exec_gemm(*emit, m, n, k, args).map_err(Failure::Error),
         }
     }
 
-    fn exec_assert(&self, _stmt_span: Span, lhs: &Expr, rhs: Option<&Expr>) -> Result<Produced, Failure> {
+    fn exec_assert(&self, lhs: &Expr, rhs: Option<&Expr>) -> Result<Produced, Failure> {
         let a = self.eval_arg(lhs)?;
         match rhs {
             None => {

@@ -6,7 +6,7 @@
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
 use super::coalesce::{coalesce_x, coalesce_x_profile};
-use super::util::{ceil_div_i, concat, eval_idx, leaf_int, lmode, lrank, signum, size_of};
+use super::util::{ceil_div_i, concat, leaf_int, lmode, lrank, signum, size_of};
 use crate::eval::ops::structure::coprofile;
 use crate::eval::ops::tuple::{arith_mul, get_mode, get_path};
 use crate::eval::error::{warn, EvalError, R};
@@ -193,15 +193,72 @@ pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
 pub const CHECK_LIMIT: i64 = 1 << 16;
 
-/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` with `0 <= b(i) < size(a)` (small domains
-/// only) and record a warning
-/// at the first index where CuTe's answer is not the composition. `what` names the operation.
+/// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
+/// strides or non-positive shapes).
+pub(crate) fn flat_i128(l: &Layout) -> Option<Vec<(i128, i128)>> {
+    let s = l.shape.leaves();
+    let d = l.stride.leaves();
+    if s.len() != d.len() || s.is_empty() {
+        return None;
+    }
+    s.iter()
+        .zip(&d)
+        .map(|(a, b)| match (a, b) {
+            (I(a), I(b)) if a.v > 0 => Some((a.v as i128, b.v as i128)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `L(i)` for `0 <= i < size(L)` on flat modes (inside the domain every nesting agrees).
+pub(crate) fn eval_flat(m: &[(i128, i128)], mut i: i128) -> i128 {
+    let mut acc = 0;
+    let n = m.len();
+    for (k, &(s, d)) in m.iter().enumerate() {
+        if k + 1 == n {
+            acc += i * d;
+        } else {
+            acc += (i % s) * d;
+            i /= s;
+        }
+    }
+    acc
+}
+
+/// Colexicographic walk over a layout's domain, giving `L(0), L(1), ...` without divisions.
+struct Odometer {
+    m: Vec<(i128, i128)>,
+    coord: Vec<i128>,
+    off: i128,
+}
+
+impl Odometer {
+    fn new(m: Vec<(i128, i128)>) -> Odometer {
+        let n = m.len();
+        Odometer { m, coord: vec![0; n], off: 0 }
+    }
+    fn advance(&mut self) {
+        let n = self.m.len();
+        for k in 0..n {
+            let (s, d) = self.m[k];
+            self.coord[k] += 1;
+            self.off += d;
+            if self.coord[k] < s || k + 1 == n {
+                return;
+            }
+            self.off -= d * s;
+            self.coord[k] = 0;
+        }
+    }
+}
+
+/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` with `0 <= b(i) < size(a)` (domains of at
+/// most `CHECK_LIMIT` points), and that r has b's shape (`compatible`); record a warning at the
+/// first failure. `what` names the operation.
 pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
     if let Ok(c) = crate::eval::ops::tuple::compatible(&b.shape, &r.shape) {
         if c.v == 0 {
-            warn(format!(
-                "{what} is not A∘B: the result {r} does not have the shape of B = {b} (A = {a})"
-            ));
+            warn(format!("{what} is not A∘B: the result {r} does not have the shape of B = {b} (A = {a})"));
             return;
         }
     }
@@ -209,15 +266,19 @@ pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
     if !(0..=CHECK_LIMIT).contains(&n) {
         return;
     }
+    let (Some(fa), Some(fb), Some(fr)) = (flat_i128(a), flat_i128(b), flat_i128(r)) else { return };
+    let (mut ob, mut or) = (Odometer::new(fb), Odometer::new(fr));
     for i in 0..n {
-        let (Some(bi), Some(ri)) = (eval_idx(&b.shape, &b.stride, i), eval_idx(&r.shape, &r.stride, i)) else {
-            return;
-        };
+        if i > 0 {
+            ob.advance();
+            or.advance();
+        }
+        let (bi, ri) = (ob.off, or.off);
         // A(B(i)) is only meaningful where B(i) lies in A's domain
-        if !(0..na).contains(&bi) {
+        if !(0..na as i128).contains(&bi) {
             continue;
         }
-        let Some(abi) = eval_idx(&a.shape, &a.stride, bi) else { return };
+        let abi = eval_flat(&fa, bi);
         if abi != ri {
             warn(format!(
                 "{what} is not A∘B at index {i}: A(B({i})) = A({bi}) = {abi}, but the result {r} gives {ri} (A = {a}, B = {b})"

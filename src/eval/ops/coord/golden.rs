@@ -252,8 +252,6 @@ pub(crate) fn check_file(path: &str, only_mine: bool) -> (usize, Vec<String>) {
         match (&want, &got) {
             (Some(w), Ok(g)) if w == g => ok += 1,
             (None, Err(e)) if !e.is_no_match() && !e.rule.contains("test parser") => ok += 1,
-            // waiting for another module's function (complement, tiled_product)
-            (Some(_), Err(e)) if e.rule == "not yet available" => {}
             _ => bad.push(format!("{expr}\n    want {want:?}\n    got  {:?}", got.map_err(|e| e.to_string()))),
         }
     }
@@ -283,7 +281,6 @@ fn builtin_examples_of_coord_structure_tuple() {
         for b in t.iter() {
             match eval(b.example) {
                 Ok(g) if g == b.result => {}
-                Err(e) if e.rule == "not yet available" => {}
                 r => bad.push(format!("{}: {} -> {:?}, want {}", b.name, b.example, r.map_err(|e| e.to_string()), b.result)),
             }
         }

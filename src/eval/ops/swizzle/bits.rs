@@ -192,9 +192,11 @@ pub fn downcast_int(o: Int, n: i64) -> R<Int> {
 
 /// An offset while slicing a swizzled layout: a static or dynamic integer, or CuTe's
 /// `MixedBits<S,F>` (value `S | (d & F)`, bits in F known only at run time).
+/// `u` marks an integer whose C++ type became `uint32_t` (mixing with the `uint32_t` masks of
+/// `make_mixed_bits`): it prints as unsigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Off {
-    Int(Int),
+    Int { i: Int, u: bool },
     Mixed { s: u32, f: u32, d: u32 },
 }
 
@@ -205,26 +207,35 @@ pub enum Cond {
     Dynamic(bool),
 }
 
+/// An integer of C++ type `int` (or `long`), unsigned when `u`.
+fn num(v: i64, s: bool, u: bool) -> Off {
+    let v = if u && i32::try_from(v).is_ok() { (v as i32 as u32) as i64 } else { v };
+    Off::Int { i: Int::new(v, s), u }
+}
+
 impl Off {
-    /// The run-time value.
-    pub fn value(self) -> i64 {
+    /// A signed integer offset.
+    pub fn int(i: Int) -> Off {
+        Off::Int { i, u: false }
+    }
+
+    /// The integer as CuTe prints it, or `None` for MixedBits.
+    pub fn as_int(self) -> Option<Int> {
         match self {
-            Off::Int(i) => i.v,
-            Off::Mixed { s, d, .. } => (s | d) as i64,
+            Off::Int { i, .. } => Some(i),
+            Off::Mixed { .. } => None,
         }
     }
 
-    /// `make_mixed_bits(C<s>, d, C<f>)`.
-    pub fn make(s: u32, d: Int, f: u32) -> Off {
+    /// `make_mixed_bits(C<s>, d, C<f>)`; `s_unsigned` is the type of `s`.
+    pub fn make(s: u32, d: Int, f: u32, s_unsigned: bool) -> Off {
         let new_f = f & !s;
-        if new_f == 0 || d.s {
-            // C<s> | (d & C<new_f>): static when d is, or when new_f == 0 (`x & C<0>` is C<0>).
-            let dv = if new_f == 0 { 0 } else { (d.v as u32) & new_f };
-            if d.s || new_f == 0 {
-                Off::Int(st((s | dv) as i64))
-            } else {
-                Off::Int(dy((s | dv) as i64))
-            }
+        if d.s {
+            // C<s> | (d & C<new_f>): static, uint32_t.
+            num((s | ((d.v as u32) & new_f)) as i64, true, true)
+        } else if new_f == 0 {
+            // d & C<0> is C<0> (int): C<s> keeps its type.
+            num(s as i64, true, s_unsigned)
         } else {
             Off::Mixed { s, f: new_f, d: (d.v as u32) & new_f }
         }
@@ -233,45 +244,46 @@ impl Off {
     /// `a ^ b`.
     pub fn xor(self, o: Off) -> Off {
         match (self, o) {
-            (Off::Int(a), Off::Int(b)) => Off::Int(Int::new(a.v ^ b.v, a.s && b.s)),
-            (Off::Mixed { s: s0, f: f0, d }, Off::Int(c)) | (Off::Int(c), Off::Mixed { s: s0, f: f0, d }) => {
+            (Off::Int { i: a, u: ua }, Off::Int { i: b, u: ub }) => num(a.v ^ b.v, a.s && b.s, ua || ub),
+            (Off::Mixed { s: s0, f: f0, d }, Off::Int { i: c, .. }) | (Off::Int { i: c, .. }, Off::Mixed { s: s0, f: f0, d }) => {
                 if c.s {
                     let s1 = c.v as u32;
-                    Off::make((!s0 & s1 & !f0) | (s0 & !s1), dy(((s0 | d) ^ s1) as i64), f0)
+                    Off::make((!s0 & s1 & !f0) | (s0 & !s1), dy(((s0 | d) ^ s1) as i64), f0, true)
                 } else {
                     // A run-time int converts the MixedBits to uint32_t.
-                    Off::Int(dy((((s0 | d) as i64) ^ c.v) & 0xffff_ffff))
+                    num(((s0 | d) as i64) ^ c.v, false, true)
                 }
             }
             (Off::Mixed { s: s0, f: f0, d: d0 }, Off::Mixed { s: s1, f: f1, d: d1 }) => Off::make(
                 (!s0 & s1 & !f0) | (s0 & !s1 & !f1),
                 dy(((s0 | d0) ^ (s1 | d1)) as i64),
                 f0 | f1,
+                true,
             ),
         }
     }
 
-    /// `a & C<m>` (m static).
+    /// `a & C<m>` (m a static `int`).
     pub fn and_c(self, m: i64) -> Off {
         match self {
-            Off::Int(a) => {
-                if m == 0 {
-                    Off::Int(st(0))
+            Off::Int { i: a, u } => {
+                if m == 0 && !a.s {
+                    num(0, true, false)
                 } else {
-                    Off::Int(Int::new(a.v & m, a.s))
+                    num(a.v & m, a.s, u)
                 }
             }
-            Off::Mixed { s, f, d } => Off::make(s & (m as u32), dy(d as i64), f & (m as u32)),
+            Off::Mixed { s, f, d } => Off::make(s & (m as u32), dy(d as i64), f & (m as u32), true),
         }
     }
 
     /// `shiftr(a, C<k>)`.
     pub fn shiftr_c(self, k: i32) -> Off {
         match self {
-            Off::Int(a) => Off::Int(Int::new(shiftr64(a.v, k), a.s)),
+            Off::Int { i: a, u } => num(shiftr64(a.v, k), a.s, u),
             Off::Mixed { s, f, d } => {
                 let sh = |x: u32| if k >= 0 { x.checked_shr(k as u32).unwrap_or(0) } else { x.checked_shl((-k) as u32).unwrap_or(0) };
-                Off::make(sh(s), dy(sh(d) as i64), sh(f))
+                Off::make(sh(s), dy(sh(d) as i64), sh(f), true)
             }
         }
     }
@@ -279,7 +291,7 @@ impl Off {
     /// `a == C<0>`.
     pub fn eq_zero(self) -> Cond {
         match self {
-            Off::Int(a) => {
+            Off::Int { i: a, .. } => {
                 if a.s {
                     Cond::Static(a.v == 0)
                 } else {
@@ -293,7 +305,10 @@ impl Off {
     /// `Swizzle(a)`: `a ^ shiftr(a & yyy_msk, S)`.
     pub fn swizzle(self, sw: Swizzle) -> Off {
         match self {
-            Off::Int(a) => Off::Int(apply(sw, a)),
+            Off::Int { i: a, u } => {
+                let r = apply(sw, a);
+                num(r.v, r.s, u)
+            }
             m => m.xor(m.and_c(yyy_msk(sw)).shiftr_c(sw.s)),
         }
     }
@@ -301,15 +316,21 @@ impl Off {
     /// `a + b` for an integer b (a MixedBits converts to uint32_t, a run-time value).
     pub fn add(self, b: Int) -> R<Int> {
         match self {
-            Off::Int(a) => a.add(b),
-            Off::Mixed { s, d, .. } => dy((s | d) as i64).add(dy(b.v)),
+            Off::Int { i: a, u } => {
+                let r = a.add(b)?;
+                Ok(num(r.v, r.s, u).as_int().unwrap_or(r))
+            }
+            Off::Mixed { s, d, .. } => {
+                let r = dy((s | d) as i64).add(dy(b.v))?;
+                Ok(num(r.v, false, true).as_int().unwrap_or(r))
+            }
         }
     }
 
     /// CuTe's print: an integer, or `M_S|(d&F)=v`.
     pub fn show(self) -> String {
         match self {
-            Off::Int(i) => i.to_string(),
+            Off::Int { i, .. } => i.to_string(),
             Off::Mixed { s, f, d } => format!("M_{s}|({d}&{f})={}", s | d),
         }
     }

@@ -255,7 +255,7 @@ fn to_mixed_bits(shape: &IntTuple, stride: &IntTuple, coord: &IntTuple) -> R<Off
             if prod.v != 0 && (prod.v < 0 || (prod.v & (prod.v - 1)) != 0) {
                 return Err(EvalError::rule("Requires pow2 shape*stride", format!("{s} * {d} = {}", prod.v)));
             }
-            Ok(Off::make(0, c.mul(*d)?, f.v as u32))
+            Ok(Off::make(0, c.mul(*d)?, f.v as u32, false))
         }
         _ => Err(EvalError::rule(
             "Either Shape, Stride, and Coord must be all tuples, or they must be all integral",
@@ -332,7 +332,7 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
         Value::Tuple(t) => t.clone(),
         v => return Err(EvalError::type_err(format!("coordinate expected, got `{v}`"))),
     };
-    let off_only = Off::Int(o).xor(to_mixed_bits(&diced_only.shape, &diced_only.stride, &dc)?);
+    let off_only = Off::int(o).xor(to_mixed_bits(&diced_only.shape, &diced_only.stride, &dc)?);
     let off_anti = eval_layout(&diced_anti, diced_coord)?;
 
     let sliced_only = as_layout(call("composition", &[], vec![Value::Layout(only_zy), sliced.clone()])?, "slice")?;
@@ -341,14 +341,14 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
     let collide = active.s && (active.v & !bits::apply(sw, active).v) != 0;
     if collide {
         // Hits on Y and Z: not reducible, stays a swizzled layout.
-        let off = match off_only {
-            Off::Int(i) => i,
-            m => {
+        let off = match off_only.as_int() {
+            Some(i) => i,
+            None => {
                 return Err(EvalError::rule(
                     "unsupported",
                     format!(
                         "CuTe gives this slice the MixedBits offset {}, which `cute` cannot represent yet",
-                        m.show()
+                        off_only.show()
                     ),
                 ))
             }

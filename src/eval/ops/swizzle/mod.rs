@@ -106,6 +106,8 @@ fn f_apply(a: &Args) -> R<Value> {
             }
             match &a.args[1] {
                 Value::Tuple(IntTuple::I(i)) => Ok(Value::from(bits::apply(*sw, *i))),
+                // CuTe's Underscore is an Int<0>.
+                Value::Tuple(IntTuple::Under) => Ok(Value::from(bits::apply(*sw, st(0)))),
                 v => Err(EvalError::type_err(format!("a swizzle applies to an integer, not {} `{v}`", v.kind())).at_arg(1)),
             }
         }
@@ -158,15 +160,40 @@ macro_rules! lifted {
     };
 }
 
-delegated!(f_shape, "shape");
+delegated!(f_shape_c, "shape");
 delegated!(f_size, "size");
-delegated!(f_rank, "rank");
-delegated!(f_depth, "depth");
+delegated!(f_rank_c, "rank");
+delegated!(f_depth_c, "depth");
 delegated!(f_cosize, "cosize");
+lifted!(f_flatten_c, "flatten");
+
+/// A bare swizzle is not a tuple: CuTe's generic functions treat it as a single element.
+fn bare_swizzle(a: &Args) -> Option<Value> {
+    match (a.args, a.targs.is_empty()) {
+        ([v @ Value::Swizzle(_)], true) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// `shape(S)`; `shape(Sw)` is the swizzle itself (generic `shape` of a non-tuple).
+fn f_shape(a: &Args) -> R<Value> {
+    bare_swizzle(a).map_or_else(|| f_shape_c(a), Ok)
+}
+/// `rank(S)`; `rank(Sw)` is `_1`.
+fn f_rank(a: &Args) -> R<Value> {
+    bare_swizzle(a).map_or_else(|| f_rank_c(a), |_| Ok(Value::from(st(1))))
+}
+/// `depth(S)`; `depth(Sw)` is `_0`.
+fn f_depth(a: &Args) -> R<Value> {
+    bare_swizzle(a).map_or_else(|| f_depth_c(a), |_| Ok(Value::from(st(0))))
+}
+/// `flatten(S)`; `flatten(Sw)` is the swizzle itself.
+fn f_flatten(a: &Args) -> R<Value> {
+    bare_swizzle(a).map_or_else(|| f_flatten_c(a), Ok)
+}
 
 lifted!(f_layout, "layout");
 lifted!(f_take, "take");
-lifted!(f_flatten, "flatten");
 lifted!(f_group, "group");
 lifted!(f_zip, "zip");
 lifted!(f_coalesce, "coalesce");
@@ -182,25 +209,94 @@ lifted!(f_flat_product, "flat_product");
 lifted!(f_blocked_product, "blocked_product");
 lifted!(f_raked_product, "raked_product");
 
-/// `get<I>(S)`: CuTe has only the single-index form for composed layouts.
+/// `get<I...>(S)`: `get<I0,I1>(S)` is `get<I1>(get<I0>(S))`, each a composed layout.
 fn f_get(a: &Args) -> R<Value> {
     let Some(c) = composed_arg(a, 0) else { return no_match() };
-    if a.targs.len() != 1 || a.nargs() != 1 {
-        return Err(EvalError::arity(format!("get<I>({c}) takes exactly one template index")));
+    if a.targs.is_empty() || a.nargs() != 1 {
+        return Err(EvalError::arity(format!("get<I...>({c}) takes template indices and one argument")));
     }
-    lift(c, "get", a.targs, &[])
+    let mut v = Value::Composed(Box::new(c.clone()));
+    for t in a.targs {
+        v = match &v {
+            Value::Composed(c) => lift(c, "get", std::slice::from_ref(t), &[])?,
+            other => call("get", std::slice::from_ref(t), vec![other.clone()])?,
+        };
+    }
+    Ok(v)
 }
 
-/// `append<N>(S, x)`: N is required for composed layouts.
-fn f_append(a: &Args) -> R<Value> {
+/// `select<I...>(S)`: the tuple of `get<I>(S)`.
+fn f_select(a: &Args) -> R<Value> {
     let Some(c) = composed_arg(a, 0) else { return no_match() };
+    if a.nargs() != 1 {
+        return Err(EvalError::arity("select<I...>(S) takes one argument"));
+    }
+    let parts = a.targs.iter().map(|t| lift(c, "get", std::slice::from_ref(t), &[])).collect::<R<Vec<_>>>()?;
+    Ok(Value::tuple(parts))
+}
+
+/// `append<N>(S, x)` appends to the inner layout; plain `append(S, x)` is CuTe's generic
+/// tuple append of a non-tuple: `(S, x)`.
+fn f_append(a: &Args) -> R<Value> {
+    if let ([Value::Swizzle(_), x], true) = (a.args, a.targs.is_empty()) {
+        return Ok(Value::tuple(vec![a.args[0].clone(), x.clone()]));
+    }
+    let Some(c) = composed_arg(a, 0) else { return no_match() };
+    if a.nargs() != 2 {
+        return Err(EvalError::arity("append(S, x) takes two arguments"));
+    }
     if a.targs.is_empty() {
-        return Err(EvalError::rule(
-            "append of a composed layout needs append<N>",
-            format!("CuTe cannot deduce N for append({c}, ...)"),
-        ));
+        return Ok(Value::tuple(vec![a.args[0].clone(), a.args[1].clone()]));
     }
     lift(c, "append", a.targs, &a.args[1..])
+}
+
+/// `prepend([N])(S, x)`: CuTe's generic prepend of a non-tuple: `(x, ..., x, S)`.
+fn f_prepend(a: &Args) -> R<Value> {
+    if !matches!(a.args.first(), Some(Value::Composed(_) | Value::Swizzle(_))) {
+        return no_match();
+    }
+    if a.nargs() != 2 {
+        return Err(EvalError::arity("prepend(S, x) takes two arguments"));
+    }
+    let n = if a.targs.is_empty() { 2 } else { a.tint(0)? };
+    if n < 1 {
+        return Err(EvalError::rule("prepend<N> needs N > 1", format!("N = {n}")));
+    }
+    if n == 1 {
+        return Ok(a.args[0].clone());
+    }
+    let mut v: Vec<Value> = (0..n - 1).map(|_| a.args[1].clone()).collect();
+    v.push(a.args[0].clone());
+    Ok(Value::tuple(v))
+}
+
+/// `replace<N>(S, x)`: a composed layout is not a tuple, so only N = 0 works and gives x.
+fn f_replace(a: &Args) -> R<Value> {
+    let Some(_) = composed_arg(a, 0) else { return no_match() };
+    if a.nargs() != 2 {
+        return Err(EvalError::arity("replace<N>(S, x) takes two arguments"));
+    }
+    match a.tint(0)? {
+        0 => Ok(a.args[1].clone()),
+        n => Err(EvalError::rule("static_assert(N == 0)", format!("replace<{n}> of the non-tuple `{}`", a.args[0]))),
+    }
+}
+
+/// `idx2crd(i, S)`: a composed layout is not a tuple shape, so the index is returned as is.
+fn f_idx2crd(a: &Args) -> R<Value> {
+    match a.args {
+        [i @ Value::Tuple(IntTuple::I(_)), Value::Composed(_) | Value::Swizzle(_)] => Ok(i.clone()),
+        _ => no_match(),
+    }
+}
+
+/// `filter_zeros(S)`: CuTe's generic version leaves a non-tuple unchanged.
+fn f_filter_zeros(a: &Args) -> R<Value> {
+    match a.args {
+        [c @ (Value::Composed(_) | Value::Swizzle(_))] => Ok(c.clone()),
+        _ => no_match(),
+    }
 }
 
 /// `filter(S, profile)`: only the two-argument form exists for composed layouts.
@@ -478,10 +574,15 @@ pub const BUILTINS: &[Builtin] = &[
     b!("depth", "depth(S)", "depth of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); depth(S)", "_1", f_depth),
     b!("cosize", "cosize(S)", "codomain size of a composed layout (its inner layout's)", "S = Sw<3,3,3> o (_8,_64):(_64,_1); cosize(S)", "_512", f_cosize),
     b!("layout", "layout<I...>(S)", "a mode of a composed layout, still composed", "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout<1>(S)", "Sw<3,3,3> o _0 o _64:_1", f_layout),
-    b!("get", "get<I>(S)", "mode I of a composed layout, still composed", "S = Sw<3,3,3> o (_8,_64):(_64,_1); get<0>(S)", "Sw<3,3,3> o _0 o _8:_64", f_get),
+    b!("get", "get<I...>(S)", "mode I (or a nested mode) of a composed layout, still composed", "S = Sw<3,3,3> o (_8,_64):(_64,_1); get<0>(S)", "Sw<3,3,3> o _0 o _8:_64", f_get),
     b!("take", "take<B,E>(S)", "modes [B,E) of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); take<1,2>(S)", "Sw<3,3,3> o _0 o (_64):(_1)", f_take),
     b!("flatten", "flatten(S)", "flatten the inner layout of a composed layout", "flatten(Sw<3,3,3> o ((_8,_8),_8):((_64,_1),_8))", "Sw<3,3,3> o _0 o (_8,_8,_8):(_64,_1,_8)", f_flatten),
-    b!("append", "append<N>(S, L)", "append a mode to the inner layout of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); append<3>(S, _2:_512)", "Sw<3,3,3> o _0 o (_8,_64,_2):(_64,_1,_512)", f_append),
+    b!("append", "append<N>(S, L) | append(S, x)", "append<N>: append a mode to the inner layout of a composed layout; without N, CuTe's generic (S, x)", "S = Sw<3,3,3> o (_8,_64):(_64,_1); append<3>(S, _2:_512)", "Sw<3,3,3> o _0 o (_8,_64,_2):(_64,_1,_512)", f_append),
+    b!("prepend", "prepend(S, x)", "CuTe's generic prepend of a non-tuple: (x, S)", "S = Sw<3,3,3> o (_8,_64):(_64,_1); prepend(S, _2:_512)", "(_2:_512,Sw<3,3,3> o _0 o (_8,_64):(_64,_1))", f_prepend),
+    b!("replace", "replace<0>(S, x)", "CuTe's generic replace of a non-tuple: x", "S = Sw<3,3,3> o (_8,_64):(_64,_1); replace<0>(S, _2:_512)", "_2:_512", f_replace),
+    b!("select", "select<I...>(S)", "the tuple of modes get<I>(S) of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); select<1,0>(S)", "(Sw<3,3,3> o _0 o _64:_1,Sw<3,3,3> o _0 o _8:_64)", f_select),
+    b!("idx2crd", "idx2crd(i, S)", "a composed layout is not a tuple shape: the index itself", "S = Sw<3,3,3> o (_8,_64):(_64,_1); idx2crd(5, S)", "5", f_idx2crd),
+    b!("filter_zeros", "filter_zeros(S)", "CuTe's generic filter_zeros leaves a composed layout unchanged", "S = Sw<3,3,3> o (_8,_64):(_64,_1); filter_zeros(S)", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", f_filter_zeros),
     b!("group", "group<B,E>(S)", "group modes [B,E) of the inner layout", "group<0,2>(Sw<3,3,3> o (_8,_8,_8):(_64,_1,_8))", "Sw<3,3,3> o _0 o ((_8,_8),_8):((_64,_1),_8)", f_group),
     b!("zip", "zip(S)", "zip the inner layout of a composed layout", "zip(Sw<3,3,3> o ((_8,_8),(_2,_4)):((_64,_1),(_8,_16)))", "Sw<3,3,3> o _0 o ((_8,_2),(_8,_4)):((_64,_8),(_1,_16))", f_zip),
     b!("coalesce", "coalesce(S [, profile])", "coalesce the inner layout of a composed layout", "S = Sw<3,3,3> o (_8,_64):(_64,_1); coalesce(S)", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", f_coalesce),

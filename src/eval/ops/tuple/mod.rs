@@ -255,9 +255,14 @@ pub fn unflatten<X: Tup, P: Tup>(flat: &X, profile: &P) -> R<X> {
             },
         }
     }
-    // CuTe's unflatten_impl finds `rank` only by argument-dependent lookup, i.e. only for tuples.
-    let Some(elems) = flat.modes_of() else {
-        return Err(EvalError::rule("Invalid parameters", format!("unflatten: `{flat}` is not a tuple")));
+    // CuTe's unflatten_impl finds `rank` only by argument-dependent lookup: a CuTe type (a tuple,
+    // a static integer) works, a plain `int` does not; a non-tuple acts as a 1-tuple.
+    let elems = match flat.modes_of() {
+        Some(v) => v,
+        None if flat.dyn_int().is_some() => {
+            return Err(EvalError::rule("Invalid parameters", format!("unflatten: `{flat}` is a run-time integer, not a tuple")));
+        }
+        None => vec![flat.clone()],
     };
     let (res, used) = imp(&elems, profile)?;
     if used != elems.len() {
@@ -283,8 +288,19 @@ pub fn prepend<X: Tup>(t: &X, x: &X) -> X {
     X::mk(v)
 }
 
+/// Largest rank `append<N>`, `prepend<N>` and `repeat<N>` build.
+pub const MAX_RANK: i64 = 1 << 16;
+
+fn rank_limit(what: &str, n: i64) -> R<()> {
+    if n > MAX_RANK {
+        return Err(EvalError::limit(format!("{what}<{n}>: at most {MAX_RANK} modes")));
+    }
+    Ok(())
+}
+
 /// `append<N>(t, x)`: extend to rank N with copies of x (rank N == rank t: unchanged).
 pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
+    rank_limit("append", n)?;
     match t.modes_of() {
         Some(v) => {
             if n == v.len() as i64 {
@@ -317,6 +333,7 @@ pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
 
 /// `prepend<N>(t, x)`.
 pub fn prepend_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
+    rank_limit("prepend", n)?;
     let (v, tup) = match t.modes_of() {
         Some(v) => (v, true),
         None => (vec![t.clone()], false),
@@ -424,9 +441,7 @@ pub fn repeat<X: Tup>(n: i64, x: &X) -> R<X> {
     if n < 0 {
         return Err(EvalError::rule("N >= 0", format!("repeat<{n}>")));
     }
-    if n > 1 << 16 {
-        return Err(EvalError::limit(format!("repeat<{n}>: at most 65536 copies")));
-    }
+    rank_limit("repeat", n)?;
     Ok(X::mk(vec![x.clone(); n as usize]))
 }
 
@@ -459,6 +474,15 @@ pub fn zip<X: Tup>(t: &X) -> R<X> {
         }
     }
     Ok(X::mk((0..r1).map(|j| X::mk(rows.iter().map(|r| r[j].clone()).collect())).collect()))
+}
+
+/// CuTe's `filter_tuple(t, f)`: `tuple_cat(f(t_0), f(t_1), ...)` (f returns tuples; a non-tuple
+/// t is passed to f whole).
+pub fn filter_tuple<X: Tup>(t: &X, f: impl Fn(&X) -> R<X>) -> R<X> {
+    match t.modes_of() {
+        Some(v) => tuple_cat(&v.iter().map(f).collect::<R<Vec<X>>>()?),
+        None => tuple_cat(&[f(t)?]),
+    }
 }
 
 /// `tuple_cat(ts...)`: every argument must be a tuple.

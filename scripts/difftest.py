@@ -36,9 +36,10 @@ class Gen:
             return "(" + ",".join(self.fmt(t, leaf) for t in tree) + ")"
         return leaf(tree)
 
-    def leaves(self, tree):
+    @staticmethod
+    def leaves(tree):
         if isinstance(tree, list):
-            return [x for t in tree for x in self.leaves(t)]
+            return [x for t in tree for x in Gen.leaves(t)]
         return [tree]
 
     def layout(self, compact_prob=0.3, max_size=4096):
@@ -119,7 +120,7 @@ class Gen:
 
 def idx_in(shape):
     size = 1
-    for v in Gen.leaves(None, shape):
+    for v in Gen.leaves(shape):
         size *= v
     return size
 

@@ -353,24 +353,35 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
 
     // timing: CUDA events around each run after warm-up, median
     let flags = Some(drv_sys::CUevent_flags::CU_EVENT_DEFAULT);
-    let time = |f: &mut dyn FnMut() -> R<()>| -> R<f64> {
-        for _ in 0..cfg.warmup {
-            f()?;
-        }
-        let mut ts = Vec::new();
-        for _ in 0..cfg.iters {
-            let e0 = drv("event", ctx.new_event(flags))?;
-            let e1 = drv("event", ctx.new_event(flags))?;
-            drv("event", e0.record(&stream))?;
-            f()?;
-            drv("event", e1.record(&stream))?;
-            drv("event", e1.synchronize())?;
-            ts.push(drv("event", e0.elapsed_ms(&e1))? as f64);
-        }
-        Ok(median(ts))
+    // warm-up both, then alternate ours and cuBLAS so both see the same clocks and heat
+    for _ in 0..cfg.warmup {
+        launch(&mut c)?;
+        cublas_run(&mut cref)?;
+    }
+    let e0 = drv("event", ctx.new_event(flags))?;
+    let e1 = drv("event", ctx.new_event(flags))?;
+    let timed = |f: &mut dyn FnMut() -> R<()>| -> R<f64> {
+        drv("event", e0.record(&stream))?;
+        f()?;
+        drv("event", e1.record(&stream))?;
+        drv("event", e1.synchronize())?;
+        Ok(drv("event", e0.elapsed_ms(&e1))? as f64)
     };
-    let ms = time(&mut || launch(&mut c))?;
-    let cublas_ms = time(&mut || cublas_run(&mut cref))?;
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..cfg.iters {
+        ours.push(timed(&mut || launch(&mut c))?);
+        theirs.push(timed(&mut || cublas_run(&mut cref))?);
+    }
+    let (ms, cublas_ms) = (median(ours), median(theirs));
+    // the timed runs must have produced the same C (a difference means a race)
+    drv("synchronize", stream.synchronize())?;
+    let again = c.host(&stream, cfg.out)?;
+    if let Some(i) = again.iter().zip(&got).position(|(x, y)| x.to_bits() != y.to_bits()) {
+        return Err(err(
+            "gemm check failed",
+            format!("{}: C({}, {}) changed between runs ({} then {}): a race in the kernel", cfg.describe(), i / n, i % n, got[i], again[i]),
+        ));
+    }
     drv("synchronize", stream.synchronize())?;
     let _ = unsafe { blas::destroy_handle(handle) };
     let tf = |ms: f64| cfg.flops() / (ms * 1e-3) / 1e12;

@@ -130,7 +130,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
             if curr_shape.v == 0 {
                 return Err(EvalError::div_zero(rest_stride, curr_shape));
             }
-            if !(rest_stride.v % curr_shape.v == 0 || rest_stride.v < curr_shape.v) {
+            if !(rest_stride.v.wrapping_rem(curr_shape.v) == 0 || rest_stride.v < curr_shape.v) {
                 return Err(EvalError::rule(
                     "stride divisibility condition",
                     format!(
@@ -150,7 +150,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                 if new_shape.v == 0 {
                     return Err(EvalError::div_zero(rest_shape, new_shape));
                 }
-                if rest_shape.v % new_shape.v != 0 {
+                if rest_shape.v.wrapping_rem(new_shape.v) != 0 {
                     return Err(EvalError::rule(
                         "shape divisibility condition",
                         format!("the shape {rest_shape} of the right operand is not divisible by {new_shape}"),

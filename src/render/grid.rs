@@ -130,10 +130,15 @@ impl Grid {
         let (rows, cols) = match &d.shape {
             IntTuple::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
             s => {
+                let hint = if s.rank() == 1 {
+                    "; for one column write make_layout(L, _1:_0)"
+                } else {
+                    ""
+                };
                 return Err(EvalError::rule(
                     "rank(layout) == 2",
-                    format!("the layout must have rank 2, `{v}` has rank {}", s.rank()),
-                ))
+                    format!("CuTe prints rank-2 layouts only, `{v}` has rank {}{hint}", s.rank()),
+                ));
             }
         };
         Ok(Grid { f, rows, cols })

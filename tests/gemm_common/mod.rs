@@ -4,7 +4,7 @@
 use cute::eval::int::st;
 use cute::eval::int_tuple::IntTuple;
 use cute::eval::layout::{Composed, Func, Layout, Swizzle};
-use cute::eval::value::Value;
+pub use cute::eval::value::Value;
 use cute::runtime::GemmOpt;
 
 pub fn t(v: &[i64]) -> IntTuple {

@@ -1,1 +1,689 @@
-//! (stub)
+//! The interactive REPL: a thin rustyline loop around one `Session`.
+//!
+//! Prompt `cute> `; history in `$XDG_STATE_HOME/cute/history` (else `~/.local/state/cute/history`);
+//! Ctrl-R searches it; a grey hint from history; Tab completes function names (from the
+//! registry), bound names and `:` commands; an entry with open brackets or a trailing `\`
+//! continues on the next line; input is syntax-coloured when colour is on. Ctrl-C cancels the
+//! entry, Ctrl-D leaves (status 0); an error never ends the session.
+//! May import: `session`, `diagnostic`, `parser` (is_incomplete), `eval::builtins` (names, help).
+
+use crate::diagnostic::{paint, paint_value, Style};
+use crate::eval::builtins;
+use crate::eval::interp::{suggest, TAG_NAMES};
+use crate::session::{Options, Session};
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::{CmdKind, Highlighter};
+use rustyline::hint::{Hinter, HistoryHinter};
+use rustyline::history::DefaultHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{CompletionType, Config, Context, Editor, Helper};
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The prompt.
+pub const PROMPT: &str = "cute> ";
+
+/// The REPL's commands, with a one-line description each.
+pub const COMMANDS: &[(&str, &str)] = &[
+    (":help", "overview of the language and commands; `:help NAME` describes a function"),
+    (":vars", "list the bound names and their values"),
+    (":reset", "forget every binding"),
+    (":load", "`:load FILE` runs a .cute script into the session"),
+    (":save", "`:save FILE` writes the inputs accepted so far as a .cute script"),
+    (":quit", "leave (Ctrl-D does the same)"),
+];
+
+/// Where history is kept: `$XDG_STATE_HOME/cute/history`, else `$HOME/.local/state/cute/history`.
+pub fn history_path() -> Option<PathBuf> {
+    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = match nonempty("XDG_STATE_HOME").filter(|p| p.is_absolute()) {
+        Some(p) => p,
+        None => nonempty("HOME")?.join(".local").join("state"),
+    };
+    Some(base.join("cute").join("history"))
+}
+
+/// The rustyline helper: completion, hints, validation, highlighting.
+pub struct CuteHelper {
+    /// Bound names (refreshed after each entry).
+    pub vars: Vec<String>,
+    pub color: bool,
+    hinter: HistoryHinter,
+}
+
+impl CuteHelper {
+    pub fn new(color: bool) -> CuteHelper {
+        CuteHelper { vars: Vec::new(), color, hinter: HistoryHinter::new() }
+    }
+
+    /// Candidates completing the word that ends at `pos`: (start of the word, candidates).
+    pub fn candidates(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let pos = pos.min(line.len());
+        let head = &line[..pos];
+        let trimmed = head.trim_start();
+        // `:comm` → commands
+        if trimmed.starts_with(':') && !trimmed.contains(char::is_whitespace) {
+            let start = head.len() - trimmed.len();
+            let v = COMMANDS.iter().map(|(c, _)| c.to_string()).filter(|c| c.starts_with(trimmed)).collect();
+            return (start, v);
+        }
+        let start = head
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+            .last()
+            .map_or(pos, |(i, _)| i);
+        let word = &head[start..];
+        if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit() || c == '_') {
+            return (start, Vec::new());
+        }
+        let after_help = trimmed.starts_with(":help");
+        let mut v: Vec<String> = builtins::names()
+            .into_iter()
+            .filter(|n| !n.starts_with("__") && n.starts_with(word))
+            .map(str::to_string)
+            .collect();
+        if !after_help {
+            v.extend(self.vars.iter().filter(|n| n.starts_with(word)).cloned());
+            v.extend(TAG_NAMES.iter().filter(|n| n.starts_with(word)).map(|s| s.to_string()));
+        }
+        v.sort();
+        v.dedup();
+        (start, v)
+    }
+}
+
+impl Completer for CuteHelper {
+    type Candidate = Pair;
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let (start, v) = self.candidates(line, pos);
+        Ok((start, v.into_iter().map(|s| Pair { display: s.clone(), replacement: s }).collect()))
+    }
+}
+
+impl Hinter for CuteHelper {
+    type Hint = String;
+    fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        // A hint is grey text; without colour it would look typed, so none.
+        if !self.color {
+            return None;
+        }
+        self.hinter.hint(line, pos, ctx)
+    }
+}
+
+impl Validator for CuteHelper {
+    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
+        let input = ctx.input();
+        if input.trim_start().starts_with(':') {
+            return Ok(ValidationResult::Valid(None));
+        }
+        if crate::session::is_incomplete(input) {
+            Ok(ValidationResult::Incomplete)
+        } else {
+            Ok(ValidationResult::Valid(None))
+        }
+    }
+}
+
+impl Highlighter for CuteHelper {
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        if !self.color {
+            return Cow::Borrowed(line);
+        }
+        Cow::Owned(highlight_input(line))
+    }
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(&'s self, prompt: &'p str, default: bool) -> Cow<'b, str> {
+        if self.color && default {
+            Cow::Owned(paint(prompt, Style::Gutter, true))
+        } else {
+            Cow::Borrowed(prompt)
+        }
+    }
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        if self.color {
+            Cow::Owned(paint(hint, Style::Dim, true))
+        } else {
+            Cow::Borrowed(hint)
+        }
+    }
+    fn highlight_char(&self, _line: &str, _pos: usize, _kind: CmdKind) -> bool {
+        self.color
+    }
+}
+
+impl Helper for CuteHelper {}
+
+/// Syntax colouring of one input: static integers, swizzles, keywords (`assert`, `o`, `run`,
+/// `emit`), function names, comments. Keeps the display width (only adds escape codes).
+pub fn highlight_input(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() * 2);
+    let mut plain = String::new();
+    let flush = |plain: &mut String, out: &mut String| {
+        out.push_str(&paint_value(plain, true));
+        plain.clear();
+    };
+    let mut it = line.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        if c == '#' {
+            flush(&mut plain, &mut out);
+            out.push_str(&paint(&line[i..], Style::Dim, true));
+            return out;
+        }
+        if c.is_ascii_alphabetic() && !plain.ends_with(|p: char| p.is_ascii_alphanumeric() || p == '_') {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = it.peek() {
+                if d.is_ascii_alphanumeric() || d == '_' {
+                    end = j + d.len_utf8();
+                    it.next();
+                } else {
+                    break;
+                }
+            }
+            let word = &line[i..end];
+            let style = match word {
+                "assert" | "o" | "run" | "emit" | "gemm" => Some(Style::Keyword),
+                w if builtins::exists(w) && !w.starts_with("__") => Some(Style::Function),
+                _ => None,
+            };
+            match style {
+                Some(s) => {
+                    flush(&mut plain, &mut out);
+                    out.push_str(&paint(word, s, true));
+                }
+                None => plain.push_str(word),
+            }
+            continue;
+        }
+        plain.push(c);
+    }
+    flush(&mut plain, &mut out);
+    out
+}
+
+/// The `:help` overview.
+pub fn overview() -> String {
+    let mut s = String::from(
+        "cute: CuTe's layout algebra, printed exactly as CuTe C++ prints it.
+
+Values
+  12  _12          dynamic / static integer
+  (a,b,(c,d))      integer tuple (shape, stride, coordinate)
+  S:D              layout, e.g. (_4,_2):(_1,_4)
+  <3:3,(2,4):(1,8)> tiler;  _  all of a mode
+  Sw<3,3,3>        swizzle;  Sw<3,3,3> o L  swizzled layout
+Expressions
+  A o B            composition(A, B)
+  f(x, y), f<i>(x) CuTe functions, e.g. logical_divide(L, <2,3>)
+  A(i), A(i,j), A(_,1)   evaluate or slice a layout
+  a + b, a - b, a * b, a / b   integer arithmetic
+Statements
+  expr             print the value;   name = expr   bind a name
+  assert c         assert a == b (ignores static-ness);  identical(a,b), equivalent(A,B)
+  a; b             several statements;  # comment;  open brackets or a trailing \\ continue
+  _                (alone) the last value; `last` names it inside expressions
+Commands
+",
+    );
+    for (c, d) in COMMANDS {
+        s.push_str(&format!("  {c:<8} {d}\n"));
+    }
+    let names: Vec<&str> = builtins::names().into_iter().filter(|n| !n.starts_with("__")).collect();
+    s.push_str(&format!("Functions ({}; Tab completes, `:help NAME` explains)\n", names.len()));
+    let mut line = String::from(" ");
+    for n in names {
+        if line.len() + n.len() + 1 > 78 {
+            s.push_str(&line);
+            s.push('\n');
+            line = String::from(" ");
+        }
+        line.push(' ');
+        line.push_str(n);
+    }
+    if line.trim().is_empty() {
+        s.push_str("  (none registered)\n");
+    } else {
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+/// `:help NAME`.
+pub fn help_for(name: &str) -> Result<String, String> {
+    if let Some((c, d)) = COMMANDS.iter().find(|(c, _)| *c == name || c[1..] == *name) {
+        return Ok(format!("{c}: {d}\n"));
+    }
+    let entries: Vec<&builtins::Builtin> =
+        builtins::registry().iter().filter(|b| b.name == name && !name.starts_with("__")).collect();
+    if entries.is_empty() {
+        let names = builtins::names();
+        let mut msg = format!("no function named '{name}'");
+        if let Some(s) = suggest(name, &names) {
+            msg.push_str(&format!("; did you mean '{s}'?"));
+        }
+        return Err(msg);
+    }
+    // Overloads in several modules: each distinct signature with its doc and example.
+    let mut s = String::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for b in entries {
+        if seen.contains(&b.sig) {
+            continue;
+        }
+        seen.push(b.sig);
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&format!("{}\n  {}\n", b.sig, b.doc));
+        if !b.example.is_empty() {
+            s.push_str(&format!("example:\n  cute> {}\n", b.example));
+            for l in b.result.lines() {
+                s.push_str(&format!("  {l}\n"));
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The function table of the README, in Markdown, from the registry: one row per function
+/// (first signature, meaning, example → result).
+pub fn function_table() -> String {
+    let mut s = String::from("| function | meaning | example | CuTe prints |\n|---|---|---|---|\n");
+    let esc = |t: &str| t.replace('|', "\\|").replace('\n', "<br>");
+    for n in builtins::names() {
+        if n.starts_with("__") {
+            continue;
+        }
+        if let Some(b) = builtins::lookup(n) {
+            let first = b.result.lines().next().unwrap_or("");
+            let more = if b.result.lines().count() > 1 { " ..." } else { "" };
+            s.push_str(&format!(
+                "| `{}` | {} | `{}` | `{}`{more} |\n",
+                esc(b.sig),
+                esc(b.doc),
+                esc(b.example),
+                esc(first)
+            ));
+        }
+    }
+    s
+}
+
+/// What a `:` command asks the loop to do.
+pub(crate) enum Cmd {
+    Continue,
+    Quit,
+}
+
+pub(crate) fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut dyn Write) -> Cmd {
+    let line = line.trim();
+    let (cmd, arg) = match line.split_once(char::is_whitespace) {
+        Some((c, a)) => (c, a.trim()),
+        None => (line, ""),
+    };
+    let color = session.opts.color_diagnostics;
+    let error = |err: &mut dyn Write, msg: &str| {
+        let _ = writeln!(err, "{}: {msg}", paint("error", Style::Error, color));
+    };
+    match cmd {
+        ":help" | ":h" | ":?" => {
+            if arg.is_empty() {
+                let _ = write!(out, "{}", overview());
+            } else {
+                match help_for(arg) {
+                    Ok(s) => {
+                        let _ = write!(out, "{s}");
+                    }
+                    Err(m) => error(err, &m),
+                }
+            }
+        }
+        ":vars" => {
+            let mut any = false;
+            for (n, v) in session.interp().bindings() {
+                any = true;
+                let _ = writeln!(out, "{n} = {}", paint_value(&v.to_string(), session.opts.color_values));
+            }
+            if !any {
+                let _ = writeln!(out, "(no bindings)");
+            }
+        }
+        ":reset" => {
+            session.reset();
+            let _ = writeln!(out, "bindings cleared");
+        }
+        ":load" => {
+            if arg.is_empty() {
+                error(err, ":load needs a file name");
+            } else {
+                match std::fs::read_to_string(arg) {
+                    Ok(text) => {
+                        session.run(&text, arg, out, err);
+                    }
+                    Err(e) => error(err, &format!("cannot read {arg}: {e}")),
+                }
+            }
+        }
+        ":save" => {
+            if arg.is_empty() {
+                error(err, ":save needs a file name");
+            } else {
+                let script = session.script();
+                match std::fs::write(arg, &script) {
+                    Ok(()) => {
+                        let _ = writeln!(out, "saved {} input(s) to {arg}", session.accepted().len());
+                    }
+                    Err(e) => error(err, &format!("cannot write {arg}: {e}")),
+                }
+            }
+        }
+        ":quit" | ":q" | ":exit" => return Cmd::Quit,
+        _ => {
+            let names: Vec<&str> = COMMANDS.iter().map(|(c, _)| *c).collect();
+            let mut m = format!("unknown command '{cmd}'");
+            if let Some(s) = suggest(cmd, &names) {
+                m.push_str(&format!("; did you mean '{s}'?"));
+            } else {
+                m.push_str("; :help lists the commands");
+            }
+            error(err, &m);
+        }
+    }
+    let _ = out.flush();
+    Cmd::Continue
+}
+
+/// Run the REPL until Ctrl-D or `:quit`. Returns the process exit status.
+pub fn run(opts: Options) -> i32 {
+    let mut session = Session::new(Options { repl: true, keep_going: false, ..opts });
+    let config = Config::builder()
+        .auto_add_history(false)
+        .history_ignore_space(true)
+        .max_history_size(10_000)
+        .map(|b| b.completion_type(CompletionType::List).build())
+        .unwrap_or_else(|_| Config::builder().completion_type(CompletionType::List).build());
+    let mut rl: Editor<CuteHelper, DefaultHistory> = match Editor::with_config(config) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the line editor: {e}");
+            return 1;
+        }
+    };
+    rl.set_helper(Some(CuteHelper::new(opts.color_values)));
+    let hist = history_path();
+    if let Some(p) = &hist {
+        if let Some(dir) = p.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if p.exists() {
+            let _ = rl.load_history(p);
+        }
+    }
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    loop {
+        match rl.readline(PROMPT) {
+            Ok(line) => {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let _ = rl.add_history_entry(line.as_str());
+                if let Some(p) = &hist {
+                    if rl.append_history(p).is_err() {
+                        let _ = rl.save_history(p);
+                    }
+                }
+                let (mut out, mut err) = (stdout.lock(), stderr.lock());
+                if line.trim_start().starts_with(':') {
+                    if let Cmd::Quit = command(&line, &mut session, &mut out, &mut err) {
+                        break;
+                    }
+                } else {
+                    session.run(&line, "<repl>", &mut out, &mut err);
+                }
+                let _ = out.flush();
+                if let Some(h) = rl.helper_mut() {
+                    h.vars = session.interp().bindings().map(|(n, _)| n.to_string()).collect();
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        }
+    }
+    0
+}
+
+/// Markdown doctests (`cute --doctest`): every fenced ```` ```cute ```` block, in which lines starting with
+/// `cute> ` are inputs and the lines up to the next input or the closing fence are the
+/// expected output.
+///
+/// Policy: one session per file (bindings carry from block to block), REPL rules (a lone `_`
+/// is the last value), no colour. The output compared is what the REPL shows: values (stdout)
+/// and diagnostics (stderr), in the order they are written, with diagnostics naming the
+/// source `<repl>`. Lines starting with `cute> :` are REPL commands (`:help NAME`, `:vars`, ...). Trailing blank lines of the expected and the actual output are ignored;
+/// everything else is compared byte for byte. An input continues on the following lines while
+/// it is incomplete (open brackets, trailing `\`).
+pub mod doctest {
+    use crate::session::{Options, Session};
+
+    /// One example: where its input starts (1-based line), the input, the expected output.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Example {
+        pub line: usize,
+        pub input: String,
+        pub expected: String,
+    }
+
+    /// The examples of a Markdown text.
+    pub fn examples(md: &str) -> Vec<Example> {
+        let lines: Vec<&str> = md.lines().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            let t = lines[i].trim_start();
+            let fence = t.chars().take_while(|&c| c == '`' || c == '~').count();
+            if fence >= 3 && t[fence..].trim().split([' ', ',', '{']).next() == Some("cute") {
+                let marker = &t[..fence];
+                i += 1;
+                let mut cur: Option<Example> = None;
+                while i < lines.len() && !lines[i].trim_start().starts_with(marker) {
+                    let l = lines[i];
+                    if let Some(input) = l.strip_prefix("cute> ").or_else(|| (l == "cute>").then_some("")) {
+                        if let Some(e) = cur.take() {
+                            out.push(e);
+                        }
+                        let mut ex = Example { line: i + 1, input: input.to_string(), expected: String::new() };
+                        // Continuation lines of an incomplete input.
+                        while crate::session::is_incomplete(&ex.input)
+                            && i + 1 < lines.len()
+                            && !lines[i + 1].trim_start().starts_with(marker)
+                            && !lines[i + 1].starts_with("cute> ")
+                        {
+                            i += 1;
+                            ex.input.push('\n');
+                            ex.input.push_str(lines[i]);
+                        }
+                        cur = Some(ex);
+                    } else if let Some(e) = cur.as_mut() {
+                        e.expected.push_str(l);
+                        e.expected.push('\n');
+                    }
+                    i += 1;
+                }
+                if let Some(e) = cur.take() {
+                    out.push(e);
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    fn trim_trailing_blank(s: &str) -> &str {
+        let t = s.trim_end_matches(['\n', ' ', '\t', '\r']);
+        // keep the final newline of the last non-blank line
+        &s[..t.len()]
+    }
+
+    /// Check one Markdown file; failures are reported on `report` as `file:line` plus a diff.
+    /// Returns (passed, failed).
+    pub fn check(name: &str, md: &str, report: &mut dyn std::io::Write) -> (usize, usize) {
+        let mut session = Session::new(Options { repl: true, ..Options::default() });
+        let (mut passed, mut failed) = (0, 0);
+        for ex in examples(md) {
+            // One buffer for both streams keeps their order.
+            let buf = std::cell::RefCell::new(Vec::new());
+            if ex.input.trim_start().starts_with(':') {
+                let _ = super::command(&ex.input, &mut session, &mut Shared(&buf), &mut Shared(&buf));
+            } else {
+                session.run(&ex.input, "<repl>", &mut Shared(&buf), &mut Shared(&buf));
+            }
+            let buf = buf.into_inner();
+            let got = String::from_utf8_lossy(&buf).into_owned();
+            if trim_trailing_blank(&got) == trim_trailing_blank(&ex.expected) {
+                passed += 1;
+            } else {
+                failed += 1;
+                let _ = writeln!(report, "{name}:{}: cute> {}", ex.line, ex.input.replace('\n', "\n      "));
+                let _ = writeln!(report, "{}", diff(trim_trailing_blank(&ex.expected), trim_trailing_blank(&got)));
+            }
+        }
+        (passed, failed)
+    }
+
+    use std::io::Write;
+
+    /// A writer that appends to a shared buffer.
+    struct Shared<'a>(&'a std::cell::RefCell<Vec<u8>>);
+    impl Write for Shared<'_> {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A line diff: `-` expected lines, `+` actual lines, ` ` common ones (LCS).
+    pub fn diff(expected: &str, got: &str) -> String {
+        let a: Vec<&str> = expected.lines().collect();
+        let b: Vec<&str> = got.lines().collect();
+        let (n, m) = (a.len(), b.len());
+        let mut out = String::new();
+        if n * m > 1_000_000 {
+            for l in &a {
+                out.push_str(&format!("-{l}\n"));
+            }
+            for l in &b {
+                out.push_str(&format!("+{l}\n"));
+            }
+            return out;
+        }
+        let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                lcs[i][j] = if a[i] == b[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < n || j < m {
+            if i < n && j < m && a[i] == b[j] {
+                out.push_str(&format!(" {}\n", a[i]));
+                i += 1;
+                j += 1;
+            } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+                out.push_str(&format!("-{}\n", a[i]));
+                i += 1;
+            } else {
+                out.push_str(&format!("+{}\n", b[j]));
+                j += 1;
+            }
+        }
+        if out.is_empty() {
+            out.push_str("(both empty)\n");
+        }
+        out
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn finds_examples() {
+            let md = "text\n```cute\ncute> a = 1\ncute> a\n1\n\ncute> b\nerror: x\n```\n```rust\ncute> no\n```\n~~~cute\ncute> c\n~~~\n";
+            let ex = examples(md);
+            assert_eq!(ex.len(), 4);
+            assert_eq!(ex[0], Example { line: 3, input: "a = 1".into(), expected: "".into() });
+            assert_eq!(ex[1], Example { line: 4, input: "a".into(), expected: "1\n\n".into() });
+            assert_eq!(ex[2].expected, "error: x\n");
+            assert_eq!(ex[3].line, 14);
+        }
+
+        #[test]
+        fn diffs() {
+            assert_eq!(diff("a\nb\nc", "a\nx\nc"), " a\n-b\n+x\n c\n");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completes_commands_and_vars() {
+        let mut h = CuteHelper::new(false);
+        h.vars = vec!["Alpha".into(), "Beta".into()];
+        assert_eq!(h.candidates(":he", 3), (0, vec![":help".to_string()]));
+        assert_eq!(h.candidates("x = Al", 6), (4, vec!["Alpha".to_string()]));
+        assert_eq!(h.candidates("LayoutL", 7).1, vec!["LayoutLeft".to_string()]);
+        assert_eq!(h.candidates("(_1", 3).1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn highlight_keeps_text() {
+        let s = "assert size(L) == _8 # c";
+        let h = highlight_input(s);
+        let stripped: String = {
+            let mut out = String::new();
+            let mut esc = false;
+            for c in h.chars() {
+                if c == '\x1b' {
+                    esc = true;
+                } else if esc {
+                    if c == 'm' {
+                        esc = false;
+                    }
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        assert_eq!(stripped, s);
+    }
+
+    #[test]
+    fn help_texts() {
+        assert!(overview().contains(":save"));
+        assert!(help_for(":vars").is_ok());
+        assert!(help_for("no_such_fn").is_err());
+    }
+
+    #[test]
+    fn history_location() {
+        // Only checks the shape of the path; the variables are read, not set.
+        if let Some(p) = history_path() {
+            assert!(p.ends_with("cute/history"));
+        }
+    }
+}

@@ -1,1 +1,237 @@
-//! (stub)
+//! A session: bindings, the inputs it accepted, options, and one `run(source, origin)` used by
+//! the REPL, scripts, `-e`, doctests and tests. Values go to one writer (stdout), diagnostics
+//! (errors, warnings, failed asserts) to another (stderr).
+//! May import: `parser`, `eval::interp` (and the value/error types), `diagnostic`.
+
+use crate::diagnostic::{paint_value, Diagnostic};
+use crate::eval::error::take_warnings;
+use crate::eval::interp::{Failure, Interp, Located, Produced};
+use crate::parser;
+use std::io::Write;
+
+/// True when `src` ends inside open brackets or with a trailing `\`: the REPL reads on.
+pub fn is_incomplete(src: &str) -> bool {
+    parser::is_incomplete(src)
+}
+
+/// How a session prints and reacts to failures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Go on after an error or a failed assert (scripts: `--keep-going`).
+    pub keep_going: bool,
+    /// Colour values (stdout).
+    pub color_values: bool,
+    /// Colour diagnostics (stderr).
+    pub color_diagnostics: bool,
+    /// REPL rules: a statement that is exactly `_` shows the last value.
+    pub repl: bool,
+}
+
+/// Counts over the session's lifetime (for `--keep-going`'s `N passed, M failed`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Asserts that held.
+    pub passed: usize,
+    /// Failed asserts, statements that raised an error, and inputs that did not parse.
+    pub failed: usize,
+    /// Inputs that did not parse (also counted in `failed`).
+    pub parse_errors: usize,
+}
+
+/// What one `run` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every statement ran; every assert held.
+    Ok,
+    /// An error or a failed assert (the run stopped there unless `keep_going`).
+    Failed,
+    /// The input did not parse; nothing ran.
+    ParseError,
+}
+
+impl Outcome {
+    /// The process exit code this outcome calls for (0, 1, 2).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Outcome::Ok => 0,
+            Outcome::Failed => 1,
+            Outcome::ParseError => 2,
+        }
+    }
+}
+
+/// Bindings + accepted inputs + options.
+pub struct Session {
+    interp: Interp,
+    pub opts: Options,
+    accepted: Vec<String>,
+    pub stats: Stats,
+}
+
+impl Session {
+    pub fn new(opts: Options) -> Session {
+        let mut interp = Interp::new();
+        interp.repl = opts.repl;
+        Session { interp, opts, accepted: Vec::new(), stats: Stats::default() }
+    }
+
+    pub fn interp(&self) -> &Interp {
+        &self.interp
+    }
+
+    /// Inputs that ran without an error, in order (`:save` writes them).
+    pub fn accepted(&self) -> &[String] {
+        &self.accepted
+    }
+
+    /// The accepted inputs as a `.cute` script.
+    pub fn script(&self) -> String {
+        let mut s = String::new();
+        for a in &self.accepted {
+            s.push_str(a.trim_end_matches('\n'));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Forget bindings, the last value and the accepted inputs (statistics are kept).
+    pub fn reset(&mut self) {
+        self.interp.reset();
+        self.accepted.clear();
+    }
+
+    /// Parse and run `source` (named `origin` in messages: a file name, `-e`, `<repl>`).
+    /// Values are written to `out`, diagnostics to `err`. Write errors (a closed pipe) are
+    /// ignored.
+    pub fn run(&mut self, source: &str, origin: &str, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+        self.interp.repl = self.opts.repl;
+        let program = match parser::parse(source) {
+            Ok(p) => p,
+            Err(pe) => {
+                self.stats.parse_errors += 1;
+                self.stats.failed += 1;
+                let d = Diagnostic::error(pe.message.clone(), Some(pe.span));
+                emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+                return Outcome::ParseError;
+            }
+        };
+        let mut outcome = Outcome::Ok;
+        for stmt in &program.stmts {
+            let _ = take_warnings();
+            let r = self.interp.exec(stmt);
+            let warnings = take_warnings();
+            match &r {
+                Ok(Produced::Value(v)) => {
+                    let _ = writeln!(out, "{}", paint_value(&v.to_string(), self.opts.color_values));
+                }
+                Ok(Produced::Text(t)) => {
+                    let _ = out.write_all(t.as_bytes());
+                    if !t.ends_with('\n') {
+                        let _ = out.write_all(b"\n");
+                    }
+                }
+                Ok(Produced::AssertPassed) => self.stats.passed += 1,
+                Ok(Produced::Nothing) => {}
+                Err(_) => {}
+            }
+            for w in warnings {
+                let d = Diagnostic::warning(w, Some(stmt.span));
+                emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+            }
+            if let Err(f) = r {
+                self.stats.failed += 1;
+                outcome = Outcome::Failed;
+                let d = self.failure_diagnostic(&f, source);
+                emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+                if !self.opts.keep_going {
+                    break;
+                }
+            }
+        }
+        let _ = out.flush();
+        if outcome == Outcome::Ok {
+            self.accepted.push(source.to_string());
+        }
+        outcome
+    }
+
+    fn failure_diagnostic(&self, f: &Failure, source: &str) -> Diagnostic {
+        let text = |sp: crate::parser::ast::Span| source.get(sp.start..sp.end).unwrap_or("").trim().to_string();
+        let c = self.opts.color_diagnostics;
+        match f {
+            Failure::Error(Located { error, span, help }) => {
+                let mut d = Diagnostic::error(error.to_string(), Some(*span));
+                d.help = help.clone();
+                d
+            }
+            Failure::Assert(a) => {
+                let mut d = Diagnostic::error(format!("assertion failed: {}", text(a.span)), Some(a.span));
+                match &a.rhs {
+                    Some((_, rv)) => {
+                        d.notes.push(format!("left:  {}", paint_value(&a.lhs.1.to_string(), c)));
+                        d.notes.push(format!("right: {}", paint_value(&rv.to_string(), c)));
+                    }
+                    None => d.notes.push(format!("value: {}", paint_value(&a.lhs.1.to_string(), c))),
+                }
+                d
+            }
+        }
+    }
+}
+
+/// Write a diagnostic on `err`, after flushing `out` so that the two streams interleave in
+/// order on a terminal.
+fn emit(out: &mut dyn Write, err: &mut dyn Write, text: &str) {
+    let _ = out.flush();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &mut Session, src: &str) -> (Outcome, String, String) {
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        let r = s.run(src, "t", &mut o, &mut e);
+        (r, String::from_utf8(o).unwrap(), String::from_utf8(e).unwrap())
+    }
+
+    #[test]
+    fn values_to_out_diagnostics_to_err() {
+        let mut s = Session::new(Options::default());
+        let (r, o, e) = run(&mut s, "x = (2,_3)\nx; nosuch; x");
+        assert_eq!((r, o.as_str()), (Outcome::Failed, "(2,_3)\n"));
+        assert!(e.starts_with("error: unknown name: 'nosuch'\n --> t:2:4\n"), "{e}");
+        assert_eq!(s.stats, Stats { passed: 0, failed: 1, parse_errors: 0 });
+        let (r, o, e) = run(&mut s, "(1,");
+        assert_eq!((r, o.as_str()), (Outcome::ParseError, ""));
+        assert!(e.starts_with("error: "));
+        assert_eq!(Outcome::ParseError.exit_code(), 2);
+    }
+
+    #[test]
+    fn keep_going_counts_and_accepted_inputs() {
+        let mut s = Session::new(Options { keep_going: true, ..Options::default() });
+        let (r, o, _) = run(&mut s, "assert 1; assert 0; assert (1,_2) == (_1,2); 5");
+        assert_eq!((r, o.as_str()), (Outcome::Failed, "5\n"));
+        assert_eq!((s.stats.passed, s.stats.failed), (2, 1));
+        run(&mut s, "a = 1");
+        run(&mut s, "b = nosuch");
+        run(&mut s, "c = a");
+        assert_eq!(s.script(), "a = 1\nc = a\n");
+        s.reset();
+        assert_eq!(s.script(), "");
+        assert_eq!(s.interp().bindings().count(), 0);
+    }
+
+    #[test]
+    fn repl_underscore_and_colour() {
+        let mut s = Session::new(Options { repl: true, color_values: true, ..Options::default() });
+        run(&mut s, "(_2,4)");
+        let (_, o, _) = run(&mut s, "_");
+        assert!(o.contains("\x1b[") && o.contains("_2") && o.contains(",4)"), "{o:?}");
+        s.opts.color_values = false;
+        assert_eq!(run(&mut s, "last").1, "(_2,4)\n");
+    }
+}

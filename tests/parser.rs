@@ -26,3 +26,21 @@ fn errors_are_words_with_spans() {
     assert!(is_incomplete("x = (1,\n2"));
     assert!(!is_incomplete("x = (1,\n2)"));
 }
+
+#[test]
+fn every_script_parses() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
+    let Ok(entries) = std::fs::read_dir(&dir) else { return };
+    let mut n = 0;
+    for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if p.extension().is_some_and(|x| x == "cute") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            if let Err(e) = parse(&text) {
+                let line = text[..e.span.start].matches('\n').count() + 1;
+                panic!("{}:{line}: {}", p.display(), e.message);
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 0 || !dir.exists());
+}

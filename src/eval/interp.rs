@@ -1,1 +1,651 @@
-//! (stub) Walks the AST, calls built-ins, attaches spans to errors.
+//! The interpreter: walks a parsed `Program` over an environment (name → value), calls the
+//! built-ins of the registry, and stamps source spans on the algebra's span-free errors.
+//!
+//! It never prints: each statement returns what it produced (`Produced`) or why it failed
+//! (`Failure`); `session` writes values and diagnostics.
+//! May import: `eval` (algebra, builtins, atoms), `parser::ast` (types only), `runtime`
+//! (the GEMM statement). Never the parser itself, the session, the REPL or a terminal.
+
+use super::builtins::{self, TArg};
+use super::error::{ErrorKind, EvalError};
+use super::int::Int;
+use super::int_tuple::IntTuple;
+use super::layout::{Composed, Func, Layout, Swizzle};
+use super::ops::compare::equal_ignoring_static;
+use super::value::Value;
+use crate::parser::ast::{BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
+use std::collections::HashMap;
+
+/// An evaluation error located in the source: the algebra's error plus the span to underline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located {
+    pub error: EvalError,
+    pub span: Span,
+    /// A hint shown under the error (`did you mean 'size'?`).
+    pub help: Option<String>,
+}
+
+impl Located {
+    pub fn new(error: EvalError, span: Span) -> Located {
+        Located { error, span, help: None }
+    }
+}
+
+/// A failed `assert`: the whole condition's span and each side's span and value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssertFailure {
+    /// Span of the condition (`a == b`, or `cond`).
+    pub span: Span,
+    pub lhs: (Span, Value),
+    /// `Some` for `assert a == b`.
+    pub rhs: Option<(Span, Value)>,
+}
+
+/// Why a statement failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    Error(Located),
+    Assert(AssertFailure),
+}
+
+impl From<Located> for Failure {
+    fn from(l: Located) -> Self {
+        Failure::Error(l)
+    }
+}
+
+/// What a statement produced.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Produced {
+    /// A binding: nothing to print.
+    Nothing,
+    /// An expression statement's value (printed with CuTe's format).
+    Value(Value),
+    /// Text that is the answer itself (`print_layout`, `emit gemm`): printed as is.
+    Text(String),
+    /// An assert that held.
+    AssertPassed,
+}
+
+/// Bare names that stand for CuTe tags and types (`Value::Tag`) unless bound.
+pub const TAG_NAMES: &[&str] = &[
+    "LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor", "K", "MN", "int8_t", "uint8_t", "int16_t",
+    "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float", "double", "bool", "half_t",
+    "bfloat16_t", "tfloat32_t", "float_e4m3_t", "float_e5m2_t", "int4b_t", "uint4b_t", "uint1b_t",
+    "uint128_t",
+];
+
+/// The name under which the last printed value is available (besides a lone `_` in the REPL).
+pub const LAST_NAME: &str = "last";
+
+/// The environment and the evaluation rules.
+#[derive(Default)]
+pub struct Interp {
+    /// Bindings in the order they were first made (for `:vars`).
+    vars: Vec<(String, Value)>,
+    index: HashMap<String, usize>,
+    /// The value of the last expression statement (not text).
+    last: Option<Value>,
+    /// REPL mode: a statement that is exactly `_` shows the last value.
+    pub repl: bool,
+}
+
+type E<T> = Result<T, Located>;
+
+impl Interp {
+    pub fn new() -> Interp {
+        Interp::default()
+    }
+
+    /// The value bound to `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.index.get(name).and_then(|&i| self.vars.get(i)).map(|(_, v)| v)
+    }
+
+    /// Bind (or rebind) `name`.
+    pub fn bind(&mut self, name: &str, v: Value) {
+        match self.index.get(name) {
+            Some(&i) if i < self.vars.len() => self.vars[i].1 = v,
+            _ => {
+                self.index.insert(name.to_string(), self.vars.len());
+                self.vars.push((name.to_string(), v));
+            }
+        }
+    }
+
+    /// All bindings, in the order they were first made.
+    pub fn bindings(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.vars.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    /// The value of the last expression statement.
+    pub fn last(&self) -> Option<&Value> {
+        self.last.as_ref()
+    }
+
+    /// Forget every binding and the last value.
+    pub fn reset(&mut self) {
+        self.vars.clear();
+        self.index.clear();
+        self.last = None;
+    }
+
+    /// Execute one statement.
+    pub fn exec(&mut self, stmt: &Stmt) -> Result<Produced, Failure> {
+        match &stmt.kind {
+            StmtKind::Expr(e) => {
+                // REPL: a statement that is exactly `_` is the last value.
+                if self.repl && matches!(e.kind, ExprKind::Under) {
+                    if let Some(v) = &self.last {
+                        return Ok(Produced::Value(v.clone()));
+                    }
+                }
+                match self.eval(e)? {
+                    Value::Text(t) => Ok(Produced::Text(t)),
+                    v => {
+                        self.last = Some(v.clone());
+                        Ok(Produced::Value(v))
+                    }
+                }
+            }
+            StmtKind::Bind { name, name_span, value } => {
+                let v = self.eval(value)?;
+                if let Value::Text(_) = v {
+                    return Err(Located::new(
+                        EvalError::type_err(format!(
+                            "`{name}` cannot be bound to printed text: the result of print_layout/print_latex is its printout"
+                        )),
+                        value.span,
+                    )
+                    .into());
+                }
+                if name == "o" {
+                    return Err(Located::new(EvalError::rule("reserved name", "`o` is the composition operator"), *name_span).into());
+                }
+                // NOTATION.md: a name is not a function name (calls would become ambiguous).
+                if builtins::exists(name) {
+                    return Err(Located::new(
+                        EvalError::rule("reserved name", format!("`{name}` is a function; bind the value to another name")),
+                        *name_span,
+                    )
+                    .into());
+                }
+                self.bind(name, v);
+                Ok(Produced::Nothing)
+            }
+            StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_ref()),
+            StmtKind::Gemm { emit, m, n, k, args } => self.exec_gemm(*emit, m, n, k, args).map_err(Failure::Error),
+        }
+    }
+
+    fn exec_assert(&self, lhs: &Expr, rhs: Option<&Expr>) -> Result<Produced, Failure> {
+        let a = self.eval_arg(lhs)?;
+        match rhs {
+            None => {
+                let ok = match &a {
+                    Value::Tuple(IntTuple::I(i)) => i.v != 0,
+                    v => {
+                        return Err(Located::new(
+                            EvalError::type_err(format!(
+                                "an assert condition must be an integer (non-zero passes), got {} `{v}`; use `assert a == b` to compare values",
+                                v.kind()
+                            )),
+                            lhs.span,
+                        )
+                        .into())
+                    }
+                };
+                if ok {
+                    Ok(Produced::AssertPassed)
+                } else {
+                    Err(Failure::Assert(AssertFailure { span: lhs.span, lhs: (lhs.span, a), rhs: None }))
+                }
+            }
+            Some(r) => {
+                let b = self.eval_arg(r)?;
+                if equal_ignoring_static(&a, &b) {
+                    Ok(Produced::AssertPassed)
+                } else {
+                    Err(Failure::Assert(AssertFailure {
+                        span: lhs.span.join(r.span),
+                        lhs: (lhs.span, a),
+                        rhs: Some((r.span, b)),
+                    }))
+                }
+            }
+        }
+    }
+
+    fn exec_gemm(&self, emit: bool, m: &Expr, n: &Expr, k: &Expr, args: &[GemmArg]) -> E<Produced> {
+        let mut dims = [0i64; 3];
+        for (d, e) in dims.iter_mut().zip([m, n, k]) {
+            let v = self.eval_arg(e)?;
+            *d = v.as_int().map_err(|err| Located::new(err, e.span))?.v;
+        }
+        let mut opts = Vec::with_capacity(args.len());
+        for a in args {
+            let v = match &a.value.kind {
+                // A bare unbound name (`dtype=f16`, `layout=TN`) is a tag.
+                ExprKind::Name { name, targs } if self.get(name).is_none() => match self.eval_name(name, targs, a.value.span) {
+                    Ok(v) => v,
+                    Err(l) if l.error.kind == ErrorKind::Unknown => Value::Tag(name.clone()),
+                    Err(l) => return Err(l),
+                },
+                _ => self.eval_arg(&a.value)?,
+            };
+            opts.push(crate::runtime::GemmOpt { key: a.key.clone(), value: v });
+        }
+        let spans: Vec<Span> = [m.span, n.span, k.span].into_iter().chain(args.iter().map(|a| a.key_span.join(a.value.span))).collect();
+        let whole = m.span.join(spans.last().copied().unwrap_or(k.span));
+        match crate::runtime::gemm_statement(emit, dims[0], dims[1], dims[2], &opts) {
+            Ok(text) => Ok(Produced::Text(text)),
+            Err(err) => {
+                let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
+                Err(Located::new(err, span))
+            }
+        }
+    }
+
+    /// Evaluate an expression to a value that may be passed on (not printed text).
+    fn eval_arg(&self, e: &Expr) -> E<Value> {
+        let v = self.eval(e)?;
+        if let Value::Text(_) = v {
+            return Err(Located::new(
+                EvalError::type_err("print_layout/print_latex print their answer; the printout cannot be used as a value"),
+                e.span,
+            ));
+        }
+        Ok(v)
+    }
+
+    fn eval_args(&self, es: &[Expr]) -> E<Vec<Value>> {
+        es.iter().map(|e| self.eval_arg(e)).collect()
+    }
+
+    /// Evaluate an expression.
+    pub fn eval(&self, e: &Expr) -> E<Value> {
+        let at = |err: EvalError| Located::new(err, e.span);
+        match &e.kind {
+            ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
+            ExprKind::Tuple(es) => Ok(Value::tuple(self.eval_args(es)?)),
+            ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
+            ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
+            ExprKind::Layout(s, d) => {
+                let sv = self.eval_arg(s)?;
+                let dv = self.eval_arg(d)?;
+                let side = |v: Value, x: &Expr, what: &str| match v {
+                    Value::Tuple(t) => Ok(t),
+                    v => Err(Located::new(
+                        EvalError::type_err(format!("the {what} of `S:D` must be an integer or a tuple, got {} `{v}`", v.kind())),
+                        x.span,
+                    )),
+                };
+                let st = side(sv, s, "shape")?;
+                let dt = side(dv, d, "stride")?;
+                Ok(Value::Layout(Layout::new(st, dt)))
+            }
+            ExprKind::Swizzle { b, m, s } => {
+                if builtins::exists("make_swizzle") {
+                    builtins::call("make_swizzle", &[TArg::Int(*b), TArg::Int(*m), TArg::Int(*s)], &[]).map_err(at)
+                } else {
+                    let c = |x: i64| {
+                        i32::try_from(x).map_err(|_| at(EvalError::rule("swizzle parameters", format!("{x} is out of range"))))
+                    };
+                    Ok(Value::Swizzle(Swizzle { b: c(*b)?, m: c(*m)?, s: c(*s)? }))
+                }
+            }
+            ExprKind::Compose(a, b) => {
+                let args = [self.eval_arg(a)?, self.eval_arg(b)?];
+                self.call_builtin("composition", &[], &args, e.span, &[a.span, b.span])
+            }
+            ExprKind::ComposedLit { outer, offset, inner } => {
+                let args = [self.eval_arg(outer)?, self.eval_arg(offset)?, self.eval_arg(inner)?];
+                let spans = [outer.span, offset.span, inner.span];
+                if builtins::exists("make_composed_layout") {
+                    self.call_builtin("make_composed_layout", &[], &args, e.span, &spans)
+                } else {
+                    let [o, off, i] = args;
+                    let f = |v: Value, sp: Span| match v {
+                        Value::Layout(l) => Ok(Func::Layout(l)),
+                        Value::Swizzle(s) => Ok(Func::Swizzle(s)),
+                        Value::Composed(c) => Ok(Func::Composed(c)),
+                        v => Err(Located::new(EvalError::type_err(format!("expected a layout or swizzle, got {} `{v}`", v.kind())), sp)),
+                    };
+                    let outer = f(o, spans[0])?;
+                    let offset = off.as_int().map_err(|err| Located::new(err, spans[1]))?;
+                    let inner = f(i, spans[2])?;
+                    Ok(Value::Composed(Box::new(Composed { outer, offset, inner })))
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval_arg(a)?;
+                let y = self.eval_arg(b)?;
+                let int = |v: &Value, sp: Span| match v {
+                    Value::Tuple(IntTuple::I(i)) => Ok(*i),
+                    v => Err(Located::new(
+                        EvalError::type_err(format!("`{}` works on integers, got {} `{v}`", op_str(*op), v.kind())),
+                        sp,
+                    )),
+                };
+                let (x, y) = (int(&x, a.span)?, int(&y, b.span)?);
+                let r = match op {
+                    BinOp::Add => x.add(y),
+                    BinOp::Sub => x.sub(y),
+                    BinOp::Mul => x.mul(y),
+                    BinOp::Div => x.div(y),
+                };
+                r.map(Value::from).map_err(|err| match err.kind {
+                    ErrorKind::DivZero => Located::new(err, b.span),
+                    _ => at(err),
+                })
+            }
+            ExprKind::Name { name, targs } => self.eval_name(name, targs, e.span),
+            ExprKind::Call { name, name_span, targs, args } => {
+                if let Some(callee) = self.get(name) {
+                    if targs.is_empty() {
+                        let callee = callee.clone();
+                        return self.apply(callee, *name_span, args, e.span);
+                    }
+                }
+                if !builtins::exists(name) || name.starts_with("__") {
+                    return Err(self.unknown(name, *name_span, true));
+                }
+                let vals = self.eval_args(args)?;
+                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+                self.call_builtin(name, targs, &vals, e.span, &spans)
+            }
+            ExprKind::Apply { callee, args } => {
+                let c = self.eval_arg(callee)?;
+                self.apply(c, callee.span, args, e.span)
+            }
+        }
+    }
+
+    /// Call built-in `name`, stamping the offending argument's span (or the whole call's).
+    fn call_builtin(&self, name: &str, targs: &[TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
+        builtins::call(name, targs, args).map_err(|err| {
+            let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
+            Located::new(err, span)
+        })
+    }
+
+    /// `callee(args)`: evaluation at a coordinate or slicing, by the `__apply` built-in.
+    fn apply(&self, callee: Value, callee_span: Span, args: &[Expr], whole: Span) -> E<Value> {
+        if !matches!(callee, Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Atom(_)) {
+            return Err(Located::new(
+                EvalError::type_err(format!(
+                    "{} `{callee}` cannot be called: only layouts, swizzles and composed layouts are evaluated at a coordinate",
+                    callee.kind()
+                )),
+                callee_span,
+            ));
+        }
+        let mut vals = Vec::with_capacity(args.len() + 1);
+        vals.push(callee);
+        vals.extend(self.eval_args(args)?);
+        let mut spans = vec![callee_span];
+        spans.extend(args.iter().map(|a| a.span));
+        if !builtins::exists("__apply") {
+            return Err(Located::new(
+                EvalError::type_err(format!("evaluating {} at a coordinate is not available in this build", vals[0].kind())),
+                whole,
+            ));
+        }
+        self.call_builtin("__apply", &[], &vals, whole, &spans).map_err(|mut l| {
+            if l.error.kind == ErrorKind::Type && l.error.detail.starts_with("__apply does not accept") {
+                let kinds: Vec<&str> = vals[1..].iter().map(|v| v.kind()).collect();
+                l.error.detail = format!("{} cannot be applied to ({})", vals[0].kind(), kinds.join(", "));
+            }
+            l
+        })
+    }
+
+    /// A bare name: a binding, a tag or type name, an MMA/copy operation, else an error.
+    fn eval_name(&self, name: &str, targs: &[TArg], span: Span) -> E<Value> {
+        if let Some(v) = self.get(name) {
+            if !targs.is_empty() {
+                return Err(Located::new(
+                    EvalError::type_err(format!("`{name}` is a bound value; it takes no template arguments")),
+                    span,
+                ));
+            }
+            return Ok(v.clone());
+        }
+        if targs.is_empty() && TAG_NAMES.contains(&name) {
+            return Ok(Value::Tag(name.to_string()));
+        }
+        if let Some(r) = super::atoms::named_value(name, targs) {
+            return r.map_err(|err| Located::new(err, span));
+        }
+        if name == LAST_NAME && targs.is_empty() {
+            if let Some(v) = &self.last {
+                return Ok(v.clone());
+            }
+        }
+        if builtins::exists(name) && !name.starts_with("__") {
+            let sig = builtins::lookup(name).map(|b| b.sig).unwrap_or("");
+            let mut l = Located::new(
+                EvalError::new(ErrorKind::Type, "not a value", format!("`{name}` is a function; call it with arguments")),
+                span,
+            );
+            if !sig.is_empty() {
+                l.help = Some(format!("usage: {sig}"));
+            }
+            return Err(l);
+        }
+        Err(self.unknown(name, span, false))
+    }
+
+    /// "unknown name 'x'", with a close name suggested when there is one.
+    fn unknown(&self, name: &str, span: Span, called: bool) -> Located {
+        let what = if called { "unknown function" } else { "unknown name" };
+        let mut l = Located::new(EvalError::new(ErrorKind::Unknown, what, format!("'{name}'")), span);
+        let mut candidates: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
+        candidates.extend(builtins::names().into_iter().filter(|n| !n.starts_with("__")));
+        if !called {
+            candidates.extend(TAG_NAMES.iter().copied());
+        }
+        if let Some(s) = suggest(name, &candidates) {
+            l.help = Some(format!("did you mean '{s}'?"));
+        }
+        l
+    }
+}
+
+fn op_str(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+    }
+}
+
+/// The closest candidate within edit distance 2 (1 for names of ≤ 3 characters; none for
+/// one-character names).
+pub fn suggest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let n = name.chars().count();
+    let limit = match n {
+        0 | 1 => return None,
+        2 | 3 => 1,
+        _ => 2,
+    };
+    let mut best: Option<(usize, &'a str)> = None;
+    for &c in candidates {
+        if c == name || c.chars().count().abs_diff(n) > limit {
+            continue;
+        }
+        let d = edit_distance(name, c);
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::int::{dy, st};
+
+    fn sp(a: usize, b: usize) -> Span {
+        Span::new(a, b)
+    }
+    fn ex(kind: ExprKind, a: usize, b: usize) -> Expr {
+        Expr { kind, span: sp(a, b) }
+    }
+    fn int(v: i64, s: bool, a: usize) -> Expr {
+        ex(ExprKind::Int { value: v, is_static: s }, a, a + 1)
+    }
+    fn tup(es: Vec<Expr>) -> Expr {
+        ex(ExprKind::Tuple(es), 0, 10)
+    }
+    fn name(n: &str, a: usize) -> Expr {
+        ex(ExprKind::Name { name: n.into(), targs: vec![] }, a, a + n.len())
+    }
+    fn stmt(kind: StmtKind) -> Stmt {
+        Stmt { kind, span: sp(0, 20) }
+    }
+
+    #[test]
+    fn literals() {
+        let i = Interp::new();
+        assert_eq!(i.eval(&int(4, true, 0)).unwrap(), Value::from(st(4)));
+        let l = ex(
+            ExprKind::Layout(Box::new(tup(vec![int(2, true, 1), int(4, false, 3)])), Box::new(tup(vec![int(1, true, 7), int(2, false, 9)]))),
+            0,
+            11,
+        );
+        assert_eq!(i.eval(&l).unwrap().to_string(), "(_2,4):(_1,2)");
+        let t = ex(ExprKind::Tiler(vec![ex(ExprKind::Under, 1, 2), int(3, false, 3)]), 0, 5);
+        assert_eq!(i.eval(&t).unwrap().to_string(), "(_,3)");
+    }
+
+    #[test]
+    fn layout_side_type_error_points_at_side() {
+        let i = Interp::new();
+        let l = ex(ExprKind::Layout(Box::new(int(2, true, 0)), Box::new(name("LayoutLeft", 3))), 0, 13);
+        let e = i.eval(&l).unwrap_err();
+        assert_eq!(e.span, sp(3, 13));
+        assert_eq!(e.error.kind, ErrorKind::Type);
+    }
+
+    #[test]
+    fn arithmetic() {
+        let i = Interp::new();
+        let b = |op, x, y| ex(ExprKind::Binary(op, Box::new(x), Box::new(y)), 0, 5);
+        assert_eq!(i.eval(&b(BinOp::Add, int(2, true, 0), int(3, true, 4))).unwrap(), Value::from(st(5)));
+        assert_eq!(i.eval(&b(BinOp::Mul, int(2, false, 0), int(3, true, 4))).unwrap(), Value::from(dy(6)));
+        let e = i.eval(&b(BinOp::Div, int(2, false, 0), int(0, true, 4))).unwrap_err();
+        assert_eq!((e.error.kind, e.span), (ErrorKind::DivZero, sp(4, 5)));
+        let e = i.eval(&b(BinOp::Add, int(i64::MAX, false, 0), int(1, true, 4))).unwrap_err();
+        assert_eq!((e.error.kind, e.span), (ErrorKind::Overflow, sp(0, 5)));
+        let e = i.eval(&b(BinOp::Add, tup(vec![int(1, false, 1)]), int(1, true, 4))).unwrap_err();
+        assert_eq!(e.error.kind, ErrorKind::Type);
+    }
+
+    #[test]
+    fn names_and_bindings() {
+        let mut i = Interp::new();
+        assert_eq!(i.eval(&name("LayoutRight", 0)).unwrap(), Value::Tag("LayoutRight".into()));
+        assert_eq!(i.eval(&name("half_t", 0)).unwrap(), Value::Tag("half_t".into()));
+        let e = i.eval(&name("foo", 0)).unwrap_err();
+        assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 3)));
+        let r = i.exec(&stmt(StmtKind::Bind { name: "Apple".into(), name_span: sp(0, 1), value: int(8, true, 4) })).unwrap();
+        assert_eq!(r, Produced::Nothing);
+        assert_eq!(i.eval(&name("Apple", 0)).unwrap(), Value::from(st(8)));
+        let e = i.eval(&name("Appel", 0)).unwrap_err();
+        assert_eq!(e.help.as_deref(), Some("did you mean 'Apple'?"));
+        // A bound name shadows a tag.
+        i.bind("K", Value::from(dy(3)));
+        assert_eq!(i.eval(&name("K", 0)).unwrap(), Value::from(dy(3)));
+        assert_eq!(i.bindings().count(), 2);
+        i.reset();
+        assert_eq!(i.bindings().count(), 0);
+    }
+
+    #[test]
+    fn last_value_and_lone_underscore() {
+        let mut i = Interp::new();
+        i.repl = true;
+        let under = stmt(StmtKind::Expr(ex(ExprKind::Under, 0, 1)));
+        assert_eq!(i.exec(&under).unwrap(), Produced::Value(Value::Tuple(IntTuple::Under)));
+        i.exec(&stmt(StmtKind::Expr(int(7, true, 0)))).unwrap();
+        assert_eq!(i.exec(&under).unwrap(), Produced::Value(Value::from(st(7))));
+        assert_eq!(i.eval(&name("last", 0)).unwrap(), Value::from(st(7)));
+        // Inside an expression `_` stays Underscore.
+        assert_eq!(i.eval(&tup(vec![ex(ExprKind::Under, 1, 2)])).unwrap().to_string(), "(_)");
+        i.repl = false;
+        assert_eq!(i.exec(&under).unwrap(), Produced::Value(Value::Tuple(IntTuple::Under)));
+    }
+
+    #[test]
+    fn asserts() {
+        let mut i = Interp::new();
+        let a = |l, r| stmt(StmtKind::Assert { lhs: l, rhs: r });
+        assert_eq!(i.exec(&a(int(1, true, 7), None)).unwrap(), Produced::AssertPassed);
+        assert!(matches!(i.exec(&a(int(0, false, 7), None)), Err(Failure::Assert(_))));
+        // `==` ignores static-ness.
+        assert_eq!(i.exec(&a(int(8, true, 7), Some(int(8, false, 12)))).unwrap(), Produced::AssertPassed);
+        match i.exec(&a(int(8, true, 7), Some(int(9, false, 12)))) {
+            Err(Failure::Assert(f)) => {
+                assert_eq!(f.lhs, (sp(7, 8), Value::from(st(8))));
+                assert_eq!(f.rhs, Some((sp(12, 13), Value::from(dy(9)))));
+                assert_eq!(f.span, sp(7, 13));
+            }
+            r => panic!("{r:?}"),
+        }
+        let t1 = tup(vec![int(2, true, 1), int(3, false, 3)]);
+        let t2 = tup(vec![int(2, false, 1), int(3, true, 3)]);
+        assert_eq!(i.exec(&a(t1, Some(t2))).unwrap(), Produced::AssertPassed);
+        // A non-integer condition is a type error.
+        assert!(matches!(i.exec(&a(tup(vec![]), None)), Err(Failure::Error(_))));
+    }
+
+    #[test]
+    fn function_names_cannot_be_bound() {
+        let mut i = Interp::new();
+        let r = i.exec(&stmt(StmtKind::Bind { name: "identical".into(), name_span: sp(0, 9), value: int(1, false, 12) }));
+        match r {
+            Err(Failure::Error(l)) => assert_eq!((l.error.rule.as_str(), l.span), ("reserved name", sp(0, 9))),
+            r => panic!("{r:?}"),
+        }
+    }
+
+    #[test]
+    fn calling_a_non_function_value() {
+        let mut i = Interp::new();
+        i.bind("x", Value::from(dy(3)));
+        let call = ex(ExprKind::Call { name: "x".into(), name_span: sp(0, 1), targs: vec![], args: vec![int(1, false, 2)] }, 0, 4);
+        let e = i.eval(&call).unwrap_err();
+        assert_eq!((e.error.kind, e.span), (ErrorKind::Type, sp(0, 1)));
+        let call = ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
+        let e = i.eval(&call).unwrap_err();
+        assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 8)));
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("coalece", &["coalesce", "complement"]), Some("coalesce"));
+        assert_eq!(suggest("A", &["B"]), None);
+        assert_eq!(suggest("sze", &["size"]), Some("size"));
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

@@ -1,6 +1,241 @@
-//! (stub: identical, equivalent and other comparisons used by asserts)
+//! Comparisons used by asserts: `==` (structural equality ignoring static-ness),
+//! `identical(a,b)` (exact equality, static-ness included) and `equivalent(a,b)` (layouts as
+//! functions: same size, same value at every index).
+//! May import: `eval` algebra types and `builtins` (to evaluate layouts through `__apply`).
 
-use crate::eval::builtins::Builtin;
+use crate::eval::builtins::{self, Args, Builtin};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::{dy, Int};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::value::Value;
 
 /// Built-in functions of this module.
-pub const BUILTINS: &[Builtin] = &[];
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "identical",
+        sig: "identical(a, b)",
+        doc: "_1 if a and b are the same value, static-ness included (8 and _8 differ), else _0",
+        example: "identical((_2,4):(_1,2), (2,4):(1,2))",
+        result: "_0",
+        f: identical,
+    },
+    Builtin {
+        name: "equivalent",
+        sig: "equivalent(A, B)",
+        doc: "_1 if layouts A and B are the same function: same size and A(i) == B(i) for every index i",
+        example: "equivalent((_2,_4):(_1,_2), _8:_1)",
+        result: "_1",
+        f: equivalent,
+    },
+];
+
+fn identical(a: &Args) -> R<Value> {
+    if a.nargs() != 2 {
+        return Err(EvalError::arity(format!("identical takes 2 arguments, got {}", a.nargs())));
+    }
+    Ok(Value::from(Int::bool(a.arg(0)? == a.arg(1)?, true)))
+}
+
+fn equivalent(a: &Args) -> R<Value> {
+    if a.nargs() != 2 {
+        return Err(EvalError::arity(format!("equivalent takes 2 arguments, got {}", a.nargs())));
+    }
+    let x = as_function(a.arg(0)?).map_err(|e| e.at_arg(0))?;
+    let y = as_function(a.arg(1)?).map_err(|e| e.at_arg(1))?;
+    let sx = size_of(&x).map_err(|e| e.at_arg(0))?;
+    let sy = size_of(&y).map_err(|e| e.at_arg(1))?;
+    if sx != sy {
+        return Ok(Value::from(Int::bool(false, true)));
+    }
+    if sx > EQUIVALENT_LIMIT {
+        return Err(EvalError::limit(format!(
+            "equivalent compares at most {EQUIVALENT_LIMIT} indices; these layouts have size {sx}"
+        )));
+    }
+    if let (Some(fx), Some(fy)) = (flat_int_layout(&x), flat_int_layout(&y)) {
+        for i in 0..sx {
+            if eval_flat(&fx, i)? != eval_flat(&fy, i)? {
+                return Ok(Value::from(Int::bool(false, true)));
+            }
+        }
+        return Ok(Value::from(Int::bool(true, true)));
+    }
+    let mut ax = vec![x, Value::from(dy(0))];
+    let mut ay = vec![y, Value::from(dy(0))];
+    for i in 0..sx {
+        ax[1] = Value::from(dy(i));
+        ay[1] = Value::from(dy(i));
+        let vx = builtins::call("__apply", &[], &ax).map_err(|e| e.at_arg(0))?;
+        let vy = builtins::call("__apply", &[], &ay).map_err(|e| e.at_arg(1))?;
+        if !equal_ignoring_static(&vx, &vy) {
+            return Ok(Value::from(Int::bool(false, true)));
+        }
+    }
+    Ok(Value::from(Int::bool(true, true)))
+}
+
+/// Limit on `equivalent`: number of indices compared.
+pub const EQUIVALENT_LIMIT: i64 = 1 << 24;
+
+/// A value usable as a function of a 1-D index: layouts, composed layouts; a shape means its
+/// compact column-major layout (`make_layout(S)`).
+fn as_function(v: &Value) -> R<Value> {
+    match v {
+        Value::Layout(_) | Value::Composed(_) => Ok(v.clone()),
+        Value::Tuple(t) if !matches!(t, IntTuple::Under) => builtins::call("make_layout", &[], std::slice::from_ref(v)),
+        v => Err(EvalError::type_err(format!("equivalent compares layouts, got {} `{v}`", v.kind()))),
+    }
+}
+
+/// The (shape, stride) leaf pairs of a layout whose shape and stride are congruent integer
+/// tuples, or None (then the layout is evaluated through `__apply`).
+fn flat_int_layout(v: &Value) -> Option<Vec<(i64, i64)>> {
+    fn go(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
+        match (s, d) {
+            (IntTuple::I(a), IntTuple::I(b)) if a.v > 0 => {
+                out.push((a.v, b.v));
+                Some(())
+            }
+            (IntTuple::T(a), IntTuple::T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out)),
+            _ => None,
+        }
+    }
+    match v {
+        Value::Layout(l) => {
+            let mut out = Vec::new();
+            go(&l.shape, &l.stride, &mut out)?;
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// `L(i)` for `i < size(L)` of a flattened layout: the colexicographic coordinate of `i`
+/// dotted with the strides.
+fn eval_flat(modes: &[(i64, i64)], mut i: i64) -> R<i64> {
+    let mut acc = Int::new(0, false);
+    for &(s, d) in modes {
+        let c = i % s;
+        i /= s;
+        acc = acc.add(Int::new(c, false).mul(Int::new(d, false))?)?;
+    }
+    Ok(acc.v)
+}
+
+fn size_of(v: &Value) -> R<i64> {
+    let s = builtins::call("size", &[], std::slice::from_ref(v))?;
+    Ok(s.as_int()?.v)
+}
+
+/// Structural equality that ignores whether integers are static (`8 == _8`), used by
+/// `assert a == b`.
+pub fn equal_ignoring_static(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Tuple(x), Value::Tuple(y)) => tuple_eq(x, y),
+        (Value::Layout(x), Value::Layout(y)) => layout_eq(x, y),
+        (Value::Swizzle(x), Value::Swizzle(y)) => x == y,
+        (Value::Composed(x), Value::Composed(y)) => composed_eq(x, y),
+        (Value::Tile(x), Value::Tile(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal_ignoring_static(p, q)),
+        (Value::Tag(x), Value::Tag(y)) => x == y,
+        (Value::Text(x), Value::Text(y)) => x == y,
+        // Atoms: compare their printouts with static markers removed.
+        (Value::Atom(_), Value::Atom(_)) => a == b || strip_static(&a.to_string()) == strip_static(&b.to_string()),
+        _ => false,
+    }
+}
+
+fn tuple_eq(a: &IntTuple, b: &IntTuple) -> bool {
+    match (a, b) {
+        (IntTuple::I(x), IntTuple::I(y)) => x.v == y.v,
+        (IntTuple::T(x), IntTuple::T(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| tuple_eq(p, q)),
+        (IntTuple::Under, IntTuple::Under) => true,
+        (IntTuple::Basis(x, mx), IntTuple::Basis(y, my)) => x.v == y.v && mx == my,
+        _ => false,
+    }
+}
+
+fn layout_eq(a: &Layout, b: &Layout) -> bool {
+    tuple_eq(&a.shape, &b.shape) && tuple_eq(&a.stride, &b.stride)
+}
+
+fn func_eq(a: &Func, b: &Func) -> bool {
+    match (a, b) {
+        (Func::Swizzle(x), Func::Swizzle(y)) => x == y,
+        (Func::Layout(x), Func::Layout(y)) => layout_eq(x, y),
+        (Func::Composed(x), Func::Composed(y)) => composed_eq(x, y),
+        _ => false,
+    }
+}
+
+fn composed_eq(a: &Composed, b: &Composed) -> bool {
+    func_eq(&a.outer, &b.outer) && a.offset.v == b.offset.v && func_eq(&a.inner, &b.inner)
+}
+
+/// Remove the `_` of static integers (`_8` → `8`) from a printout; `_` not followed by a digit
+/// or `-digit`, or preceded by a letter/digit (a name like `SM80_16x8`), is kept.
+fn strip_static(s: &str) -> String {
+    let c: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, &ch) in c.iter().enumerate() {
+        if ch == '_' {
+            let prev_word = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_');
+            let next = c.get(i + 1).copied();
+            let next2 = c.get(i + 2).copied();
+            let numeric = matches!(next, Some(d) if d.is_ascii_digit())
+                || (next == Some('-') && matches!(next2, Some(d) if d.is_ascii_digit()));
+            if numeric && !prev_word {
+                continue;
+            }
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::int::st;
+
+    fn t(v: Vec<IntTuple>) -> IntTuple {
+        IntTuple::T(v)
+    }
+
+    #[test]
+    fn loose_equality() {
+        let a = Value::Layout(Layout::new(t(vec![IntTuple::st(2), IntTuple::dy(4)]), t(vec![IntTuple::st(1), IntTuple::dy(2)])));
+        let b = Value::Layout(Layout::new(t(vec![IntTuple::dy(2), IntTuple::st(4)]), t(vec![IntTuple::dy(1), IntTuple::dy(2)])));
+        assert!(equal_ignoring_static(&a, &b));
+        assert!(!equal_ignoring_static(&a, &Value::from(st(8))));
+        assert!(!equal_ignoring_static(&Value::Tuple(t(vec![IntTuple::st(8)])), &Value::from(st(8))));
+    }
+
+    #[test]
+    fn identical_checks_staticness() {
+        let a = [Value::from(st(8)), Value::from(dy(8))];
+        assert_eq!(identical(&Args { targs: &[], args: &a }).unwrap(), Value::from(st(0)));
+        let a = [Value::from(st(8)), Value::from(st(8))];
+        assert_eq!(identical(&Args { targs: &[], args: &a }).unwrap(), Value::from(st(1)));
+        let a = [Value::from(st(8))];
+        assert!(identical(&Args { targs: &[], args: &a }).is_err());
+    }
+
+    #[test]
+    fn flat_evaluation() {
+        let l = Value::Layout(Layout::new(
+            t(vec![IntTuple::st(2), t(vec![IntTuple::dy(3), IntTuple::st(2)])]),
+            t(vec![IntTuple::st(1), t(vec![IntTuple::dy(4), IntTuple::st(2)])]),
+        ));
+        let f = flat_int_layout(&l).unwrap();
+        // (2,(3,2)):(1,(4,2)) at i = 1 + 2*2 + 6*1 → coords (1,(2,1)) → 1 + 8 + 2
+        assert_eq!(eval_flat(&f, 11).unwrap(), 11);
+        assert_eq!(eval_flat(&f, 1 + 2 * 2 + 6).unwrap(), 11);
+        assert_eq!(eval_flat(&f, 2).unwrap(), 4);
+    }
+
+    #[test]
+    fn strip() {
+        assert_eq!(strip_static("(_2,_-3):(_,SM80_16x8)"), "(2,-3):(_,SM80_16x8)");
+    }
+}

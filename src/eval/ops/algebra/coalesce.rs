@@ -2,71 +2,110 @@
 //! from `layout.hpp` (`detail::bw_coalesce`). Only *static* modes merge: a dynamic layout
 //! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
 
-use super::util::{concat, flat_pairs, from_pairs, leaf_int, lmode, lrank};
+use super::util::{concat, flat_modes, from_modes, leaf_int, lmode, lrank};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::IntTuple::{self, Basis, I, T};
 use crate::eval::layout::Layout;
+
+/// `s * d == front`, as a compile-time true: integers compare by value when both are static
+/// (`_0 * x` is `_0`); ScaledBasis strides must have the same modes and static equal values.
+fn static_merge(s: Int, d: &IntTuple, front: &IntTuple) -> R<bool> {
+    Ok(match (d, front) {
+        (I(d), I(f)) => {
+            let prod = if d.is_const(0) || s.is_const(0) {
+                Some(st(0))
+            } else if s.s && d.s {
+                Some(s.mul(*d)?)
+            } else {
+                None
+            };
+            matches!(prod, Some(p) if p.s && f.s && p.v == f.v)
+        }
+        (Basis(v, m), Basis(w, n)) => {
+            m == n && {
+                let p = s.mul(*v)?;
+                p.s && w.s && p.v == w.v
+            }
+        }
+        _ => false,
+    })
+}
 
 /// `detail::bw_coalesce`: walk the flat modes from the back, starting from `init` (an integer
 /// "new" layout), merging a mode into the front of the result when shapes and strides match
 /// statically (`s_i * d_i == d_front`).
-fn bw_coalesce(flat: &[(Int, Int)], init: (Int, Int)) -> R<Layout> {
+fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple)) -> R<Layout> {
     // new[0] is the front of CuTe's NewShape/NewStride.
-    let mut new: Vec<(Int, Int)> = vec![init];
-    for &(s, d) in flat.iter().rev() {
+    let mut new: Vec<(Int, IntTuple)> = vec![init];
+    for (s, d) in flat.iter().rev() {
+        let s = *s;
         if s.is_const(1) {
             // shape<I> == _1: skip it
             continue;
         }
         if new.len() == 1 && new[0].0.is_const(1) {
             // replace our static shape-1 with anything
-            new[0] = (s, d);
+            new[0] = (s, d.clone());
             continue;
         }
-        let (fs, fd) = new[0];
-        // s * d == front stride, as a compile-time true (`_0 * x` is `_0`)
-        let prod = if d.is_const(0) || s.is_const(0) {
-            Some(st(0))
-        } else if s.s && d.s {
-            Some(s.mul(d)?)
+        let fs = new[0].0;
+        if fs.s && static_merge(s, d, &new[0].1)? {
+            new[0] = (s.mul(fs)?, d.clone());
         } else {
-            None
-        };
-        let merge = fs.s && matches!(prod, Some(p) if p.s && fd.s && p.v == fd.v);
-        if merge {
-            new[0] = (s.mul(fs)?, d);
-        } else {
-            new.insert(0, (s, d));
+            new.insert(0, (s, d.clone()));
         }
     }
     if new.len() == 1 && new[0].0.is_const(1) {
         return Ok(Layout::new(I(st(1)), I(st(0))));
     }
-    Ok(from_pairs(&new))
+    Ok(from_modes(new))
 }
 
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 pub fn coalesce(l: &Layout) -> R<Layout> {
-    let flat = flat_pairs(l, "coalesce")?;
-    let Some((&last, rest)) = flat.split_last() else {
+    let mut flat = flat_modes(l, "coalesce")?;
+    let Some(last) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
     };
-    bw_coalesce(rest, last)
+    bw_coalesce(&flat, last)
 }
 
 /// CuTe's `detail::coalesce_x`: like `coalesce`, but it also keeps the function *outside* the
 /// domain (a trailing static `_1` mode becomes `_2` so its stride survives). Used by composition.
 pub fn coalesce_x(l: &Layout) -> R<Layout> {
-    let flat = flat_pairs(l, "composition")?;
-    let Some((&(s, d), rest)) = flat.split_last() else {
+    let mut flat = flat_modes(l, "composition")?;
+    let Some((s, d)) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("composition with the empty layout {l}")));
     };
     if s.is_const(1) {
-        bw_coalesce(rest, (st(2), d))
+        bw_coalesce(&flat, (st(2), d))
     } else {
-        bw_coalesce(rest, (s, d))
+        bw_coalesce(&flat, (s, d))
+    }
+}
+
+/// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.
+pub fn coalesce_x_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
+    match profile {
+        T(p) => {
+            if p.len() > lrank(l) {
+                return Err(EvalError::rule(
+                    "static assertion failed",
+                    format!("composition: coprofile {profile} has more modes than the layout {l}"),
+                ));
+            }
+            let mut modes = Vec::with_capacity(lrank(l));
+            for (k, pk) in p.iter().enumerate() {
+                modes.push(coalesce_x_profile(&lmode(l, k)?, pk)?);
+            }
+            for k in p.len()..lrank(l) {
+                modes.push(lmode(l, k)?);
+            }
+            Ok(concat(modes))
+        }
+        _ => coalesce_x(l),
     }
 }
 

@@ -5,9 +5,10 @@
 //!
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
-use super::coalesce::coalesce_x;
-use super::util::{ceil_div_i, concat, eval_idx, leaf_int, lmode, lrank, signum, size_of};
-use crate::eval::ops::tuple::get_mode;
+use super::coalesce::{coalesce_x, coalesce_x_profile};
+use super::util::{ceil_div_i, concat, leaf_int, lmode, lrank, signum, size_of};
+use crate::eval::ops::structure::coprofile;
+use crate::eval::ops::tuple::{arith_mul, get_mode, get_path};
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
@@ -89,6 +90,11 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
             format!("composition: shape {rs} and stride {rd} of the right operand differ in rank"),
         ));
     }
+    // A ScaledBasis rhs stride selects a mode of the lhs.
+    if let Basis(v, modes) = rd {
+        let path: Vec<usize> = modes.iter().rev().copied().collect();
+        return composition_impl(&get_path(ls, &path)?, &get_path(ld, &path)?, rs, &I(*v));
+    }
     let rstride = leaf_int(rd, "composition")?;
     let rshape = leaf_int(rs, "composition")?;
     // Any rhs static stride-0: the rhs itself.
@@ -97,10 +103,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     }
     let lsv = match ls {
         // lhs integral shape: scale the rhs stride.
-        I(_) => {
-            let d = leaf_int(ld, "composition")?;
-            return Ok(Layout::new(rs.clone(), I(rstride.mul(d)?)));
-        }
+        I(_) => return Ok(Layout::new(rs.clone(), arith_mul(&I(rstride), ld)?)),
         T(v) => v,
         other => return Err(EvalError::type_err(format!("composition: bad shape {other}"))),
     };
@@ -113,21 +116,21 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
         ));
     }
     let lshape: Vec<Int> = lsv.iter().map(|x| leaf_int(x, "composition")).collect::<R<_>>()?;
-    let lstride: Vec<Int> = (0..r).map(|k| leaf_int(&get_mode(ld, k)?, "composition")).collect::<R<_>>()?;
+    let lstride: Vec<IntTuple> = (0..r).map(|k| get_mode(ld, k)).collect::<R<_>>()?;
 
     let mut result_shape: Vec<Int> = Vec::new();
-    let mut result_stride: Vec<Int> = Vec::new();
+    let mut result_stride: Vec<IntTuple> = Vec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
     for i in 0..r - 1 {
         let curr_shape = lshape[i];
-        let curr_stride = lstride[i];
+        let curr_stride = &lstride[i];
         // Weak divisibility condition: checked only when both are static.
         if curr_shape.s && rest_stride.s {
             if curr_shape.v == 0 {
                 return Err(EvalError::div_zero(rest_stride, curr_shape));
             }
-            if !(rest_stride.v % curr_shape.v == 0 || rest_stride.v < curr_shape.v) {
+            if !(rest_stride.v.wrapping_rem(curr_shape.v) == 0 || rest_stride.v < curr_shape.v) {
                 return Err(EvalError::rule(
                     "stride divisibility condition",
                     format!(
@@ -147,7 +150,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                 if new_shape.v == 0 {
                     return Err(EvalError::div_zero(rest_shape, new_shape));
                 }
-                if rest_shape.v % new_shape.v != 0 {
+                if rest_shape.v.wrapping_rem(new_shape.v) != 0 {
                     return Err(EvalError::rule(
                         "shape divisibility condition",
                         format!("the shape {rest_shape} of the right operand is not divisible by {new_shape}"),
@@ -155,55 +158,127 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                 }
             }
             result_shape.push(new_shape);
-            result_stride.push(rest_stride.mul(curr_stride)?);
+            result_stride.push(arith_mul(&I(rest_stride), curr_stride)?);
             rest_shape = rest_shape.div(new_shape)?;
             rest_stride = next_stride;
         }
     }
-    let last_stride = lstride[r - 1];
+    let last_stride = &lstride[r - 1];
     if result_shape.is_empty() {
-        Ok(Layout::new(I(rest_shape), I(rest_stride.mul(last_stride)?)))
+        Ok(Layout::new(I(rest_shape), arith_mul(&I(rest_stride), last_stride)?))
     } else if rest_shape.is_const(1) {
         if result_shape.len() == 1 {
-            Ok(Layout::new(I(result_shape[0]), I(result_stride[0])))
+            Ok(Layout::new(I(result_shape[0]), result_stride.remove(0)))
         } else {
-            Ok(Layout::new(
-                T(result_shape.into_iter().map(I).collect()),
-                T(result_stride.into_iter().map(I).collect()),
-            ))
+            Ok(Layout::new(T(result_shape.into_iter().map(I).collect()), T(result_stride)))
         }
     } else {
         result_shape.push(rest_shape);
-        result_stride.push(rest_stride.mul(last_stride)?);
-        Ok(Layout::new(
-            T(result_shape.into_iter().map(I).collect()),
-            T(result_stride.into_iter().map(I).collect()),
-        ))
+        result_stride.push(arith_mul(&I(rest_stride), last_stride)?);
+        Ok(Layout::new(T(result_shape.into_iter().map(I).collect()), T(result_stride)))
     }
 }
 
 /// `composition(A, B)` of two layouts, without the after-the-fact law check.
 pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
     // coalesce_x(lhs, coprofile(rhs)): for integer strides the coprofile is `_0`.
-    let flat = coalesce_x(a)?;
+    let flat = if b.stride.leaves().iter().any(|d| matches!(d, Basis(..))) {
+        coalesce_x_profile(a, &coprofile(b)?)?
+    } else {
+        coalesce_x(a)?
+    };
     composition_impl(&flat.shape, &flat.stride, &b.shape, &b.stride)
 }
 
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
 pub const CHECK_LIMIT: i64 = 1 << 16;
 
-/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` (small domains only) and record a warning
-/// at the first index where CuTe's answer is not the composition. `what` names the operation.
+/// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
+/// strides or non-positive shapes).
+pub(crate) fn flat_i128(l: &Layout) -> Option<Vec<(i128, i128)>> {
+    let s = l.shape.leaves();
+    let d = l.stride.leaves();
+    if s.len() != d.len() || s.is_empty() {
+        return None;
+    }
+    s.iter()
+        .zip(&d)
+        .map(|(a, b)| match (a, b) {
+            (I(a), I(b)) if a.v > 0 => Some((a.v as i128, b.v as i128)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `L(i)` for `0 <= i < size(L)` on flat modes (inside the domain every nesting agrees).
+pub(crate) fn eval_flat(m: &[(i128, i128)], mut i: i128) -> i128 {
+    let mut acc = 0;
+    let n = m.len();
+    for (k, &(s, d)) in m.iter().enumerate() {
+        if k + 1 == n {
+            acc += i * d;
+        } else {
+            acc += (i % s) * d;
+            i /= s;
+        }
+    }
+    acc
+}
+
+/// Colexicographic walk over a layout's domain, giving `L(0), L(1), ...` without divisions.
+struct Odometer {
+    m: Vec<(i128, i128)>,
+    coord: Vec<i128>,
+    off: i128,
+}
+
+impl Odometer {
+    fn new(m: Vec<(i128, i128)>) -> Odometer {
+        let n = m.len();
+        Odometer { m, coord: vec![0; n], off: 0 }
+    }
+    fn advance(&mut self) {
+        let n = self.m.len();
+        for k in 0..n {
+            let (s, d) = self.m[k];
+            self.coord[k] += 1;
+            self.off += d;
+            if self.coord[k] < s || k + 1 == n {
+                return;
+            }
+            self.off -= d * s;
+            self.coord[k] = 0;
+        }
+    }
+}
+
+/// Check `r(i) == a(b(i))` for `0 <= i < size(b)` with `0 <= b(i) < size(a)` (domains of at
+/// most `CHECK_LIMIT` points), and that r has b's shape (`compatible`); record a warning at the
+/// first failure. `what` names the operation.
 pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
-    let Some(n) = size_of(b) else { return };
+    if let Ok(c) = crate::eval::ops::tuple::compatible(&b.shape, &r.shape) {
+        if c.v == 0 {
+            warn(format!("{what} is not A∘B: the result {r} does not have the shape of B = {b} (A = {a})"));
+            return;
+        }
+    }
+    let (Some(n), Some(na)) = (size_of(b), size_of(a)) else { return };
     if !(0..=CHECK_LIMIT).contains(&n) {
         return;
     }
+    let (Some(fa), Some(fb), Some(fr)) = (flat_i128(a), flat_i128(b), flat_i128(r)) else { return };
+    let (mut ob, mut or) = (Odometer::new(fb), Odometer::new(fr));
     for i in 0..n {
-        let (Some(bi), Some(ri)) = (eval_idx(&b.shape, &b.stride, i), eval_idx(&r.shape, &r.stride, i)) else {
-            return;
-        };
-        let Some(abi) = eval_idx(&a.shape, &a.stride, bi) else { return };
+        if i > 0 {
+            ob.advance();
+            or.advance();
+        }
+        let (bi, ri) = (ob.off, or.off);
+        // A(B(i)) is only meaningful where B(i) lies in A's domain
+        if !(0..na as i128).contains(&bi) {
+            continue;
+        }
+        let abi = eval_flat(&fa, bi);
         if abi != ri {
             warn(format!(
                 "{what} is not A∘B at index {i}: A(B({i})) = A({bi}) = {abi}, but the result {r} gives {ri} (A = {a}, B = {b})"

@@ -3,7 +3,9 @@
 //! `max_alignment`.
 
 use super::coalesce::coalesce;
-use super::composition::composition_raw;
+use super::composition::{composition_raw, eval_flat, flat_i128, CHECK_LIMIT};
+use super::util::size_of;
+use crate::eval::error::warn;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
 use crate::eval::ops::tuple::{gcd, get_mode};
 use crate::eval::error::{EvalError, R};
@@ -71,7 +73,7 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
             continue;
         }
         let sz = product(&tup(rshape.clone()))?;
-        if sz.v == 0 || istride.v % sz.v != 0 {
+        if sz.v == 0 || istride.v.wrapping_rem(sz.v) != 0 {
             return Err(EvalError::rule(
                 "left inverse divisibility condition",
                 format!("stride {istride} of {l} is not divisible by {sz}"),
@@ -85,6 +87,42 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
     };
     rshape.push(shape[last]);
     coalesce(&Layout::new(tup(rshape), tup(rstride)))
+}
+
+/// Record a warning when `right_inverse(L) = ri` does not satisfy `L(ri(i)) == i` (CuTe's
+/// precondition is a static layout; with dynamic shapes it may print a non-inverse).
+pub fn check_right_inverse(l: &Layout, ri: &Layout) {
+    let (Some(fl), Some(fr), Some(n)) = (flat_i128(l), flat_i128(ri), size_of(ri)) else { return };
+    let Some(nl) = size_of(l) else { return };
+    if !(0..=CHECK_LIMIT).contains(&n) {
+        return;
+    }
+    for i in 0..n as i128 {
+        let x = eval_flat(&fr, i);
+        if !(0..nl as i128).contains(&x) || eval_flat(&fl, x) != i {
+            warn(format!("right_inverse is not a right inverse at index {i}: L(R({i})) != {i} (L = {l}, R = {ri})"));
+            return;
+        }
+    }
+}
+
+/// Record a warning when L is injective but `left_inverse(L) = li` does not satisfy
+/// `li(L(i)) == i` (CuTe's precondition is a static layout).
+pub fn check_left_inverse(l: &Layout, li: &Layout) {
+    let (Some(fl), Some(fi), Some(n)) = (flat_i128(l), flat_i128(li), size_of(l)) else { return };
+    if !(0..=CHECK_LIMIT).contains(&n) {
+        return;
+    }
+    let mut seen = std::collections::HashSet::new();
+    if !(0..n as i128).all(|i| seen.insert(eval_flat(&fl, i))) {
+        return;
+    }
+    for i in 0..n as i128 {
+        if eval_flat(&fi, eval_flat(&fl, i)) != i {
+            warn(format!("left_inverse is not a left inverse at index {i}: R(L({i})) != {i} (L = {l}, R = {li})"));
+            return;
+        }
+    }
 }
 
 /// The static identity part of `coalesce(a o right_inverse(b))`, if any: `(inv_b, common)`.

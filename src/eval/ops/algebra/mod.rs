@@ -26,7 +26,7 @@ pub use composition::{
     check_composition, composition, composition_raw, composition_tiler, composition_tiler_raw, Tiler, CHECK_LIMIT,
 };
 pub use inverse::{
-    domain_distribute, left_inverse, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse,
+    check_left_inverse, check_right_inverse, domain_distribute, left_inverse, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse,
 };
 
 use crate::eval::builtins::{Args, Builtin, TArg};
@@ -143,11 +143,19 @@ fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value
 }
 
 fn b_right_inverse(a: &Args) -> R<Value> {
-    under_or_layout(a, "right_inverse", right_inverse)
+    under_or_layout(a, "right_inverse", |l| {
+        let r = right_inverse(l)?;
+        check_right_inverse(l, &r);
+        Ok(r)
+    })
 }
 
 fn b_left_inverse(a: &Args) -> R<Value> {
-    under_or_layout(a, "left_inverse", left_inverse)
+    under_or_layout(a, "left_inverse", |l| {
+        let r = left_inverse(l)?;
+        check_left_inverse(l, &r);
+        Ok(r)
+    })
 }
 
 fn b_max_common_layout(a: &Args) -> R<Value> {

@@ -188,6 +188,11 @@ impl<'a> P<'a> {
                             ));
                         }
                     }
+                    if n == "make_identity_layout" && args.len() == 1 {
+                        if let Value::Tuple(s) = &args[0] {
+                            return Ok(Value::Layout(crate::eval::ops::structure::make_identity_layout(s)));
+                        }
+                    }
                     if n == "size" && args.len() == 1 {
                         if let Value::Layout(l) = &args[0] {
                             return Ok(Value::from(crate::eval::ops::structure::size(l).map_err(Ok)?));
@@ -325,3 +330,88 @@ fn composition_warns_when_not_pointwise() {
     assert!(take_warnings().is_empty());
 }
 
+
+/// Differential-testing hook (run by `scripts/difftest_algebra.py`): evaluates each line of
+/// `$ALGEBRA_EVAL_IN` and writes one JSON object per line to `$ALGEBRA_EVAL_OUT`.
+#[test]
+#[ignore]
+fn eval_file() {
+    let (Ok(inp), Ok(outp)) = (std::env::var("ALGEBRA_EVAL_IN"), std::env::var("ALGEBRA_EVAL_OUT")) else {
+        return;
+    };
+    let text = std::fs::read_to_string(inp).unwrap_or_default();
+    let mut out = String::new();
+    let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        take_warnings();
+        let r = run(line);
+        let w = take_warnings();
+        let warn = if w.is_empty() { String::new() } else { format!(", \"warning\": \"{}\"", esc(&w.join("; "))) };
+        match r {
+            Ok(Ok(v)) => out.push_str(&format!("{{\"expr\": \"{}\", \"cute\": \"{}\"{warn}}}\n", esc(line), esc(&v))),
+            Ok(Err(e)) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"eval\", \"detail\": \"{}\"}}\n", esc(line), esc(&e.to_string()))),
+            Err(e) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"reader\", \"detail\": \"{}\"}}\n", esc(line), esc(&e))),
+        }
+    }
+    let _ = std::fs::write(outp, out);
+}
+
+#[test]
+fn hostile_inputs_do_not_panic() {
+    let cases = [
+        "_-9223372036854775808:_1 o _4:_-1",
+        "(_4,_4):(_-9223372036854775808,_1) o _4:_-1",
+        "(_2,_4):(_1,_2) o _4:_-9223372036854775808",
+        "upcast<-1>(_-9223372036854775808:_-9223372036854775808)",
+        "upcast<0>(_4:_1)",
+        "downcast<0>(_4:_1)",
+        "upcast<2>(4:0)",
+        "complement(_4:_0, _0)",
+        "complement((_2,_2):(_-1,_-2))",
+        "complement(_9223372036854775807:_2, _9223372036854775807)",
+        "complement(4:0, 24)",
+        "composition(_0:_1, _0:_1)",
+        "composition((_0,_4):(_1,_1), _4:_1)",
+        "composition((4,8):(1,10), 4:0)",
+        "logical_divide(_0:_1, _0)",
+        "logical_divide(_8:_1, _0:_1)",
+        "logical_product(_8:_1, _9223372036854775807:_1)",
+        "right_inverse((_0,_4):(_1,_0))",
+        "right_inverse((_-4,_4):(_1,_-4))",
+        "left_inverse(_4:_-1)",
+        "left_inverse((_2,_2):(_-1,_-9223372036854775808))",
+        "coalesce(():())",
+        "coalesce(())",
+        "complement(():())",
+        "nullspace(():())",
+        "tile_to_shape(():(), ())",
+        "tile_to_shape(_4:_1, (_0,_4))",
+        "max_alignment(_0:_0)",
+        "max_alignment(():())",
+        "max_common_vector(_0:_0, _0:_0)",
+        "domain_distribute((_0,_4), _0)",
+        "blocked_product(():(), ():())",
+        "raked_product(_9223372036854775807:_2, _2:_1)",
+        "with_shape(_4:_1, ())",
+        "composition(_4:_1, ())",
+        "logical_product(_4:_1, ())",
+        "zipped_divide(_4:_1, ())",
+        "zip2_by((), ())",
+        "coalesce((_2,_3):(_1,_2,_3))",
+        "(_2,_3):(_1) o _4:_1",
+        "_4:_1 o (_2,_3):(_1)",
+        "complement((_2,_3):(_1))",
+        "upcast<2>((_2,_3):(_1))",
+        "recast_layout<uint1b_t,uint128_t>((_2,_3):(_1,_2))",
+        "flat_product((_2,_2):(_1,_2), <_2, _2, _2>)",
+        "tiled_divide((_2,_2):(_1,_2), <(_2,_2), _2>)",
+    ];
+    for c in cases {
+        let _ = ev(c);
+        take_warnings();
+    }
+}

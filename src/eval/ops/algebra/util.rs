@@ -31,8 +31,9 @@ pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
 }
 
 /// Flat leaves of shape and stride, paired (CuTe flattens both separately and indexes them
-/// together, so they need the same number of leaves, not the same nesting).
-pub fn flat_pairs(l: &Layout, what: &str) -> R<Vec<(Int, Int)>> {
+/// together, so they need the same number of leaves, not the same nesting). Shapes must be
+/// integers; strides may be integers or ScaledBasis elements (identity layouts).
+pub fn flat_modes(l: &Layout, what: &str) -> R<Vec<(Int, IntTuple)>> {
     let s = l.shape.leaves();
     let d = l.stride.leaves();
     if s.len() != d.len() {
@@ -41,16 +42,24 @@ pub fn flat_pairs(l: &Layout, what: &str) -> R<Vec<(Int, Int)>> {
             format!("{what}: shape {} and stride {} have different numbers of modes", l.shape, l.stride),
         ));
     }
-    s.iter().zip(d.iter()).map(|(a, b)| Ok((leaf_int(a, what)?, leaf_int(b, what)?))).collect()
+    s.iter()
+        .zip(d)
+        .map(|(a, b)| match b {
+            I(_) | Basis(..) => Ok((leaf_int(a, what)?, b)),
+            other => Err(EvalError::type_err(format!("{what}: bad stride {other}"))),
+        })
+        .collect()
 }
 
-/// Build a layout from flat modes: a single mode is a plain integer layout `s:d`, more are a
-/// flat tuple (this is how `bw_coalesce` ends).
-pub fn from_pairs(v: &[(Int, Int)]) -> Layout {
+/// Build a layout from flat modes: a single mode is a plain `s:d`, more are a flat tuple (this
+/// is how `bw_coalesce` ends).
+pub fn from_modes(mut v: Vec<(Int, IntTuple)>) -> Layout {
     if v.len() == 1 {
-        Layout::new(I(v[0].0), I(v[0].1))
+        let (s, d) = v.remove(0);
+        Layout::new(I(s), d)
     } else {
-        Layout::new(T(v.iter().map(|p| I(p.0)).collect()), T(v.iter().map(|p| I(p.1)).collect()))
+        let (s, d): (Vec<_>, Vec<_>) = v.into_iter().map(|(s, d)| (I(s), d)).unzip();
+        Layout::new(T(s), T(d))
     }
 }
 
@@ -96,7 +105,7 @@ pub fn eval_idx(shape: &IntTuple, stride: &IntTuple, c: i64) -> Option<i64> {
                 if p == 0 {
                     return None;
                 }
-                let (div, m) = (c / p, c % p);
+                let (div, m) = (c.checked_div(p)?, c.checked_rem(p)?);
                 acc = acc.checked_add(eval_idx(&ss[k], &ds[k], m)?)?;
                 c = div;
             }

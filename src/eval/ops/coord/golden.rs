@@ -252,8 +252,6 @@ pub(crate) fn check_file(path: &str, only_mine: bool) -> (usize, Vec<String>) {
         match (&want, &got) {
             (Some(w), Ok(g)) if w == g => ok += 1,
             (None, Err(e)) if !e.is_no_match() && !e.rule.contains("test parser") => ok += 1,
-            // waiting for another module's function (complement, tiled_product)
-            (Some(_), Err(e)) if e.rule == "not yet available" => {}
             _ => bad.push(format!("{expr}\n    want {want:?}\n    got  {:?}", got.map_err(|e| e.to_string()))),
         }
     }
@@ -283,10 +281,41 @@ fn builtin_examples_of_coord_structure_tuple() {
         for b in t.iter() {
             match eval(b.example) {
                 Ok(g) if g == b.result => {}
-                Err(e) if e.rule == "not yet available" => {}
                 r => bad.push(format!("{}: {} -> {:?}, want {}", b.name, b.example, r.map_err(|e| e.to_string()), b.result)),
             }
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Differential-testing helper: `CUTE_CASES=file cargo test --lib eval_cases_file -- --ignored`
+/// writes `file.mine` (one JSON line per case, like the oracle's output).
+#[test]
+#[ignore]
+fn eval_cases_file() {
+    let Ok(path) = std::env::var("CUTE_CASES") else { return };
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut out = String::new();
+    for line in text.lines() {
+        let e = line.trim();
+        if e.is_empty() || e.starts_with('#') {
+            continue;
+        }
+        let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+        match eval(e) {
+            Ok(v) => out.push_str(&format!("{{\"expr\": \"{}\", \"cute\": \"{}\"}}\n", esc(e), esc(&v))),
+            Err(err) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"mine\", \"detail\": \"{}\"}}\n", esc(e), esc(&err.to_string()))),
+        }
+    }
+    let _ = std::fs::write(format!("{path}.mine"), out);
+}
+
+/// Regression: cases answered by the real CuTe through the oracle during differential testing
+/// (random expressions over the tuple/structure/coordinate functions, and edge cases).
+#[test]
+fn oracle_cases_of_coord_structure_tuple() {
+    let path = format!("{}/src/eval/ops/coord/oracle_cases.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let (ok, bad) = check_file(&path, false);
+    assert!(bad.is_empty(), "{ok} matched, {} failed:\n{}", bad.len(), bad.join("\n"));
+    assert!(ok > 1000);
 }

@@ -202,9 +202,15 @@ fn rank_v(v: &Value) -> usize {
 
 fn depth_v(v: &Value) -> R<usize> {
     match v {
-        Value::Layout(l) => Ok(l.shape.depth()),
-        Value::Tuple(t) => Ok(t.depth()),
-        Value::Tile(v) => Ok(1 + v.iter().map(depth_v).collect::<R<Vec<_>>>()?.into_iter().max().unwrap_or(0)),
+        Value::Layout(l) => st::depth(l),
+        Value::Tuple(t) => tp::depth_of(t),
+        Value::Tile(v) => {
+            let mut d = 0;
+            for e in v {
+                d = d.max(depth_v(e)?);
+            }
+            Ok(1 + d)
+        }
         other => Err(EvalError::type_err(format!("depth of {} `{other}`", other.kind()))),
     }
 }

@@ -87,9 +87,9 @@ pub fn rank(l: &Layout) -> usize {
     l.shape.rank()
 }
 
-/// `depth(L)`.
-pub fn depth(l: &Layout) -> usize {
-    l.shape.depth()
+/// `depth(L)` (an empty tuple in the shape is an error, as in CuTe).
+pub fn depth(l: &Layout) -> R<usize> {
+    tp::depth_of(&l.shape)
 }
 
 fn abs_leaf(t: &IntTuple) -> R<IntTuple> {
@@ -293,8 +293,7 @@ mod tests;
 
 /// `ceil_div(target, tiler)` for a layout tiler: `shape(complement(tiler, shape(target)))`.
 pub fn ceil_div_by_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> {
-    let _ = (target, tiler);
-    Err(EvalError::rule("not yet available", "ceil_div by a layout needs complement"))
+    Ok(crate::eval::ops::algebra::complement(tiler, target)?.shape)
 }
 
 /// `make_fragment_like(L)`: `make_layout(shape(L))`, except for a static layout of rank > 1,
@@ -302,9 +301,6 @@ pub fn ceil_div_by_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> {
 pub fn make_fragment_like(l: &Layout) -> R<Layout> {
     match make_fragment_like_parts(l)? {
         None => make_layout(&l.shape),
-        Some((a, b)) => {
-            let _ = (a, b);
-            Err(EvalError::rule("not yet available", "make_fragment_like of a static layout needs tiled_product"))
-        }
+        Some((a, b)) => crate::eval::ops::divide::tiled_product(&a, &crate::eval::ops::algebra::Tiler::Layout(b)),
     }
 }

@@ -142,7 +142,19 @@ fn f_product_like(a: &Args) -> R<Value> {
     tv(tp::product_like(t, g)?)
 }
 
+/// A single non-tuple, non-integer argument (a layout, a swizzle) that CuTe's variadic
+/// `sum`/`max`/`min`/`gcd` return unchanged.
+fn passthrough(a: &Args) -> Option<Value> {
+    match a.args {
+        [v @ (Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_))] if a.targs.is_empty() => Some(v.clone()),
+        _ => None,
+    }
+}
+
 fn f_sum(a: &Args) -> R<Value> {
+    if let Some(v) = passthrough(a) {
+        return Ok(v);
+    }
     let t = tuple_arg(a, 0)?;
     want(a, 1, "sum")?;
     tv(tp::sum(t)?)
@@ -159,14 +171,23 @@ fn all_tuples(a: &Args) -> R<Vec<IntTuple>> {
 }
 
 fn f_max(a: &Args) -> R<Value> {
+    if let Some(v) = passthrough(a) {
+        return Ok(v);
+    }
     let ts = all_tuples(a)?;
     iv(tp::max(&ts)?)
 }
 fn f_min(a: &Args) -> R<Value> {
+    if let Some(v) = passthrough(a) {
+        return Ok(v);
+    }
     let ts = all_tuples(a)?;
     iv(tp::min(&ts)?)
 }
 fn f_gcd(a: &Args) -> R<Value> {
+    if let Some(v) = passthrough(a) {
+        return Ok(v);
+    }
     let ts = all_tuples(a)?;
     iv(tp::gcd_all(&ts)?)
 }

@@ -29,6 +29,10 @@ pub trait Tup: Clone + std::fmt::Display {
     fn modes_of(&self) -> Option<Vec<Self>>;
     /// `cute::make_tuple(elems...)`.
     fn mk(v: Vec<Self>) -> Self;
+    /// The value if this is a run-time (dynamic) integer.
+    fn dyn_int(&self) -> Option<i64>;
+    /// An integer leaf.
+    fn from_int(i: Int) -> Self;
 }
 
 impl Tup for IntTuple {
@@ -40,6 +44,15 @@ impl Tup for IntTuple {
     }
     fn mk(v: Vec<Self>) -> Self {
         T(v)
+    }
+    fn dyn_int(&self) -> Option<i64> {
+        match self {
+            I(i) if !i.s => Some(i.v),
+            _ => None,
+        }
+    }
+    fn from_int(i: Int) -> Self {
+        I(i)
     }
 }
 
@@ -53,6 +66,15 @@ impl Tup for Value {
     }
     fn mk(v: Vec<Self>) -> Self {
         Value::tuple(v)
+    }
+    fn dyn_int(&self) -> Option<i64> {
+        match self {
+            Value::Tuple(I(i)) if !i.s => Some(i.v),
+            _ => None,
+        }
+    }
+    fn from_int(i: Int) -> Self {
+        Value::Tuple(I(i))
     }
 }
 
@@ -71,6 +93,21 @@ pub fn get_mode<X: Tup>(t: &X, i: usize) -> R<X> {
     }
 }
 
+/// `get<i>(t)` as CuTe's tuple algorithms (`take`, `select`, `group`) see it. There the
+/// integral `get` of `int_tuple.hpp` is not visible for a plain `int`, so C++ converts the `int`
+/// to a CUDA `dim3` (`x = t`, `y = z = 1`, unsigned): mode 0 is `t` as a 32-bit unsigned, modes
+/// 1 and 2 are `1`, beyond is "Index out of range". Static integers and tuples are unaffected.
+pub fn get_mode_algo<X: Tup>(t: &X, i: usize) -> R<X> {
+    match t.dyn_int() {
+        Some(v) if t.modes_of().is_none() => match i {
+            0 => Ok(X::from_int(Int::new(v as u32 as i64, false))),
+            1 | 2 => Ok(X::from_int(Int::new(1, false))),
+            _ => Err(EvalError::rule("Index out of range", format!("get<{i}> of `{t}`, which is not a tuple"))),
+        },
+        _ => get_mode(t, i),
+    }
+}
+
 /// `get<i0,i1,...>(t)`: nested get (`get<>` is the identity).
 pub fn get_path<X: Tup>(t: &X, path: &[usize]) -> R<X> {
     let mut cur = t.clone();
@@ -85,6 +122,22 @@ pub fn rank_of<X: Tup>(t: &X) -> usize {
     t.modes_of().map(|v| v.len()).unwrap_or(1)
 }
 
+/// CuTe's `depth`: 0 for an integer, 1 + the largest depth of the modes for a tuple. An empty
+/// tuple anywhere is an error (CuTe's `max()` of no arguments).
+pub fn depth_of<X: Tup>(t: &X) -> R<usize> {
+    match t.modes_of() {
+        Some(v) if v.is_empty() => Err(EvalError::rule("Invalid parameters", format!("depth of `{t}`: max() of an empty tuple"))),
+        Some(v) => {
+            let mut d = 0;
+            for e in &v {
+                d = d.max(depth_of(e)?);
+            }
+            Ok(1 + d)
+        }
+        None => Ok(0),
+    }
+}
+
 /// `tuple_size<T>` where CuTe requires a tuple.
 fn tsize<X: Tup>(t: &X, what: &str) -> R<Vec<X>> {
     t.modes_of().ok_or_else(|| EvalError::rule("Mismatched Ranks", format!("{what}: `{t}` is not a tuple")))
@@ -97,10 +150,10 @@ pub fn take<X: Tup>(t: &X, b: i64, e: i64) -> R<X> {
     if b > e {
         return Err(EvalError::rule("take: empty range error", format!("take<{b},{e}> with {b} > {e}")));
     }
-    if b < 0 || e > r {
-        return Err(EvalError::rule("Index out of range", format!("take<{b},{e}> of `{t}`, which has rank {r}")));
+    if b < 0 {
+        return Err(EvalError::rule("Index out of range", format!("take<{b},{e}> of `{t}`")));
     }
-    let v: Vec<X> = (b..e).map(|i| get_mode(t, i as usize)).collect::<R<_>>()?;
+    let v: Vec<X> = (b..e).map(|i| get_mode_algo(t, i as usize)).collect::<R<_>>()?;
     Ok(X::mk(v))
 }
 
@@ -112,7 +165,7 @@ pub fn select<X: Tup>(t: &X, idx: &[i64]) -> R<X> {
             if i < 0 {
                 Err(EvalError::rule("Index out of range", format!("select<{i}>")))
             } else {
-                get_mode(t, i as usize)
+                get_mode_algo(t, i as usize)
             }
         })
         .collect::<R<_>>()?;
@@ -202,8 +255,13 @@ pub fn unflatten<X: Tup, P: Tup>(flat: &X, profile: &P) -> R<X> {
             },
         }
     }
+    // CuTe's unflatten_impl finds `rank` only by argument-dependent lookup: a CuTe type (a tuple,
+    // a static integer) works, a plain `int` does not; a non-tuple acts as a 1-tuple.
     let elems = match flat.modes_of() {
         Some(v) => v,
+        None if flat.dyn_int().is_some() => {
+            return Err(EvalError::rule("Invalid parameters", format!("unflatten: `{flat}` is a run-time integer, not a tuple")));
+        }
         None => vec![flat.clone()],
     };
     let (res, used) = imp(&elems, profile)?;
@@ -230,8 +288,19 @@ pub fn prepend<X: Tup>(t: &X, x: &X) -> X {
     X::mk(v)
 }
 
+/// Largest rank `append<N>`, `prepend<N>` and `repeat<N>` build.
+pub const MAX_RANK: i64 = 1 << 16;
+
+fn rank_limit(what: &str, n: i64) -> R<()> {
+    if n > MAX_RANK {
+        return Err(EvalError::limit(format!("{what}<{n}>: at most {MAX_RANK} modes")));
+    }
+    Ok(())
+}
+
 /// `append<N>(t, x)`: extend to rank N with copies of x (rank N == rank t: unchanged).
 pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
+    rank_limit("append", n)?;
     match t.modes_of() {
         Some(v) => {
             if n == v.len() as i64 {
@@ -264,6 +333,7 @@ pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
 
 /// `prepend<N>(t, x)`.
 pub fn prepend_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
+    rank_limit("prepend", n)?;
     let (v, tup) = match t.modes_of() {
         Some(v) => (v, true),
         None => (vec![t.clone()], false),
@@ -297,24 +367,31 @@ pub fn insert<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     Ok(X::mk(v))
 }
 
-/// `remove<N>(t)`.
+/// `remove<N>(t)` (N == rank: unchanged, as CuTe's index ranges are then empty).
 pub fn remove<X: Tup>(t: &X, n: i64) -> R<X> {
     let mut v = tuple_elems_for(t, "remove")?;
-    if n < 0 || n as usize >= v.len() {
+    if n < 0 || n as usize > v.len() {
         return Err(EvalError::rule("Index out of range", format!("remove<{n}> from `{t}`, which has rank {}", v.len())));
     }
-    v.remove(n as usize);
+    if (n as usize) < v.len() {
+        v.remove(n as usize);
+    }
     Ok(X::mk(v))
 }
 
-/// `replace<N>(t, x)` (a non-tuple: N must be 0 and the result is x).
+/// `replace<N>(t, x)` (N == rank appends x, as CuTe's index ranges allow; a non-tuple: N must
+/// be 0 and the result is x).
 pub fn replace<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     match t.modes_of() {
         Some(mut v) => {
-            if n < 0 || n as usize >= v.len() {
+            if n < 0 || n as usize > v.len() {
                 return Err(EvalError::rule("Index out of range", format!("replace<{n}> in `{t}`, which has rank {}", v.len())));
             }
-            v[n as usize] = x.clone();
+            if n as usize == v.len() {
+                v.push(x.clone());
+            } else {
+                v[n as usize] = x.clone();
+            }
             Ok(X::mk(v))
         }
         None if n == 0 => Ok(x.clone()),
@@ -329,18 +406,18 @@ pub fn group<X: Tup>(t: &X, b: i64, e: i64) -> R<X> {
     if b > e {
         return Err(EvalError::rule("B <= E", format!("group<{b},{e}>")));
     }
-    if b < 0 || e > r {
-        return Err(EvalError::rule("Index out of range", format!("group<{b},{e}> of `{t}`, which has rank {r}")));
+    if b < 0 {
+        return Err(EvalError::rule("Index out of range", format!("group<{b},{e}> of `{t}`")));
     }
     let mut out = Vec::new();
     for i in 0..b {
-        out.push(get_mode(t, i as usize)?);
+        out.push(get_mode_algo(t, i as usize)?);
     }
     if b < e {
         out.push(take(t, b, e)?);
     }
     for i in e..r {
-        out.push(get_mode(t, i as usize)?);
+        out.push(get_mode_algo(t, i as usize)?);
     }
     Ok(X::mk(out))
 }
@@ -364,9 +441,7 @@ pub fn repeat<X: Tup>(n: i64, x: &X) -> R<X> {
     if n < 0 {
         return Err(EvalError::rule("N >= 0", format!("repeat<{n}>")));
     }
-    if n > 1 << 16 {
-        return Err(EvalError::limit(format!("repeat<{n}>: at most 65536 copies")));
-    }
+    rank_limit("repeat", n)?;
     Ok(X::mk(vec![x.clone(); n as usize]))
 }
 
@@ -399,6 +474,15 @@ pub fn zip<X: Tup>(t: &X) -> R<X> {
         }
     }
     Ok(X::mk((0..r1).map(|j| X::mk(rows.iter().map(|r| r[j].clone()).collect())).collect()))
+}
+
+/// CuTe's `filter_tuple(t, f)`: `tuple_cat(f(t_0), f(t_1), ...)` (f returns tuples; a non-tuple
+/// t is passed to f whole).
+pub fn filter_tuple<X: Tup>(t: &X, f: impl Fn(&X) -> R<X>) -> R<X> {
+    match t.modes_of() {
+        Some(v) => tuple_cat(&v.iter().map(f).collect::<R<Vec<X>>>()?),
+        None => tuple_cat(&[f(t)?]),
+    }
 }
 
 /// `tuple_cat(ts...)`: every argument must be a tuple.
@@ -596,6 +680,9 @@ pub fn abs(a: Int) -> R<Int> {
 
 /// `(a + b - _1) / b` on integers.
 fn ceil_div_int(a: Int, b: Int) -> R<Int> {
+    if b.v == 0 {
+        return Err(EvalError::div_zero(a, b));
+    }
     a.add(b)?.sub(st(1))?.div(b)
 }
 

@@ -1,0 +1,223 @@
+//! A rank-2 layout (plain, swizzled or composed) as a grid of integers, evaluated fast and the
+//! way CuTe's printers do it: `int(layout(m,n))` (truncated to 32 bits, with the wrapping
+//! arithmetic the compiled C++ performs), `num_digits(cosize(layout))` for the cell width.
+//! Also the size limit every printer checks before producing output.
+
+use crate::eval::error::{EvalError, R};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::{Func, Layout};
+use crate::eval::ops::swizzle::bits;
+use crate::eval::int::dy;
+use crate::eval::value::Value;
+
+/// Default largest number of cells a printer produces; `CUTE_PRINT_LIMIT` overrides it.
+pub const DEFAULT_LIMIT: i64 = 1 << 20;
+
+/// The cell limit: `CUTE_PRINT_LIMIT` if set to a positive integer, else `DEFAULT_LIMIT`.
+pub fn limit() -> i64 {
+    std::env::var("CUTE_PRINT_LIMIT")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .filter(|&v| v > 0)
+        .unwrap_or(DEFAULT_LIMIT)
+}
+
+/// Refuse a `rows x cols` picture larger than the limit (never hang on huge layouts).
+pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
+    check_limit_with(what, rows, cols, limit())
+}
+
+/// `check_limit` with an explicit limit.
+pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
+    let cells = rows.max(0).checked_mul(cols.max(0));
+    let too_big = rows > lim || cols > lim || cells.map_or(true, |c| c > lim);
+    if too_big {
+        let cells = cells.map_or_else(|| "more than 2^63".to_string(), |c| c.to_string());
+        return Err(EvalError::limit(format!(
+            "{what} of a {rows} x {cols} layout ({cells} cells) exceeds the limit of {lim} cells; \
+             set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it"
+        )));
+    }
+    Ok(())
+}
+
+/// C++ `%` / `/` on the values (truncating), division by zero reported like CuTe's SIGFPE.
+fn divmod(c: i64, p: i64) -> R<(i64, i64)> {
+    if p == 0 {
+        return Err(EvalError::new(
+            crate::eval::error::ErrorKind::DivZero,
+            "division by zero",
+            "a mode of size 0 in the layout".to_string(),
+        ));
+    }
+    Ok((c.wrapping_div(p), c.wrapping_rem(p)))
+}
+
+fn product(t: &IntTuple) -> i64 {
+    match t {
+        IntTuple::I(i) => i.v,
+        IntTuple::T(v) => v.iter().fold(1i64, |a, e| a.wrapping_mul(product(e))),
+        _ => 1,
+    }
+}
+
+/// `crd2idx(c, shape, stride)` for an integer coordinate, `None` where CuTe would not compile.
+fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> R<Option<i64>> {
+    match (shape, stride) {
+        (IntTuple::I(_), IntTuple::I(d)) => Ok(Some(c.wrapping_mul(d.v))),
+        (IntTuple::T(ss), IntTuple::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
+            let mut c = c;
+            let mut acc = 0i64;
+            let last = ss.len() - 1;
+            for i in 0..last {
+                let (q, r) = divmod(c, product(&ss[i]))?;
+                match crd2idx_int(r, &ss[i], &ds[i])? {
+                    Some(v) => acc = acc.wrapping_add(v),
+                    None => return Ok(None),
+                }
+                c = q;
+            }
+            Ok(crd2idx_int(c, &ss[last], &ds[last])?.map(|v| acc.wrapping_add(v)))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn not_printable(f: &dyn std::fmt::Display) -> EvalError {
+    EvalError::rule(
+        "cannot evaluate",
+        format!("`{f}` cannot be evaluated at a 2-D coordinate (shape and stride are not congruent)"),
+    )
+}
+
+/// `f(x)` for an integer x.
+fn eval1(f: &Func, x: i64) -> R<i64> {
+    match f {
+        Func::Swizzle(sw) => Ok(bits::apply(*sw, dy(x)).v),
+        Func::Layout(l) => crd2idx_int(x, &l.shape, &l.stride)?.ok_or_else(|| not_printable(l)),
+        Func::Composed(c) => {
+            let v = eval1(&c.inner, x)?;
+            eval1(&c.outer, c.offset.v.wrapping_add(v))
+        }
+    }
+}
+
+/// The innermost plain layout (it defines the domain: shape, rank, cosize).
+fn domain(f: &Func) -> R<&Layout> {
+    match f {
+        Func::Layout(l) => Ok(l),
+        Func::Composed(c) => domain(&c.inner),
+        Func::Swizzle(sw) => Err(EvalError::type_err(format!("{sw} has no shape: it is not a layout"))),
+    }
+}
+
+/// A rank-2 function ready to print.
+pub struct Grid {
+    pub f: Func,
+    pub rows: i64,
+    pub cols: i64,
+}
+
+impl Grid {
+    /// The grid of a layout or composed layout whose (innermost) shape has rank 2.
+    pub fn new(v: &Value) -> R<Grid> {
+        let f = match v {
+            Value::Layout(l) => Func::Layout(l.clone()),
+            Value::Composed(c) => Func::Composed(c.clone()),
+            v => return Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind()))),
+        };
+        let d = domain(&f)?;
+        let (rows, cols) = match &d.shape {
+            IntTuple::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
+            s => {
+                let hint = if s.rank() == 1 {
+                    "; for one column write make_layout(L, _1:_0)"
+                } else {
+                    ""
+                };
+                return Err(EvalError::rule(
+                    "rank(layout) == 2",
+                    format!("CuTe prints rank-2 layouts only, `{v}` has rank {}{hint}", s.rank()),
+                ));
+            }
+        };
+        Ok(Grid { f, rows, cols })
+    }
+
+    /// `int(layout(m, n))`.
+    pub fn at(&self, m: i64, n: i64) -> R<i32> {
+        Ok(eval2(&self.f, m, n)? as i32)
+    }
+
+    /// `num_digits(cosize(layout))` with CuTe's `int` argument.
+    pub fn digits(&self) -> R<usize> {
+        let d = domain(&self.f)?;
+        let x = cosize(d) as i32;
+        Ok(num_digits(x))
+    }
+}
+
+fn eval2(f: &Func, m: i64, n: i64) -> R<i64> {
+    match f {
+        Func::Layout(l) => match (&l.shape, &l.stride) {
+            (IntTuple::T(s), IntTuple::T(d)) if s.len() == 2 && d.len() == 2 => {
+                let a = crd2idx_int(m, &s[0], &d[0])?.ok_or_else(|| not_printable(l))?;
+                let b = crd2idx_int(n, &s[1], &d[1])?.ok_or_else(|| not_printable(l))?;
+                Ok(a.wrapping_add(b))
+            }
+            _ => Err(not_printable(l)),
+        },
+        Func::Composed(c) => {
+            let v = eval2(&c.inner, m, n)?;
+            eval1(&c.outer, c.offset.v.wrapping_add(v))
+        }
+        Func::Swizzle(sw) => Err(EvalError::type_err(format!("{sw} is not a rank-2 layout"))),
+    }
+}
+
+/// `cosize(layout)` = 1 + sum (s-1)*|d| over the leaves (wrapping like the C++).
+fn cosize(l: &Layout) -> i64 {
+    fn go(s: &IntTuple, d: &IntTuple) -> i64 {
+        match (s, d) {
+            (IntTuple::I(s), IntTuple::I(d)) => s.v.wrapping_sub(1).wrapping_mul(d.v.wrapping_abs()),
+            (IntTuple::T(ss), IntTuple::T(ds)) => ss.iter().zip(ds).fold(0i64, |a, (s, d)| a.wrapping_add(go(s, d))),
+            _ => 0,
+        }
+    }
+    go(&l.shape, &l.stride).wrapping_add(1)
+}
+
+/// CuTe's `num_digits(int)`.
+pub fn num_digits(x: i32) -> usize {
+    let mut n = 1;
+    let mut p: i64 = 10;
+    while n < 10 && (x as i64) >= p {
+        n += 1;
+        p *= 10;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits() {
+        assert!(check_limit_with("p", 1024, 1024, 1 << 20).is_ok());
+        let e = check_limit_with("print_layout", 1 << 20, 1 << 20, 1 << 20).unwrap_err();
+        assert_eq!(e.kind, crate::eval::error::ErrorKind::Limit);
+        assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+        assert!(check_limit_with("p", 0, i64::MAX, 1 << 20).is_err());
+        assert!(check_limit_with("p", i64::MAX, i64::MAX, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn digits() {
+        assert_eq!(num_digits(-5), 1);
+        assert_eq!(num_digits(9), 1);
+        assert_eq!(num_digits(10), 2);
+        assert_eq!(num_digits(512), 3);
+        assert_eq!(num_digits(i32::MAX), 10);
+    }
+}

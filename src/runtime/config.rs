@@ -1,0 +1,677 @@
+//! `run gemm` / `emit gemm` options: parsing the `key=value` values into a checked configuration.
+//! Every refusal names the option (`.at_arg(3 + i)`: M, N, K come first) and the reason.
+//! May import: `eval` (values, errors), `runtime::lower`.
+
+use super::lower::{self, host_eval, inverse_coords, mode_sizes};
+use super::GemmOpt;
+use crate::eval::error::{EvalError, R};
+use crate::eval::int::st;
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::value::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DType {
+    F16,
+    BF16,
+    F32,
+}
+
+impl DType {
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::F32 => "f32",
+        }
+    }
+    pub fn bytes(self) -> i64 {
+        match self {
+            DType::F32 => 4,
+            _ => 2,
+        }
+    }
+}
+
+/// Which dimension of an operand is contiguous in global memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Major {
+    /// K contiguous (A row-major MxK, B "column-major" i.e. stored NxK row by row).
+    K,
+    /// M (for A) or N (for B) contiguous.
+    MN,
+}
+
+/// One operand (A or B) as the kernel sees it.
+#[derive(Clone, Debug)]
+pub struct Operand {
+    /// 'a' or 'b'
+    pub name: char,
+    pub major: Major,
+    /// Rows of the block tile in this operand's M or N dimension.
+    pub tile_mn: i64,
+    /// The problem extent in M (for A) or N (for B).
+    pub extent_mn: i64,
+    /// Global layout `(MN, K) -> element offset`.
+    pub gmem: Layout,
+    /// What the user gave (or the default atom), for the source comment.
+    pub smem_given: Value,
+    /// The shared-memory layout `(tile_mn, BK, stages) -> element offset` (tile_to_shape'd).
+    pub smem: Value,
+    /// Elements of one stage (stage p starts at `p * stage_stride`).
+    pub stage_stride: i64,
+    /// `cosize` of `smem` (all stages).
+    pub smem_elems: i64,
+    /// Copy thread layout: `(thread coordinate in mn, thread coordinate in k) -> thread index`,
+    /// in units of 8-element (16-byte) vectors along the contiguous dimension.
+    pub copy: Layout,
+    /// The copy tile (mn, k) covered by all threads in one step, in elements.
+    pub copy_tile: (i64, i64),
+    /// Elements per global access (8 = 16-byte cp.async; fewer when the contiguous extent is
+    /// not a multiple of 8, since rows are then not 16-byte aligned).
+    pub vec: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct GemmConfig {
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub dtype: DType,
+    pub out: DType,
+    /// `TN`, `NN`, `NT` or `TT` (BLAS convention: A is MxK, `T` = row-major i.e. K-major).
+    pub layout: String,
+    pub bm: i64,
+    pub bn: i64,
+    pub bk: i64,
+    pub stages: i64,
+    /// Warp layout `(warps in M, warps in N) -> warp index`.
+    pub warps: Layout,
+    pub wm: i64,
+    pub wn: i64,
+    pub a: Operand,
+    pub b: Operand,
+    /// Output C is M x N row-major: `(M,N):(N,1)`.
+    pub gmem_c: Layout,
+    /// Timed iterations (median reported) and warm-up runs.
+    pub iters: i64,
+    pub warmup: i64,
+    /// Thread blocks are rasterised in groups of this many block rows (L2 reuse).
+    pub raster: i64,
+    /// The options as given, for the header comment.
+    pub given: Vec<String>,
+}
+
+impl GemmConfig {
+    pub fn threads(&self) -> i64 {
+        self.wm * self.wn * 32
+    }
+    /// Per-warp tile.
+    pub fn warp_tile(&self) -> (i64, i64) {
+        (self.bm / self.wm, self.bn / self.wn)
+    }
+    pub fn smem_bytes(&self) -> i64 {
+        (round_up(self.a.smem_elems, 64) + round_up(self.b.smem_elems, 64)) * 2
+    }
+    pub fn flops(&self) -> f64 {
+        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+    pub fn describe(&self) -> String {
+        format!(
+            "{}x{}x{} {}*{}->{} {} tile <{},{},{}> stages {} warps {}",
+            self.m,
+            self.n,
+            self.k,
+            self.dtype.name(),
+            self.dtype.name(),
+            self.out.name(),
+            self.layout,
+            self.bm,
+            self.bn,
+            self.bk,
+            self.stages,
+            self.warps
+        )
+    }
+}
+
+pub fn round_up(x: i64, m: i64) -> i64 {
+    (x + m - 1) / m * m
+}
+
+/// The largest dynamic shared memory a block may opt into on sm_90 (H100/H200).
+pub const MAX_SMEM: i64 = 232448;
+
+pub const KEYS: &[&str] =
+    &["dtype", "out", "layout", "tile", "stages", "mma", "smem_a", "smem_b", "copy_a", "copy_b", "iters", "warmup", "raster"];
+
+fn tag_name(v: &Value) -> Option<String> {
+    match v {
+        Value::Tag(s) | Value::Text(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn parse_dtype(v: &Value, allow_f32: bool) -> R<DType> {
+    let name = tag_name(v).ok_or_else(|| EvalError::type_err(format!("expected a type name (f16, bf16), got {} `{v}`", v.kind())))?;
+    match name.as_str() {
+        "f16" | "half" | "half_t" | "fp16" => Ok(DType::F16),
+        "bf16" | "bfloat16" | "bfloat16_t" => Ok(DType::BF16),
+        "f32" | "float" | "fp32" if allow_f32 => Ok(DType::F32),
+        _ => Err(EvalError::rule(
+            "gemm type",
+            format!("`{name}` is not supported here; use {}", if allow_f32 { "f16, bf16 or f32" } else { "f16 or bf16" }),
+        )),
+    }
+}
+
+fn int_list(v: &Value) -> R<Vec<i64>> {
+    let elems = match v {
+        Value::Tuple(IntTuple::I(i)) => return Ok(vec![i.v]),
+        Value::Tuple(_) | Value::Tile(_) => v.elems(),
+        _ => return Err(EvalError::type_err(format!("expected integers, got {} `{v}`", v.kind()))),
+    };
+    elems
+        .iter()
+        .map(|e| match e {
+            Value::Tuple(IntTuple::I(i)) => Ok(i.v),
+            Value::Layout(l) => match (&l.shape, &l.stride) {
+                // `<128,128,32>` may arrive as stride-1 layouts
+                (IntTuple::I(s), IntTuple::I(d)) if d.v == 1 => Ok(s.v),
+                _ => Err(EvalError::type_err(format!("expected an integer, got the layout `{l}`"))),
+            },
+            other => Err(EvalError::type_err(format!("expected an integer, got {} `{other}`", other.kind()))),
+        })
+        .collect()
+}
+
+fn one_int(v: &Value) -> R<i64> {
+    match v {
+        Value::Tuple(IntTuple::I(i)) => Ok(i.v),
+        _ => Err(EvalError::type_err(format!("expected an integer, got {} `{v}`", v.kind()))),
+    }
+}
+
+fn lay(shape: &[i64], stride: &[i64]) -> Layout {
+    Layout::new(
+        IntTuple::T(shape.iter().map(|&x| IntTuple::st(x)).collect()),
+        IntTuple::T(stride.iter().map(|&x| IntTuple::st(x)).collect()),
+    )
+}
+
+fn dy_lay(shape: &[i64], stride: &[i64]) -> Layout {
+    Layout::new(
+        IntTuple::T(shape.iter().map(|&x| IntTuple::dy(x)).collect()),
+        IntTuple::T(stride.iter().map(|&x| IntTuple::dy(x)).collect()),
+    )
+}
+
+/// Every integer of a layout value made static: the generator knows them all, and the kernel
+/// folds them in (so `(8,64):(64,1)` behaves as `(_8,_64):(_64,_1)` in tile_to_shape).
+pub fn staticize(v: &Value) -> Value {
+    fn func(f: &Func) -> Func {
+        match f {
+            Func::Layout(l) => Func::Layout(static_layout(l)),
+            Func::Swizzle(s) => Func::Swizzle(*s),
+            Func::Composed(c) => Func::Composed(Box::new(composed(c))),
+        }
+    }
+    fn composed(c: &Composed) -> Composed {
+        Composed { outer: func(&c.outer), offset: st(c.offset.v), inner: func(&c.inner) }
+    }
+    match v {
+        Value::Layout(l) => Value::Layout(static_layout(l)),
+        Value::Composed(c) => Value::Composed(Box::new(composed(c))),
+        other => other.clone(),
+    }
+}
+
+pub fn static_layout(l: &Layout) -> Layout {
+    let mk = |t: &IntTuple| t.map_ints(&mut |i| Ok(st(i.v))).unwrap_or_else(|_| t.clone());
+    Layout::new(mk(&l.shape), mk(&l.stride))
+}
+
+/// Default swizzled shared-memory atom for a tile of `tile_mn x bk` halves: 128-byte rows
+/// (`Sw<3,3,3> o (8,64):(64,1)` for K-major), narrower when the tile is narrower.
+pub fn default_atom(major: Major, tile_mn: i64, bk: i64) -> Value {
+    let contiguous = if major == Major::K { bk } else { tile_mn };
+    let (b, w) = if contiguous % 64 == 0 {
+        (3, 64)
+    } else if contiguous % 32 == 0 {
+        (2, 32)
+    } else {
+        (1, 16)
+    };
+    let inner = if major == Major::K { lay(&[8, w], &[w, 1]) } else { lay(&[w, 8], &[1, w]) };
+    Value::Composed(Box::new(Composed { outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(inner) }))
+}
+
+/// Default copy thread layout: consecutive threads take consecutive 16-byte vectors along the
+/// contiguous dimension (coalesced).
+fn default_copy(major: Major, tile_mn: i64, bk: i64, threads: i64) -> Layout {
+    match major {
+        Major::K => {
+            let tk = crate::eval::int::gcd_i64(bk / 8, threads).max(1);
+            let tm = threads / tk;
+            lay(&[tm, tk], &[tk, 1])
+        }
+        Major::MN => {
+            let tm = crate::eval::int::gcd_i64(tile_mn / 8, threads).max(1);
+            let tk = threads / tm;
+            lay(&[tm, tk], &[1, tm])
+        }
+    }
+}
+
+struct Raw<'a> {
+    opt: Option<(usize, &'a Value)>,
+}
+
+impl<'a> Raw<'a> {
+    fn at(&self) -> usize {
+        self.opt.map(|o| o.0 + 3).unwrap_or(0)
+    }
+}
+
+/// Parse and check all options.
+pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
+    for (i, d) in [m, n, k].iter().enumerate() {
+        if *d <= 0 {
+            return Err(EvalError::rule("gemm size", format!("M, N and K must be positive, got {d}")).at_arg(i));
+        }
+        if *d > (1 << 20) {
+            return Err(EvalError::limit(format!("{d} is larger than the largest supported extent 1048576")).at_arg(i));
+        }
+    }
+    let mut seen: Vec<(&str, usize, &Value)> = Vec::new();
+    for (i, o) in opts.iter().enumerate() {
+        let key = KEYS.iter().find(|k| **k == o.key).ok_or_else(|| {
+            EvalError::rule("gemm option", format!("unknown key `{}`; known keys: {}", o.key, KEYS.join(", "))).at_arg(i + 3)
+        })?;
+        if seen.iter().any(|s| s.0 == *key) {
+            return Err(EvalError::rule("gemm option", format!("`{key}` is given twice")).at_arg(i + 3));
+        }
+        seen.push((key, i, &o.value));
+    }
+    let get = |key: &str| Raw { opt: seen.iter().find(|s| s.0 == key).map(|s| (s.1, s.2)) };
+    let given: Vec<String> = opts.iter().map(|o| format!("{}={}", o.key, o.value)).collect();
+
+    let r = get("dtype");
+    let dtype = match r.opt {
+        Some((_, v)) => parse_dtype(v, false).map_err(|e| e.at_arg(r.at()))?,
+        None => DType::F16,
+    };
+    let r = get("out");
+    let out = match r.opt {
+        Some((_, v)) => parse_dtype(v, true).map_err(|e| e.at_arg(r.at()))?,
+        None => dtype,
+    };
+    let r = get("layout");
+    let layout = match r.opt {
+        Some((_, v)) => tag_name(v)
+            .filter(|s| ["TN", "NN", "NT", "TT"].contains(&s.as_str()))
+            .ok_or_else(|| {
+                EvalError::rule("gemm layout", format!("expected TN, NN, NT or TT (BLAS convention: A is MxK, T = K-major), got `{v}`"))
+                    .at_arg(r.at())
+            })?,
+        None => "TN".to_string(),
+    };
+    let a_major = if layout.starts_with('T') { Major::K } else { Major::MN };
+    let b_major = if layout.ends_with('N') { Major::K } else { Major::MN };
+
+    let r = get("tile");
+    let (bm, bn, bk) = match r.opt {
+        Some((_, v)) => {
+            let t = int_list(v).map_err(|e| e.at_arg(r.at()))?;
+            if t.len() != 3 {
+                return Err(EvalError::rule("gemm tile", format!("expected a tiler <BM,BN,BK>, got `{v}`")).at_arg(r.at()));
+            }
+            (t[0], t[1], t[2])
+        }
+        None => (128, 256, 64),
+    };
+    let tile_err = |msg: String| EvalError::rule("gemm tile", msg).at_arg(r.at());
+    for (name, x) in [("BM", bm), ("BN", bn), ("BK", bk)] {
+        if x <= 0 || x % 16 != 0 || x > 512 {
+            return Err(tile_err(format!("{name} = {x} must be a positive multiple of 16 (the MMA is 16x8x16), at most 512")));
+        }
+    }
+
+    let r = get("stages");
+    let stages = match r.opt {
+        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
+        None => 3,
+    };
+    if !(2..=8).contains(&stages) {
+        return Err(EvalError::rule("gemm stages", format!("stages must be 2..8, got {stages}")).at_arg(r.at()));
+    }
+
+    let r = get("mma");
+    let warps = match r.opt {
+        Some((_, v)) => match v {
+            Value::Layout(l) => static_layout(l),
+            Value::Tuple(_) | Value::Tile(_) => {
+                let t = int_list(v).map_err(|e| e.at_arg(r.at()))?;
+                if t.len() == 2 || (t.len() == 3 && t[2] == 1) {
+                    lay(&[t[0], t[1]], &[1, t[0]])
+                } else {
+                    return Err(EvalError::rule(
+                        "gemm mma",
+                        format!("expected the warp layout of SM80 16x8x16 atoms, like (2,4,1); got `{v}` (K must be 1)"),
+                    )
+                    .at_arg(r.at()));
+                }
+            }
+            Value::Tag(name) => {
+                return Err(EvalError::rule(
+                    "gemm mma",
+                    format!("`{name}`: give the atom layout of SM80 16x8x16 MMAs instead, e.g. mma=(2,4,1)"),
+                )
+                .at_arg(r.at()))
+            }
+            other => return Err(EvalError::type_err(format!("mma: expected a warp layout like (2,4,1), got {} `{other}`", other.kind())).at_arg(r.at())),
+        },
+        None => lay(&[2, 4], &[1, 2]),
+    };
+    let mma_at = r.at();
+    let warp_sizes = lower::mode_sizes(&Value::Layout(warps.clone())).map_err(|e| e.at_arg(mma_at))?;
+    let (wm, wn) = match warp_sizes.as_slice() {
+        [a, b] => (*a, *b),
+        [a, b, 1] => (*a, *b),
+        _ => return Err(EvalError::rule("gemm mma", format!("the warp layout {warps} must have rank 2 (M, N) or K = 1")).at_arg(mma_at)),
+    };
+    let warps = if warp_sizes.len() == 3 {
+        Layout::new(IntTuple::T(warps.shape.modes()[..2].to_vec()), IntTuple::T(warps.stride.modes()[..2].to_vec()))
+    } else {
+        warps
+    };
+    if wm <= 0 || wn <= 0 || wm * wn > 16 {
+        return Err(EvalError::rule("gemm mma", format!("{wm}x{wn} warps: between 1 and 16 warps per block")).at_arg(mma_at));
+    }
+    inverse_coords(&warps, super::expr::var("warp", 0, wm * wn)).map_err(|e| e.at_arg(mma_at))?;
+    if bm % (wm * 16) != 0 {
+        return Err(EvalError::rule("gemm mma", format!("{wm} warps in M with 16-row MMAs do not tile BM = {bm}")).at_arg(mma_at));
+    }
+    if bn % (wn * 16) != 0 {
+        return Err(EvalError::rule(
+            "gemm mma",
+            format!("{wn} warps in N with 16-column B loads (ldmatrix.x4) do not tile BN = {bn}"),
+        )
+        .at_arg(mma_at));
+    }
+    let acc = (bm / wm) * (bn / wn) / 32;
+    if acc > 128 {
+        return Err(EvalError::rule(
+            "gemm mma",
+            format!(
+                "a {}x{} warp tile needs {acc} accumulator registers per thread (at most 128 fit beside the fragments)",
+                bm / wm,
+                bn / wn
+            ),
+        )
+        .at_arg(mma_at));
+    }
+    let threads = wm * wn * 32;
+
+    let mut ops = Vec::new();
+    for (name, major, tile_mn, extent_mn) in [('a', a_major, bm, m), ('b', b_major, bn, n)] {
+        let r = get(if name == 'a' { "smem_a" } else { "smem_b" });
+        let given = match r.opt {
+            Some((_, v)) => staticize(v),
+            None => default_atom(major, tile_mn, bk),
+        };
+        let (smem, stage_stride, smem_elems) =
+            check_smem(name, &given, major, tile_mn, bk, stages).map_err(|e| e.at_arg(r.at()))?;
+        let rc = get(if name == 'a' { "copy_a" } else { "copy_b" });
+        let copy = match rc.opt {
+            Some((_, Value::Layout(l))) => static_layout(l),
+            Some((_, v @ Value::Tuple(_))) => {
+                // a shape: column-major threads
+                let t = int_list(v).map_err(|e| e.at_arg(rc.at()))?;
+                if t.len() != 2 {
+                    return Err(EvalError::rule("gemm copy", format!("expected a 2-D thread layout, got `{v}`")).at_arg(rc.at()));
+                }
+                lay(&t, &[1, t[0]])
+            }
+            Some((_, v)) => {
+                return Err(EvalError::type_err(format!("copy_{name}: expected a thread layout, got {} `{v}`", v.kind())).at_arg(rc.at()))
+            }
+            None => default_copy(major, tile_mn, bk, threads),
+        };
+        let copy_tile = check_copy(name, &copy, major, tile_mn, bk, threads).map_err(|e| e.at_arg(rc.at()))?;
+        let contiguous = if major == Major::K { k } else { extent_mn };
+        let vec = [8, 4, 2, 1].into_iter().find(|v| contiguous % v == 0).unwrap_or(1);
+        let gmem = if major == Major::K { dy_lay(&[extent_mn, k], &[k, 1]) } else { dy_lay(&[extent_mn, k], &[1, extent_mn]) };
+        ops.push(Operand {
+            name,
+            major,
+            tile_mn,
+            extent_mn,
+            gmem,
+            smem_given: given,
+            smem,
+            stage_stride,
+            smem_elems,
+            copy,
+            copy_tile,
+            vec,
+        });
+    }
+    let b = ops.pop().ok_or_else(|| EvalError::runtime("gemm", "internal: operand B"))?;
+    let a = ops.pop().ok_or_else(|| EvalError::runtime("gemm", "internal: operand A"))?;
+
+    let r = get("iters");
+    let iters = match r.opt {
+        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
+        None => 30,
+    };
+    if !(1..=100000).contains(&iters) {
+        return Err(EvalError::rule("gemm iters", format!("iters must be 1..100000, got {iters}")).at_arg(r.at()));
+    }
+    let r = get("warmup");
+    let warmup = match r.opt {
+        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
+        None => 5,
+    };
+    if !(0..=10000).contains(&warmup) {
+        return Err(EvalError::rule("gemm warmup", format!("warmup must be 0..10000, got {warmup}")).at_arg(r.at()));
+    }
+    let r = get("raster");
+    let raster = match r.opt {
+        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
+        None => 8,
+    };
+    if !(1..=1024).contains(&raster) {
+        return Err(EvalError::rule("gemm raster", format!("raster (block rows per group) must be 1..1024, got {raster}")).at_arg(r.at()));
+    }
+
+    let cfg = GemmConfig {
+        m,
+        n,
+        k,
+        dtype,
+        out,
+        layout,
+        bm,
+        bn,
+        bk,
+        stages,
+        warps,
+        wm,
+        wn,
+        a,
+        b,
+        gmem_c: dy_lay(&[m, n], &[n, 1]),
+        iters,
+        warmup,
+        raster,
+        given,
+    };
+    if cfg.smem_bytes() > MAX_SMEM {
+        let at = get("stages").at().max(get("tile").at());
+        return Err(EvalError::rule(
+            "gemm shared memory",
+            format!(
+                "tile <{bm},{bn},{bk}> with {stages} stages needs {} bytes of shared memory; the limit is {MAX_SMEM}",
+                cfg.smem_bytes()
+            ),
+        )
+        .at_arg(at));
+    }
+    Ok(cfg)
+}
+
+/// Tile the given shared-memory layout to `(tile_mn, bk, stages)` and check that the kernel can
+/// use it: right shape, one-to-one, 16-byte vectors intact, stages one after another.
+/// Returns the tiled layout, the stage stride and the cosize.
+fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, stages: i64) -> R<(Value, i64, i64)> {
+    let what = format!("smem_{name}");
+    match given {
+        Value::Layout(_) | Value::Composed(_) => {}
+        other => return Err(EvalError::type_err(format!("{what}: expected a layout or a swizzled layout, got {} `{other}`", other.kind()))),
+    }
+    let sizes = mode_sizes(given)?;
+    if sizes.len() < 2 || sizes.len() > 3 {
+        return Err(EvalError::rule(
+            "smem layout",
+            format!("{what} = {given} must have rank 2 (rows, k) or 3 (rows, k, stages), got rank {}", sizes.len()),
+        ));
+    }
+    let tiled = if sizes.len() == 3 && sizes == [tile_mn, bk, stages] {
+        given.clone()
+    } else {
+        lower::tile_to_shape(given, &[tile_mn, bk, stages])
+            .map_err(|e| EvalError::rule("smem layout", format!("{what} = {given} does not tile the {tile_mn}x{bk} tile: {e}")))?
+    };
+    let ts = mode_sizes(&tiled)?;
+    if ts != [tile_mn, bk, stages] {
+        return Err(EvalError::rule(
+            "smem layout",
+            format!(
+                "{what} = {given} does not cover the {tile_mn}x{bk} tile: tiled to the tile it has shape {:?} instead of [{tile_mn}, {bk}, {stages}]",
+                ts
+            ),
+        ));
+    }
+    // evaluate every point once
+    let total = tile_mn * bk * stages;
+    if total > 1 << 21 {
+        return Err(EvalError::limit(format!("{what}: {total} elements")));
+    }
+    let e = lower::value_at(
+        &tiled,
+        &[super::expr::var("m", 0, tile_mn), super::expr::var("k", 0, bk), super::expr::var("p", 0, stages)],
+    )?;
+    // one evaluation per point, into a table
+    let mut table = Vec::with_capacity(total as usize);
+    for p in 0..stages {
+        for kk in 0..bk {
+            for mm in 0..tile_mn {
+                let off = e
+                    .eval(&|v| match v {
+                        "m" => mm,
+                        "k" => kk,
+                        _ => p,
+                    })
+                    .ok_or_else(|| EvalError::runtime("gemm", "evaluation failed"))?;
+                table.push(off);
+            }
+        }
+    }
+    let at = |mm: i64, kk: i64, p: i64| -> R<i64> {
+        table
+            .get(((p * bk + kk) * tile_mn + mm) as usize)
+            .copied()
+            .ok_or_else(|| EvalError::runtime("gemm", "evaluation outside the tile"))
+    };
+    let mut seen = std::collections::HashMap::new();
+    let mut max = 0i64;
+    for p in 0..stages {
+        for kk in 0..bk {
+            for mm in 0..tile_mn {
+                let off = at(mm, kk, p)?;
+                if off < 0 {
+                    return Err(EvalError::rule("smem layout", format!("{what} maps ({mm},{kk},{p}) to the negative offset {off}")));
+                }
+                if let Some((m0, k0, p0)) = seen.insert(off, (mm, kk, p)) {
+                    return Err(EvalError::rule(
+                        "smem layout",
+                        format!("{what} is not one-to-one: ({m0},{k0},{p0}) and ({mm},{kk},{p}) both map to offset {off}"),
+                    ));
+                }
+                max = max.max(off);
+            }
+        }
+    }
+    // 16-byte vectors: 8 consecutive elements along the contiguous dimension must be
+    // consecutive in shared memory, starting at a multiple of 8 (cp.async and ldmatrix rows).
+    for p in 0..stages {
+        for kk in 0..bk {
+            for mm in 0..tile_mn {
+                let (i, j) = if major == Major::K { (kk, mm) } else { (mm, kk) };
+                if i % 8 != 0 {
+                    continue;
+                }
+                let base = at(mm, kk, p)?;
+                let mut offs = vec![base];
+                for d in 1..8 {
+                    let (m2, k2) = if major == Major::K { (mm, kk + d) } else { (mm + d, kk) };
+                    offs.push(at(m2, k2, p)?);
+                }
+                let _ = j;
+                if base % 8 != 0 || offs.iter().enumerate().any(|(d, &o)| o != base + d as i64) {
+                    let (c0, c1) = if major == Major::K { ((mm, kk), (mm, kk + 7)) } else { ((mm, kk), (mm + 7, kk)) };
+                    return Err(EvalError::rule(
+                        "smem layout",
+                        format!(
+                            "{what} = {given} breaks 16-byte vectors: elements {:?}..{:?} (contiguous in global memory) land at offsets {:?}; they must be 8 consecutive offsets starting at a multiple of 8",
+                            c0, c1, offs
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    // stages one after another with one stride
+    let stride = if stages > 1 { at(0, 0, 1)? - at(0, 0, 0)? } else { 0 };
+    for p in 0..stages {
+        for kk in 0..bk {
+            for mm in 0..tile_mn {
+                if at(mm, kk, p)? != at(mm, kk, 0)? + p * stride {
+                    return Err(EvalError::rule(
+                        "smem layout",
+                        format!("{what}: stage {p} is not stage 0 shifted by one stride ({stride}) at ({mm},{kk})"),
+                    ));
+                }
+            }
+        }
+    }
+    let _ = host_eval;
+    Ok((tiled, stride, max + 1))
+}
+
+/// Check a copy thread layout against the tile; returns the (mn, k) extent one step covers.
+fn check_copy(name: char, copy: &Layout, major: Major, tile_mn: i64, bk: i64, threads: i64) -> R<(i64, i64)> {
+    let sizes = mode_sizes(&Value::Layout(copy.clone()))?;
+    let [t0, t1] = sizes.as_slice() else {
+        return Err(EvalError::rule("copy layout", format!("copy_{name} = {copy} must have rank 2 (threads in rows, threads in k)")));
+    };
+    if t0 * t1 != threads {
+        return Err(EvalError::rule(
+            "copy layout",
+            format!("copy_{name} = {copy} has {} threads; the block has {threads}", t0 * t1),
+        ));
+    }
+    inverse_coords(copy, super::expr::var("tid", 0, threads))?;
+    let (cm, ck) = if major == Major::K { (*t0, t1 * 8) } else { (t0 * 8, *t1) };
+    if tile_mn % cm != 0 || bk % ck != 0 {
+        return Err(EvalError::rule(
+            "copy layout",
+            format!(
+                "copy_{name} = {copy} with 16-byte vectors along {} covers {cm}x{ck}, which does not tile the {tile_mn}x{bk} tile",
+                if major == Major::K { "K" } else { "M/N" }
+            ),
+        ));
+    }
+    Ok((cm, ck))
+}

@@ -1,0 +1,688 @@
+//! CUDA source generation for the multistage `mma.sync` GEMM.
+//!
+//! Every address the kernel computes comes from a layout of the configuration, lowered with
+//! `lower` to an `Expr` (`plan`): the copy thread layouts (thread -> tile coordinate), the
+//! shared-memory layouts (tile coordinate -> offset, swizzle included), the ldmatrix lane maps
+//! and the MMA accumulator layout (lane, value -> tile coordinate), the global layouts. Each
+//! per-thread expression is computed once; the addresses of the unrolled iterations are that
+//! value with constants applied, `(base ^ x) + d`, where x and d are found on the host and the
+//! identity is checked on the host for every thread before anything is emitted (when no such
+//! constants exist the full expression is emitted for that access instead).
+//! May import: `eval` (values), `runtime::{config, expr, lower}`.
+
+use super::config::{round_up, DType, GemmConfig, Major, Operand};
+use super::expr::{add, lit, mul, var, Expr};
+use super::lower::{inverse_coords, layout_at_idx, value_at};
+use crate::eval::error::{EvalError, R};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::Layout;
+use std::fmt::Write;
+
+/// How one unrolled access is computed from the per-thread base.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Access {
+    /// `(base ^ x) + d`
+    Fast { x: i64, d: i64 },
+    /// No constant form holds for all threads: the full expression.
+    Full(Expr),
+}
+
+impl Access {
+    pub fn apply(&self, base: i64, env: &dyn Fn(&str) -> i64) -> Option<i64> {
+        match self {
+            Access::Fast { x, d } => Some((base ^ x) + d),
+            Access::Full(e) => e.eval(env),
+        }
+    }
+    fn c(&self, base: &str) -> String {
+        match self {
+            Access::Fast { x: 0, d: 0 } => base.to_string(),
+            Access::Fast { x: 0, d } => format!("{base} + {d}"),
+            Access::Fast { x, d: 0 } => format!("({base} ^ {x})"),
+            Access::Fast { x, d } => format!("({base} ^ {x}) + {d}"),
+            Access::Full(e) => format!("({e})"),
+        }
+    }
+}
+
+fn layout(shape: &[i64], stride: &[i64]) -> Layout {
+    Layout::new(
+        IntTuple::T(shape.iter().map(|&x| IntTuple::st(x)).collect()),
+        IntTuple::T(stride.iter().map(|&x| IntTuple::st(x)).collect()),
+    )
+}
+
+/// ldmatrix.x4 lane map of an operand: lane -> column-major index `mn + 16*k` in the 16x16
+/// (mn, k) block the four 8x8 matrices cover, in the order the MMA fragments need
+/// (A: a0..a3 = (m0,k0) (m8,k0) (m0,k8) (m8,k8); B: (n0,k0) (n0,k8) (n8,k0) (n8,k8)).
+/// K-major operands use ldmatrix (each lane points at 8 k-consecutive elements), M/N-major
+/// ones ldmatrix.trans (each lane points at 8 mn-consecutive elements).
+pub fn ldmatrix_layout(op: char, major: Major) -> Layout {
+    match (op, major) {
+        ('a', Major::K) => layout(&[8, 2, 2], &[1, 8, 128]),
+        ('a', Major::MN) => layout(&[8, 2, 2], &[16, 8, 128]),
+        (_, Major::K) => layout(&[8, 2, 2], &[1, 128, 8]),
+        (_, Major::MN) => layout(&[8, 2, 2], &[16, 128, 8]),
+    }
+}
+
+/// CuTe's `SM80_16x8_Row` accumulator layout of `SM80_16x8x16_F32F16F16F32_TN`:
+/// (lane, value) -> column-major index `m + 16*n` in the 16x8 C tile.
+pub fn mma_c_layout() -> Layout {
+    Layout::new(
+        IntTuple::T(vec![
+            IntTuple::T(vec![IntTuple::st(4), IntTuple::st(8)]),
+            IntTuple::T(vec![IntTuple::st(2), IntTuple::st(2)]),
+        ]),
+        IntTuple::T(vec![
+            IntTuple::T(vec![IntTuple::st(32), IntTuple::st(1)]),
+            IntTuple::T(vec![IntTuple::st(16), IntTuple::st(8)]),
+        ]),
+    )
+}
+
+/// Split a layout into tile coordinates: `idx -> (idx % rows, idx / rows)` as two layouts of
+/// the same domain, possible when every stride moves along one coordinate only.
+fn split_coords(l: &Layout, rows: i64, x: Expr) -> R<(Expr, Expr)> {
+    let mut s0 = Vec::new();
+    let mut s1 = Vec::new();
+    for d in super::lower::int_leaves(&l.stride)? {
+        if d < rows {
+            s0.push(IntTuple::st(d));
+            s1.push(IntTuple::st(0));
+        } else if d % rows == 0 {
+            s0.push(IntTuple::st(0));
+            s1.push(IntTuple::st(d / rows));
+        } else {
+            return Err(EvalError::runtime("gemm", format!("stride {d} of {l} mixes coordinates")));
+        }
+    }
+    let shape = IntTuple::T(l.shape.leaves());
+    let l0 = Layout::new(shape.clone(), IntTuple::T(s0));
+    let l1 = Layout::new(shape, IntTuple::T(s1));
+    Ok((layout_at_idx(&l0, x.clone())?, layout_at_idx(&l1, x)?))
+}
+
+/// One operand's lowered index maps.
+#[derive(Clone, Debug)]
+pub struct OperandPlan {
+    pub name: char,
+    /// Thread `tid` -> (mn, k) of its first copied element (`ca_mn`, `ca_k`).
+    pub copy_mn: Expr,
+    pub copy_k: Expr,
+    /// Copy steps: (d_mn, d_k) of step s (elements).
+    pub copy_steps: Vec<(i64, i64)>,
+    /// `S(ca_mn, ca_k, 0)` over the variables `c{a,b}_mn`, `c{a,b}_k`.
+    pub store: Expr,
+    /// Step s: `S(ca_mn + d_mn, ca_k + d_k, 0)` from the base.
+    pub store_steps: Vec<Access>,
+    /// `G(b{m,n}*tile + ca_mn, ca_k)` over `bm`/`bn`, `c?_mn`, `c?_k`.
+    pub gmem: Expr,
+    /// Step s: `G(d_mn, d_k)` (G is linear).
+    pub gmem_steps: Vec<i64>,
+    /// `G(0, BK)`: offset of the next k-tile.
+    pub gmem_ktile: i64,
+    /// Lane -> (mn, k) inside the 16x16 block (ldmatrix addresses).
+    pub ld_mn: Expr,
+    pub ld_k: Expr,
+    /// `S(warp_x * warp_tile + l?_mn, l?_k, 0)` over `warp_m`/`warp_n`, `l?_mn`, `l?_k`.
+    pub ld: Expr,
+    /// [kk][i]: block i (16 rows) of k-step kk: `S(.. + 16 i, .. + 16 kk, 0)` from the base.
+    pub ld_steps: Vec<Vec<Access>>,
+}
+
+/// All lowered maps of a configuration.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub warp_m: Expr,
+    pub warp_n: Expr,
+    pub a: OperandPlan,
+    pub b: OperandPlan,
+    /// Lane -> (m, n) of accumulator value 0 (`c_m`, `c_n`).
+    pub c_m: Expr,
+    pub c_n: Expr,
+    /// Value v of an MMA: (dm, dn) relative to value 0 (checked for every lane).
+    pub c_vals: Vec<(i64, i64)>,
+}
+
+/// Try to express `f(env, it)` as `(f(env, 0) ^ x) + d` for every env; else the full expression.
+fn decompose(
+    envs: &[Vec<(String, i64)>],
+    base: &dyn Fn(&dyn Fn(&str) -> i64) -> Option<i64>,
+    at: &dyn Fn(&dyn Fn(&str) -> i64) -> Option<i64>,
+    full: Expr,
+    prefer: Option<i64>,
+) -> Access {
+    // evaluate both sides once per environment
+    let mut pairs = Vec::with_capacity(envs.len());
+    for env in envs {
+        let g = |n: &str| env.iter().find(|(k, _)| k == n).map(|(_, v)| *v).unwrap_or(0);
+        match (base(&g), at(&g)) {
+            (Some(b), Some(a)) => pairs.push((b, a)),
+            _ => return Access::Full(full),
+        }
+    }
+    let Some(&(b0, a0)) = pairs.first() else { return Access::Full(full) };
+    // Candidates: the preferred xor, pure add, pure xor, then xor with the low differing bits.
+    let mut cands = Vec::new();
+    if let Some(x) = prefer {
+        cands.push((x, a0 - (b0 ^ x)));
+    }
+    cands.extend([(0, a0 - b0), (b0 ^ a0, 0)]);
+    for bit in 0..24 {
+        let x = (b0 ^ a0) & ((1i64 << bit) - 1);
+        cands.push((x, a0 - (b0 ^ x)));
+    }
+    for (x, d) in cands {
+        if pairs.iter().all(|&(b, a)| (b ^ x) + d == a) {
+            return Access::Fast { x, d };
+        }
+    }
+    Access::Full(full)
+}
+
+fn operand_plan(cfg: &GemmConfig, op: &Operand, threads: i64) -> R<OperandPlan> {
+    let n = op.name;
+    let tid = var("tid", 0, threads);
+    // copy: thread coordinate (in vectors) -> first element
+    let tc = inverse_coords(&op.copy, tid)?;
+    let (copy_mn, copy_k) = match op.major {
+        Major::K => (tc[0].clone(), mul(tc[1].clone(), lit(8))),
+        Major::MN => (mul(tc[0].clone(), lit(8)), tc[1].clone()),
+    };
+    let (cm, ck) = op.copy_tile;
+    let mut copy_steps = Vec::new();
+    for j in 0..cfg.bk / ck {
+        for i in 0..op.tile_mn / cm {
+            copy_steps.push((i * cm, j * ck));
+        }
+    }
+    let (cmax_mn, cmax_k) = match op.major {
+        Major::K => (cm, ck - 7),
+        Major::MN => (cm - 7, ck),
+    };
+    let v_mn = var(&format!("c{n}_mn"), 0, cmax_mn);
+    let v_k = var(&format!("c{n}_k"), 0, cmax_k);
+    let store = value_at(&op.smem, &[v_mn.clone(), v_k.clone(), lit(0)])?;
+    // all threads' coordinates
+    let mut envs = Vec::new();
+    for t in 0..threads {
+        let env = |_: &str| t;
+        let (Some(a), Some(b)) = (copy_mn.eval(&env), copy_k.eval(&env)) else {
+            return Err(EvalError::runtime("gemm", "copy coordinates"));
+        };
+        envs.push(vec![(format!("c{n}_mn"), a), (format!("c{n}_k"), b)]);
+    }
+    let s_at = |mn: i64, k: i64| -> Box<dyn Fn(&dyn Fn(&str) -> i64) -> Option<i64>> {
+        let e = value_at(&op.smem, &[add(v_mn.clone(), lit(mn)), add(v_k.clone(), lit(k)), lit(0)]);
+        Box::new(move |g: &dyn Fn(&str) -> i64| e.as_ref().ok()?.eval(g))
+    };
+    let base = s_at(0, 0);
+    let mut store_steps = Vec::new();
+    for &(dm, dk) in &copy_steps {
+        let full = value_at(&op.smem, &[add(v_mn.clone(), lit(dm)), add(v_k.clone(), lit(dk)), lit(0)])?;
+        store_steps.push(decompose(&envs, &*base, &*s_at(dm, dk), full, None));
+    }
+    // global
+    let bvar = var(if n == 'a' { "bm" } else { "bn" }, 0, (op.extent_mn + op.tile_mn - 1) / op.tile_mn);
+    let gmem = layout_at_crd_l(&op.gmem, &[add(mul(bvar, lit(op.tile_mn)), v_mn.clone()), v_k.clone()])?;
+    let g = |mn: i64, k: i64| -> R<i64> {
+        layout_at_crd_l(&op.gmem, &[lit(mn), lit(k)])?.as_lit().ok_or_else(|| EvalError::runtime("gemm", "gmem"))
+    };
+    let gmem_steps = copy_steps.iter().map(|&(dm, dk)| g(dm, dk)).collect::<R<Vec<_>>>()?;
+    let gmem_ktile = g(0, cfg.bk)?;
+    // ldmatrix
+    let lane = var("lane", 0, 32);
+    let (ld_mn, ld_k) = split_coords(&ldmatrix_layout(n, op.major), 16, lane)?;
+    let (wcount, wtile, wname) = if n == 'a' { (cfg.wm, cfg.bm / cfg.wm, "warp_m") } else { (cfg.wn, cfg.bn / cfg.wn, "warp_n") };
+    let wv = var(wname, 0, wcount);
+    let l_mn = var(&format!("l{n}_mn"), 0, 16);
+    let l_k = var(&format!("l{n}_k"), 0, 16);
+    let ld = value_at(&op.smem, &[add(mul(wv.clone(), lit(wtile)), l_mn.clone()), l_k.clone(), lit(0)])?;
+    let mut lenvs = Vec::new();
+    for w in 0..wcount {
+        for l in 0..32i64 {
+            let env = |_: &str| l;
+            let (Some(a), Some(b)) = (ld_mn.eval(&env), ld_k.eval(&env)) else {
+                return Err(EvalError::runtime("gemm", "ldmatrix coordinates"));
+            };
+            lenvs.push(vec![(wname.to_string(), w), (format!("l{n}_mn"), a), (format!("l{n}_k"), b)]);
+        }
+    }
+    let l_at = |dmn: i64, dk: i64| -> R<Expr> {
+        value_at(&op.smem, &[add(add(mul(wv.clone(), lit(wtile)), l_mn.clone()), lit(dmn)), add(l_k.clone(), lit(dk)), lit(0)])
+    };
+    let lbase = l_at(0, 0)?;
+    let lb = |g: &dyn Fn(&str) -> i64| lbase.eval(g);
+    let mut ld_steps = Vec::new();
+    for kk in 0..cfg.bk / 16 {
+        let mut row = Vec::new();
+        for i in 0..wtile / 16 {
+            let full = l_at(16 * i, 16 * kk)?;
+            let f2 = full.clone();
+            let prefer = match row.first() {
+                Some(Access::Fast { x, .. }) => Some(*x),
+                _ => None,
+            };
+            row.push(decompose(&lenvs, &lb, &move |g: &dyn Fn(&str) -> i64| f2.eval(g), full, prefer));
+        }
+        ld_steps.push(row);
+    }
+    Ok(OperandPlan {
+        name: n,
+        copy_mn,
+        copy_k,
+        copy_steps,
+        store,
+        store_steps,
+        gmem,
+        gmem_steps,
+        gmem_ktile,
+        ld_mn,
+        ld_k,
+        ld,
+        ld_steps,
+    })
+}
+
+fn layout_at_crd_l(l: &Layout, crd: &[Expr]) -> R<Expr> {
+    super::lower::layout_at_crd(l, crd)
+}
+
+/// Lower every map of the configuration (and check the constant forms on the host).
+pub fn plan(cfg: &GemmConfig) -> R<Plan> {
+    let threads = cfg.threads();
+    let w = inverse_coords(&cfg.warps, var("warp", 0, cfg.wm * cfg.wn))?;
+    let a = operand_plan(cfg, &cfg.a, threads)?;
+    let b = operand_plan(cfg, &cfg.b, threads)?;
+    let cl = mma_c_layout();
+    let lane = var("lane", 0, 32);
+    let (c_m, c_n) = split_coords(&Layout::new(IntTuple::T(vec![cl.shape.modes()[0].clone()]), IntTuple::T(vec![cl.stride.modes()[0].clone()])), 16, lane)?;
+    // value offsets: CLayout(lane, v) - CLayout(lane, 0), the same for every lane
+    let mut c_vals = Vec::new();
+    let full = super::lower::layout_at_crd(&cl, &[var("lane", 0, 32), var("v", 0, 4)])?;
+    for v in 0..4i64 {
+        let mut d: Option<(i64, i64)> = None;
+        for l in 0..32i64 {
+            let at = |vv: i64| full.eval(&|n| if n == "lane" { l } else { vv });
+            let (Some(i0), Some(iv)) = (at(0), at(v)) else { return Err(EvalError::runtime("gemm", "C layout")) };
+            let dd = (iv % 16 - i0 % 16, iv / 16 - i0 / 16);
+            if d.is_some_and(|x| x != dd) {
+                return Err(EvalError::runtime("gemm", "the accumulator layout is not a constant shift per value"));
+            }
+            d = Some(dd);
+        }
+        c_vals.push(d.unwrap_or((0, 0)));
+    }
+    Ok(Plan { warp_m: w[0].clone(), warp_n: w[1].clone(), a, b, c_m, c_n, c_vals })
+}
+
+fn ctype(d: DType) -> &'static str {
+    match d {
+        DType::F32 => "float",
+        _ => "u16",
+    }
+}
+
+/// The complete CUDA source for the configuration.
+pub fn generate(cfg: &GemmConfig) -> R<String> {
+    let p = plan(cfg)?;
+    let mut s = String::new();
+    emit(&mut s, cfg, &p).map_err(|_| EvalError::runtime("gemm", "formatting"))?;
+    Ok(s)
+}
+
+/// Name of the kernel function in the generated source.
+pub const KERNEL_NAME: &str = "cute_gemm";
+
+fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
+    let (bm, bn, bk, st) = (cfg.bm, cfg.bn, cfg.bk, cfg.stages);
+    let threads = cfg.threads();
+    let (wtm, wtn) = cfg.warp_tile();
+    let (mi_n, ni_n, kk_n) = (wtm / 16, wtn / 8, bk / 16);
+    let kt_n = (cfg.k + bk - 1) / bk;
+    let gm = (cfg.m + bm - 1) / bm;
+    let gn = (cfg.n + bn - 1) / bn;
+    let wide = cfg.m * cfg.k >= 1 << 31 || cfg.n * cfg.k >= 1 << 31 || cfg.m * cfg.n >= 1 << 31;
+    let a_stage_bytes = cfg.a.stage_stride * 2;
+    let b_stage_bytes = cfg.b.stage_stride * 2;
+    let a_bytes = round_up(cfg.a.smem_elems, 64) * 2;
+    let ab = if cfg.dtype == DType::BF16 { "bf16" } else { "f16" };
+
+    writeln!(s, "// cute: generated GEMM kernel (header-free CUDA C++ for NVRTC, sm_80 instructions)")?;
+    writeln!(s, "// {}", cfg.describe())?;
+    if !cfg.given.is_empty() {
+        writeln!(s, "// options: {}", cfg.given.join(" "))?;
+    }
+    writeln!(s, "// C ({}x{}, row-major) = A ({}x{}, {}) * B ({}x{}, {}), fp32 accumulation", cfg.m, cfg.n, cfg.m, cfg.k,
+        if cfg.a.major == Major::K { "K-major" } else { "M-major" }, cfg.k, cfg.n,
+        if cfg.b.major == Major::K { "K-major" } else { "N-major" })?;
+    writeln!(s, "// Layouts (every index below is one of these, lowered with static values folded in):")?;
+    writeln!(s, "//   gA = {}   gB = {}   gC = {}", cfg.a.gmem, cfg.b.gmem, cfg.gmem_c)?;
+    writeln!(s, "//   smem_a = tile_to_shape({}, (_{bm},_{bk},_{st})) = {}", cfg.a.smem_given, cfg.a.smem)?;
+    writeln!(s, "//   smem_b = tile_to_shape({}, (_{bn},_{bk},_{st})) = {}", cfg.b.smem_given, cfg.b.smem)?;
+    writeln!(s, "//   copy_a = {} (thread layout, 16-byte vectors)   copy_b = {}", cfg.a.copy, cfg.b.copy)?;
+    writeln!(s, "//   warps = {}   MMA SM80_16x8x16_F32{}{}F32_TN, C layout {}", cfg.warps, ab.to_uppercase(), ab.to_uppercase(), mma_c_layout())?;
+    writeln!(s, "//   ldmatrix lanes: A {}  B {}  (lane -> mn + 16*k in a 16x16 block)", ldmatrix_layout('a', cfg.a.major), ldmatrix_layout('b', cfg.b.major))?;
+    writeln!(s, "// grid {} blocks of {threads} threads, {} bytes of dynamic shared memory", gm * gn, cfg.smem_bytes())?;
+    s.push_str(PRELUDE);
+    let mma = format!("mma.sync.aligned.m16n8k16.row.col.f32.{ab}.{ab}.f32");
+    writeln!(s, "__device__ __forceinline__ void mma16816(float (&d)[4], const u32 (&a)[4], u32 b0, u32 b1) {{")?;
+    writeln!(s, "  asm volatile(\"{mma} {{%0,%1,%2,%3}}, {{%4,%5,%6,%7}}, {{%8,%9}}, {{%0,%1,%2,%3}};\\n\"")?;
+    writeln!(s, "      : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3])")?;
+    writeln!(s, "      : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));")?;
+    writeln!(s, "}}\n")?;
+
+    writeln!(s, "extern \"C\" __global__ void __launch_bounds__({threads}, 1)")?;
+    writeln!(s, "{KERNEL_NAME}(const u16* __restrict__ A, const u16* __restrict__ B, {}* __restrict__ C) {{", ctype(cfg.out))?;
+    writeln!(s, "  extern __shared__ __align__(128) unsigned char smem[];")?;
+    writeln!(s, "  const u32 sa = smem_u32(smem);")?;
+    writeln!(s, "  const u32 sb = sa + {a_bytes};")?;
+    writeln!(s, "  const int tid = threadIdx.x;")?;
+    writeln!(s, "  const int lane = tid % 32;")?;
+    writeln!(s, "  const int warp = tid / 32;")?;
+    writeln!(s, "  // block (bm, bn): blocks are rasterised in groups of {} block rows", cfg.raster)?;
+    let r = cfg.raster.min(gm);
+    writeln!(s, "  const int pid = blockIdx.x;")?;
+    writeln!(s, "  const int first = pid / {} * {r};", r * gn)?;
+    writeln!(s, "  const int rows = {gm} - first < {r} ? {gm} - first : {r};")?;
+    writeln!(s, "  const int bm = first + pid % {} % rows;", r * gn)?;
+    writeln!(s, "  const int bn = pid % {} / rows;", r * gn)?;
+    writeln!(s, "  // warp coordinates: inverse of the warp layout {}", cfg.warps)?;
+    writeln!(s, "  const int warp_m = {};", p.warp_m)?;
+    writeln!(s, "  const int warp_n = {};", p.warp_n)?;
+
+    for (op, o) in [(&cfg.a, &p.a), (&cfg.b, &p.b)] {
+        let n = op.name;
+        let base = if n == 'a' { "sa" } else { "sb" };
+        let gptr = if n == 'a' { "A" } else { "B" };
+        writeln!(s, "  // {}: copy coordinates (inverse of {}), shared and global offsets", n.to_uppercase(), op.copy)?;
+        writeln!(s, "  const int c{n}_mn = {};", o.copy_mn)?;
+        writeln!(s, "  const int c{n}_k = {};", o.copy_k)?;
+        writeln!(s, "  const int c{n}_s = {};", o.store)?;
+        writeln!(s, "  const u16* c{n}_g = {gptr} + ({});", o.gmem.to_c(wide))?;
+        // row predicates (mn) per step, when the extent is not a multiple of the tile
+        let bvar = if n == 'a' { "bm" } else { "bn" };
+        if op.extent_mn % op.tile_mn != 0 {
+            let mut rows: Vec<i64> = o.copy_steps.iter().map(|x| x.0).collect();
+            rows.sort();
+            rows.dedup();
+            for dm in rows {
+                let subs: Vec<i64> = if op.major == Major::MN { (0..8 / op.vec).map(|q| q * op.vec).collect() } else { vec![0] };
+                for q in subs {
+                    writeln!(s, "  const bool c{n}_p{}_{} = {bvar} * {} + c{n}_mn + {} < {};", dm, q, op.tile_mn, dm + q, op.extent_mn)?;
+                }
+            }
+        }
+        writeln!(s, "  // {}: ldmatrix{} lane coordinates and per-warp shared offset", n.to_uppercase(), if op.major == Major::MN { ".trans" } else { "" })?;
+        writeln!(s, "  const int l{n}_mn = {};", o.ld_mn)?;
+        writeln!(s, "  const int l{n}_k = {};", o.ld_k)?;
+        writeln!(s, "  const int l{n}_s = {};", o.ld)?;
+        for (kk, row) in o.ld_steps.iter().enumerate() {
+            // per k-step byte address of block 0; blocks i add constants (or are full expressions)
+            match &row[0] {
+                Access::Fast { x: 0, .. } => writeln!(s, "  const u32 l{n}_{kk} = {base} + 2 * l{n}_s;")?,
+                Access::Fast { x, .. } => writeln!(s, "  const u32 l{n}_{kk} = {base} + 2 * (l{n}_s ^ {x});")?,
+                Access::Full(_) => writeln!(s, "  const u32 l{n}_{kk} = {base};")?,
+            }
+        }
+    }
+
+    // ---- load one k-tile into a stage
+    writeln!(s, "\n  // copy k-tile kt into shared-memory stage st (cp.async, zero-filled outside the matrix)")?;
+    writeln!(s, "  auto load_tile = [&](int st, int kt) {{")?;
+    for (op, o) in [(&cfg.a, &p.a), (&cfg.b, &p.b)] {
+        let n = op.name;
+        let base = if n == 'a' { "sa" } else { "sb" };
+        let sb = if n == 'a' { a_stage_bytes } else { b_stage_bytes };
+        writeln!(s, "    {{")?;
+        writeln!(s, "      const u32 so = {base} + st * {sb};")?;
+        if wide {
+            writeln!(s, "      const u16* g = c{n}_g + (long long)kt * {};", o.gmem_ktile)?;
+        } else {
+            writeln!(s, "      const u16* g = c{n}_g + kt * {};", o.gmem_ktile)?;
+        }
+        let k_pred = cfg.k % bk != 0;
+        for (si, ((dm, dk), acc)) in o.copy_steps.iter().zip(&o.store_steps).enumerate() {
+            let gd = o.gmem_steps[si];
+            let soff = acc.c(&format!("c{n}_s"));
+            for q in 0..8 / op.vec {
+                let qo = q * op.vec;
+                let mut conds = Vec::new();
+                let (mn_add, k_add) = if op.major == Major::K { (0, qo) } else { (qo, 0) };
+                if op.extent_mn % op.tile_mn != 0 {
+                    conds.push(format!("c{n}_p{}_{}", dm, mn_add));
+                }
+                if k_pred {
+                    conds.push(format!("kt * {bk} + c{n}_k + {} < {}", dk + k_add, cfg.k));
+                }
+                let pred = if conds.is_empty() { "true".to_string() } else { conds.join(" && ") };
+                let contiguous_stride = 1;
+                let goff = gd + qo * contiguous_stride;
+                let dst = if qo == 0 { format!("so + 2 * ({soff})") } else { format!("so + 2 * ({soff}) + {}", 2 * qo) };
+                match op.vec {
+                    8 | 4 | 2 => {
+                        let f = match op.vec {
+                            8 => "cp_async16",
+                            4 => "cp_async8",
+                            _ => "cp_async4",
+                        };
+                        if conds.is_empty() {
+                            writeln!(s, "      {f}({dst}, g + {goff}, {});", op.vec * 2)?;
+                        } else {
+                            writeln!(s, "      {{ const bool p = {pred}; {f}({dst}, p ? g + {goff} : {}, p ? {} : 0); }}", if n == 'a' { "A" } else { "B" }, op.vec * 2)?;
+                        }
+                    }
+                    _ => {
+                        if conds.is_empty() {
+                            writeln!(s, "      st_shared_u16({dst}, g[{goff}]);")?;
+                        } else {
+                            writeln!(s, "      st_shared_u16({dst}, ({pred}) ? g[{goff}] : (u16)0);")?;
+                        }
+                    }
+                }
+            }
+        }
+        writeln!(s, "    }}")?;
+    }
+    writeln!(s, "  }};")?;
+
+    // ---- fragments
+    writeln!(s, "\n  float acc[{mi_n}][{ni_n}][4];")?;
+    writeln!(s, "  #pragma unroll")?;
+    writeln!(s, "  for (int i = 0; i < {mi_n}; ++i)")?;
+    writeln!(s, "    #pragma unroll")?;
+    writeln!(s, "    for (int j = 0; j < {ni_n}; ++j) {{ acc[i][j][0] = 0.f; acc[i][j][1] = 0.f; acc[i][j][2] = 0.f; acc[i][j][3] = 0.f; }}")?;
+    writeln!(s, "  u32 fa[2][{mi_n}][4];")?;
+    writeln!(s, "  u32 fb[2][{ni_n}][2];")?;
+
+    // load_frags(buf, kk) reading stage offsets ra/rb
+    let frag_code = |buf: usize, kk: usize| -> String {
+        let mut t = String::new();
+        for (op, o) in [(&cfg.a, &p.a), (&cfg.b, &p.b)] {
+            let n = op.name;
+            let trans = if op.major == Major::MN { "_t" } else { "" };
+            let roff = if n == 'a' { "ra" } else { "rb" };
+            for (i, acc) in o.ld_steps[kk].iter().enumerate() {
+                let addr = match (acc, &o.ld_steps[kk][0]) {
+                    (Access::Fast { x, d }, Access::Fast { x: x0, .. }) if x == x0 => format!("l{n}_{kk} + {roff} + {}", 2 * d),
+                    (Access::Fast { x, d }, _) => format!("{} + 2 * ((l{n}_s ^ {x}) + {d}) + {roff}", if n == 'a' { "sa" } else { "sb" }),
+                    (Access::Full(e), _) => format!("{} + 2 * ({e}) + {roff}", if n == 'a' { "sa" } else { "sb" }),
+                };
+                if n == 'a' {
+                    let _ = writeln!(t, "      ldsm_x4{trans}(fa[{buf}][{i}], {addr});");
+                } else {
+                    let _ = writeln!(t, "      {{ u32 r[4]; ldsm_x4{trans}(r, {addr}); fb[{buf}][{}][0] = r[0]; fb[{buf}][{}][1] = r[1]; fb[{buf}][{}][0] = r[2]; fb[{buf}][{}][1] = r[3]; }}", 2 * i, 2 * i, 2 * i + 1, 2 * i + 1);
+                }
+            }
+        }
+        t
+    };
+    let mma_code = |buf: usize| -> String {
+        let mut t = String::new();
+        for i in 0..mi_n {
+            for jj in 0..ni_n {
+                let j = if i % 2 == 0 { jj } else { ni_n - 1 - jj };
+                let _ = writeln!(t, "      mma16816(acc[{i}][{j}], fa[{buf}][{i}], fb[{buf}][{j}][0], fb[{buf}][{j}][1]);");
+            }
+        }
+        t
+    };
+
+    writeln!(s, "\n  // prologue: stages 0..{} in flight", st - 2)?;
+    for q in 0..st - 1 {
+        if q < kt_n {
+            writeln!(s, "  load_tile({q}, {q});")?;
+        }
+        writeln!(s, "  cp_commit();")?;
+    }
+    writeln!(s, "  cp_wait<{}>();", st - 2)?;
+    writeln!(s, "  __syncthreads();")?;
+    writeln!(s, "  u32 ra = 0, rb = 0;  // byte offsets of the stage being read")?;
+    writeln!(s, "  int rd = 0, wr = {};", st - 1)?;
+    writeln!(s, "  {{")?;
+    s.push_str(&frag_code(0, 0));
+    writeln!(s, "  }}")?;
+    // The fragment buffers alternate with every 16-deep k-step; with an odd number of k-steps
+    // per tile the loop body is emitted twice (even and odd k-tiles).
+    let body = |kt: &str, par: usize| -> String {
+        let mut t = String::new();
+        for kk in 0..kk_n as usize {
+            let g = par * kk_n as usize + kk;
+            let _ = writeln!(t, "    {{  // k-step {kk}");
+            if kk + 1 == kk_n as usize {
+                let _ = writeln!(t, "      cp_wait<{}>();", st - 2);
+                let _ = writeln!(t, "      __syncthreads();");
+                let _ = writeln!(t, "      rd = rd + 1 == {st} ? 0 : rd + 1;");
+                let _ = writeln!(t, "      ra = rd * {a_stage_bytes}; rb = rd * {b_stage_bytes};");
+            }
+            t.push_str(&frag_code((g + 1) % 2, (kk + 1) % kk_n as usize));
+            if kk == 0 {
+                let _ = writeln!(t, "      if ({kt} + {} < {kt_n}) load_tile(wr, {kt} + {});", st - 1, st - 1);
+                let _ = writeln!(t, "      cp_commit();");
+                let _ = writeln!(t, "      wr = wr + 1 == {st} ? 0 : wr + 1;");
+            }
+            t.push_str(&mma_code(g % 2));
+            let _ = writeln!(t, "    }}");
+        }
+        t
+    };
+    writeln!(s, "  #pragma unroll 1")?;
+    if kk_n % 2 == 0 {
+        writeln!(s, "  for (int kt = 0; kt < {kt_n}; ++kt) {{")?;
+        s.push_str(&body("kt", 0));
+    } else {
+        writeln!(s, "  for (int kt = 0; kt < {kt_n}; kt += 2) {{")?;
+        s.push_str(&body("kt", 0));
+        writeln!(s, "    if (kt + 1 == {kt_n}) break;")?;
+        s.push_str(&body("(kt + 1)", 1));
+    }
+    writeln!(s, "  }}")?;
+    writeln!(s, "  cp_wait<0>();")?;
+
+    // ---- epilogue
+    writeln!(s, "\n  // epilogue: accumulator (lane, value) -> (m, n) by the C layout; C = gC(m, n)")?;
+    writeln!(s, "  const int c_m = {};", p.c_m)?;
+    writeln!(s, "  const int c_n = {};", p.c_n)?;
+    writeln!(s, "  const int row0 = bm * {bm} + warp_m * {wtm} + c_m;")?;
+    writeln!(s, "  const int col0 = bn * {bn} + warp_n * {wtn} + c_n;")?;
+    let gc = super::lower::layout_at_crd(&cfg.gmem_c, &[var("row0", 0, cfg.m), var("col0", 0, cfg.n)])
+        .map_err(|_| std::fmt::Error)?;
+    writeln!(s, "  {}* const cp = C + ({});", ctype(cfg.out), gc.to_c(wide))?;
+    let pair = cfg.n % 2 == 0 && p.c_vals[1] == (0, 1) && p.c_vals[3].0 == p.c_vals[2].0 && p.c_vals[3].1 == p.c_vals[2].1 + 1;
+    let mpred = cfg.m % bm != 0;
+    let npred = cfg.n % bn != 0;
+    for i in 0..mi_n {
+        for j in 0..ni_n {
+            for h in 0..2usize {
+                let (dm0, dn0) = p.c_vals[2 * h];
+                let (dm, dn) = (i * 16 + dm0, j * 8 + dn0);
+                let off = super::lower::layout_at_crd(&cfg.gmem_c, &[lit(dm), lit(dn)])
+                    .ok()
+                    .and_then(|e| e.as_lit())
+                    .ok_or(std::fmt::Error)?;
+                let v0 = format!("acc[{i}][{j}][{}]", 2 * h);
+                let v1 = format!("acc[{i}][{j}][{}]", 2 * h + 1);
+                let mut conds = Vec::new();
+                if mpred {
+                    conds.push(format!("row0 + {dm} < {}", cfg.m));
+                }
+                if pair {
+                    if npred {
+                        conds.push(format!("col0 + {dn} < {}", cfg.n));
+                    }
+                    let guard = if conds.is_empty() { String::new() } else { format!("if ({}) ", conds.join(" && ")) };
+                    writeln!(s, "  {guard}st_pair(cp + {off}, {v0}, {v1});")?;
+                } else {
+                    for (vi, v) in [(0i64, &v0), (1, &v1)] {
+                        let (dmv, dnv) = p.c_vals[2 * h + vi as usize];
+                        let (dm, dn) = (i * 16 + dmv, j * 8 + dnv);
+                        let off = super::lower::layout_at_crd(&cfg.gmem_c, &[lit(dm), lit(dn)])
+                            .ok()
+                            .and_then(|e| e.as_lit())
+                            .ok_or(std::fmt::Error)?;
+                        let mut c2 = Vec::new();
+                        if mpred {
+                            c2.push(format!("row0 + {dm} < {}", cfg.m));
+                        }
+                        if npred || cfg.n % 2 != 0 {
+                            c2.push(format!("col0 + {dn} < {}", cfg.n));
+                        }
+                        let guard = if c2.is_empty() { String::new() } else { format!("if ({}) ", c2.join(" && ")) };
+                        writeln!(s, "  {guard}st_one(cp + {off}, {v});")?;
+                    }
+                }
+            }
+        }
+    }
+    writeln!(s, "}}")?;
+
+    // output conversion helpers are emitted after the kernel? No: they must precede it.
+    let helpers = out_helpers(cfg.out);
+    let pos = s.find("extern \"C\" __global__").ok_or(std::fmt::Error)?;
+    s.insert_str(pos, &helpers);
+    Ok(())
+}
+
+fn out_helpers(out: DType) -> String {
+    match out {
+        DType::F32 => "__device__ __forceinline__ void st_pair(float* p, float a, float b) {\n  asm volatile(\"st.global.v2.f32 [%0], {%1, %2};\\n\" :: \"l\"(p), \"f\"(a), \"f\"(b));\n}\n__device__ __forceinline__ void st_one(float* p, float a) {\n  asm volatile(\"st.global.f32 [%0], %1;\\n\" :: \"l\"(p), \"f\"(a));\n}\n\n".to_string(),
+        d => {
+            let t = if d == DType::BF16 { "bf16" } else { "f16" };
+            format!("__device__ __forceinline__ void st_pair(u16* p, float a, float b) {{\n  u32 v;\n  asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\\n\" : \"=r\"(v) : \"f\"(b), \"f\"(a));\n  asm volatile(\"st.global.b32 [%0], %1;\\n\" :: \"l\"(p), \"r\"(v));\n}}\n__device__ __forceinline__ void st_one(u16* p, float a) {{\n  u16 v;\n  asm(\"cvt.rn.{t}.f32 %0, %1;\\n\" : \"=h\"(v) : \"f\"(a));\n  asm volatile(\"st.global.b16 [%0], %1;\\n\" :: \"l\"(p), \"h\"(v));\n}}\n\n")
+        }
+    }
+}
+
+const PRELUDE: &str = r#"
+typedef unsigned short u16;
+typedef unsigned int u32;
+
+__device__ __forceinline__ u32 smem_u32(const void* p) {
+  u32 r;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+  return r;
+}
+__device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(dst), "l"(src), "r"(bytes));
+}
+__device__ __forceinline__ void cp_async8(u32 dst, const void* src, u32 bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" :: "r"(dst), "l"(src), "r"(bytes));
+}
+__device__ __forceinline__ void cp_async4(u32 dst, const void* src, u32 bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" :: "r"(dst), "l"(src), "r"(bytes));
+}
+__device__ __forceinline__ void st_shared_u16(u32 dst, u16 v) {
+  asm volatile("st.shared.u16 [%0], %1;\n" :: "r"(dst), "h"(v));
+}
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" :: "n"(N)); }
+__device__ __forceinline__ void ldsm_x4(u32 (&r)[4], u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+__device__ __forceinline__ void ldsm_x4_t(u32 (&r)[4], u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+"#;

@@ -1,0 +1,95 @@
+//! Kernel configurations shared by the GEMM tests (lowering checks and the NVRTC compile test).
+#![allow(dead_code)]
+
+use cute::eval::int::st;
+use cute::eval::int_tuple::IntTuple;
+use cute::eval::layout::{Composed, Func, Layout, Swizzle};
+use cute::eval::value::Value;
+use cute::runtime::GemmOpt;
+
+pub fn t(v: &[i64]) -> IntTuple {
+    IntTuple::T(v.iter().map(|&x| IntTuple::st(x)).collect())
+}
+pub fn tag(s: &str) -> Value {
+    Value::Tag(s.to_string())
+}
+pub fn tile(a: i64, b: i64, c: i64) -> Value {
+    Value::Tuple(t(&[a, b, c]))
+}
+pub fn int(v: i64) -> Value {
+    Value::Tuple(IntTuple::st(v))
+}
+pub fn layout(shape: &[i64], stride: &[i64]) -> Value {
+    Value::Layout(Layout::new(t(shape), t(stride)))
+}
+pub fn swizzled(b: i32, m: i32, s: i32, shape: &[i64], stride: &[i64]) -> Value {
+    Value::Composed(Box::new(Composed {
+        outer: Func::Swizzle(Swizzle { b, m, s }),
+        offset: st(0),
+        inner: Func::Layout(Layout::new(t(shape), t(stride))),
+    }))
+}
+pub fn opt(key: &str, value: Value) -> GemmOpt {
+    GemmOpt { key: key.to_string(), value }
+}
+
+pub type Case = (i64, i64, i64, Vec<GemmOpt>);
+
+/// (description, (M, N, K, options)) for every configuration the tests exercise.
+pub fn configurations() -> Vec<(String, Case)> {
+    let mut v: Vec<(String, Case)> = Vec::new();
+    let mut add = |m: i64, n: i64, k: i64, opts: Vec<GemmOpt>| {
+        let d = format!(
+            "gemm {m} {n} {k} {}",
+            opts.iter().map(|o| format!("{}={}", o.key, o.value)).collect::<Vec<_>>().join(" ")
+        );
+        v.push((d, (m, n, k, opts)));
+    };
+    // defaults (TN f16, <128,256,32>, 4 stages, 2x4 warps) at the benchmark and odd sizes
+    add(8192, 8192, 8192, vec![]);
+    add(1000, 1000, 1000, vec![]);
+    add(257, 129, 65, vec![]);
+    add(257, 129, 66, vec![]);
+    add(257, 129, 68, vec![]);
+    add(4096, 4096, 4096, vec![opt("dtype", tag("bf16"))]);
+    add(257, 129, 65, vec![opt("dtype", tag("bf16")), opt("out", tag("f32"))]);
+    add(1024, 1024, 1024, vec![opt("dtype", tag("f16")), opt("out", tag("f32"))]);
+    // operand majors
+    for l in ["NN", "NT", "TT"] {
+        add(1024, 1024, 1024, vec![opt("layout", tag(l))]);
+        add(257, 129, 65, vec![opt("layout", tag(l))]);
+        add(1000, 1000, 1000, vec![opt("layout", tag(l)), opt("dtype", tag("bf16"))]);
+    }
+    // tiles, stages, warps
+    add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[2, 2, 1])))]);
+    add(2048, 2048, 2048, vec![opt("tile", tile(128, 256, 64)), opt("stages", int(3))]);
+    add(2048, 2048, 2048, vec![opt("tile", tile(256, 128, 32)), opt("mma", Value::Tuple(t(&[4, 2, 1])))]);
+    add(1000, 1000, 1000, vec![opt("tile", tile(64, 64, 32)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("stages", int(2))]);
+    add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 64)), opt("mma", layout(&[2, 2], &[2, 1])), opt("stages", int(3))]);
+    // odd number of 16-deep k-steps per tile (BK = 16, 48)
+    add(1000, 1000, 1000, vec![opt("tile", tile(128, 128, 16)), opt("mma", Value::Tuple(t(&[2, 2, 1])))]);
+    add(257, 129, 65, vec![opt("tile", tile(64, 128, 48)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("layout", tag("NT"))]);
+    // the previous default
+    add(8192, 8192, 8192, vec![opt("tile", tile(128, 256, 32)), opt("stages", int(4))]);
+    // explicit layouts
+    add(
+        4096,
+        4096,
+        4096,
+        vec![
+            opt("tile", tile(128, 256, 64)),
+            opt("stages", int(3)),
+            opt("smem_a", swizzled(3, 3, 3, &[8, 64], &[64, 1])),
+            opt("smem_b", swizzled(3, 3, 3, &[8, 64], &[64, 1])),
+            opt("copy_a", layout(&[32, 8], &[8, 1])),
+        ],
+    );
+    add(1000, 1000, 1000, vec![opt("smem_a", layout(&[128, 32], &[32, 1]))]);
+    add(
+        1000,
+        1000,
+        1000,
+        vec![opt("layout", tag("NN")), opt("smem_a", swizzled(3, 3, 3, &[64, 8], &[1, 64])), opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[2, 2])))],
+    );
+    v
+}

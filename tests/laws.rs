@@ -1,0 +1,308 @@
+//! Laws of the layout algebra on random small layouts (static, dynamic and mixed), checked with
+//! proptest: coalesce, composition, complement, right/left inverse, logical_divide and
+//! logical_product (their definitions from composition, complement and concatenation).
+//!
+//! Each law is checked where CuTe accepts the operation (an error means CuTe refuses too, which
+//! the conformance tests cover) and, for compositions, where no warning was recorded (a warning
+//! is how we flag the answers CuTe prints that are not the mathematical result).
+
+use cute::eval::error::take_warnings;
+use cute::eval::int::Int;
+use cute::eval::int_tuple::IntTuple::{self, I, T};
+use cute::eval::layout::Layout;
+use cute::eval::ops::algebra::util::eval_idx;
+use cute::eval::ops::algebra::{
+    check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition, composition_raw, left_inverse, right_inverse, Tiler,
+};
+use cute::eval::ops::divide::{logical_divide, logical_divide_tiler, logical_product, logical_product_tiler};
+use cute::eval::ops::structure::{cosize, filter, make_layout_cat, size};
+use cute::eval::ops::tuple::compatible;
+use proptest::prelude::*;
+
+/// A tiny deterministic generator (proptest supplies the seed).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len() as u64) as usize]
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.below(1000) as f64) < p * 1000.0
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Stat {
+    Static,
+    Dynamic,
+    Mixed,
+}
+
+fn shape_tree(r: &mut Rng, depth: u32) -> Vec<IntTuple> {
+    let rank = r.pick(&[1, 1, 2, 2, 3]);
+    (0..rank)
+        .map(|_| {
+            if depth > 0 && r.chance(0.2) {
+                T(shape_tree(r, depth - 1))
+            } else {
+                I(Int::new(r.pick(&[1, 2, 2, 3, 4, 4, 6, 8]), true))
+            }
+        })
+        .collect()
+}
+
+fn leaves_mut(t: &mut IntTuple, f: &mut impl FnMut(&mut Int)) {
+    match t {
+        I(i) => f(i),
+        T(v) => v.iter_mut().for_each(|e| leaves_mut(e, f)),
+        _ => {}
+    }
+}
+
+/// A random layout: compact strides in a random order (sometimes with gaps or a zero), or
+/// random strides; `injective` asks for compact-with-gaps strides only.
+fn layout(r: &mut Rng, st: Stat, injective: bool) -> Layout {
+    // keep the domain small: at most 5 leaves and 1024 points
+    let mut shape = loop {
+        let s = T(shape_tree(r, 2));
+        let leaves: Vec<i64> = s.leaves().iter().map(|x| x.as_int().map(|i| i.v).unwrap_or(1)).collect();
+        if leaves.len() <= 5 && leaves.iter().product::<i64>() <= 1024 {
+            break s;
+        }
+    };
+    if let T(v) = &shape {
+        if v.len() == 1 && matches!(v[0], I(_)) && r.chance(0.6) {
+            shape = v[0].clone();
+        }
+    }
+    let flat: Vec<i64> = shape.leaves().iter().map(|x| x.as_int().map(|i| i.v).unwrap_or(1)).collect();
+    let mut d = vec![0i64; flat.len()];
+    if injective || r.chance(0.6) {
+        let mut order: Vec<usize> = (0..flat.len()).collect();
+        for k in (1..order.len()).rev() {
+            let j = r.below(k as u64 + 1) as usize;
+            order.swap(k, j);
+        }
+        let mut cur = 1;
+        let gap = r.chance(0.3);
+        for k in order {
+            d[k] = cur;
+            cur *= flat[k] * if gap { r.pick(&[1, 2]) } else { 1 };
+        }
+        if !injective && r.chance(0.1) {
+            let k = r.below(d.len() as u64) as usize;
+            d[k] = 0;
+        }
+    } else {
+        for x in d.iter_mut() {
+            *x = r.pick(&[0, 1, 2, 3, 4, 8, 12, 16]);
+        }
+    }
+    let mut stride = shape.clone();
+    let mut it = d.into_iter();
+    leaves_mut(&mut stride, &mut |i| *i = Int::new(it.next().unwrap_or(0), true));
+    let set = |t: &mut IntTuple, r: &mut Rng| {
+        leaves_mut(t, &mut |i| {
+            i.s = match st {
+                Stat::Static => true,
+                Stat::Dynamic => false,
+                Stat::Mixed => r.chance(0.5),
+            }
+        })
+    };
+    set(&mut shape, r);
+    set(&mut stride, r);
+    Layout::new(shape, stride)
+}
+
+fn stat(r: &mut Rng) -> Stat {
+    r.pick(&[Stat::Static, Stat::Static, Stat::Dynamic, Stat::Mixed])
+}
+
+fn ev(l: &Layout, i: i64) -> i64 {
+    eval_idx(&l.shape, &l.stride, i).expect("evaluation")
+}
+
+fn sz(l: &Layout) -> i64 {
+    size(l).expect("size").v
+}
+
+fn injective(l: &Layout) -> bool {
+    let n = sz(l);
+    let mut seen = std::collections::HashSet::new();
+    (0..n).all(|i| seen.insert(ev(l, i)))
+}
+
+fn cfg() -> ProptestConfig {
+    ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// coalesce keeps the function on the domain, keeps the size, and has depth <= 1.
+    #[test]
+    fn coalesce_law(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let l = layout(&mut r, s, false);
+        let c = coalesce(&l).unwrap();
+        prop_assert!(c.shape.depth() <= 1, "{l} -> {c}");
+        prop_assert_eq!(sz(&c), sz(&l));
+        for i in 0..sz(&l) {
+            prop_assert_eq!(ev(&c, i), ev(&l, i), "{} -> {} at {}", l, c, i);
+        }
+    }
+
+    /// composition: R(i) == A(B(i)) (for B(i) in A's domain) and R is compatible with B,
+    /// whenever CuTe accepts it and no warning is recorded.
+    #[test]
+    fn composition_law(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let a = layout(&mut r, s, false);
+        let b = layout(&mut r, s, false);
+        take_warnings();
+        let Ok(res) = composition(&a, &b) else { return Ok(()) };
+        if !take_warnings().is_empty() { return Ok(()) }
+        prop_assert_eq!(compatible(&b.shape, &res.shape).unwrap().v, 1, "{} o {} = {}", a, b, res);
+        for i in 0..sz(&b) {
+            let bi = ev(&b, i);
+            if (0..sz(&a)).contains(&bi) {
+                prop_assert_eq!(ev(&res, i), ev(&a, bi), "{} o {} = {} at {}", a, b, res, i);
+            }
+        }
+    }
+
+    /// complement: bounded (size(C) >= cotarget / size(filter(L))), ordered (C(i-1) < C(i)),
+    /// disjoint (C(i) and L(j) meet only at 0), for injective L.
+    #[test]
+    fn complement_law(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = if r.chance(0.7) { Stat::Static } else { Stat::Dynamic };
+        let l = layout(&mut r, s, true);
+        prop_assume!(injective(&l));
+        let cot = cosize(&l).unwrap().v * r.pick(&[1, 1, 2, 3, 4]);
+        let cot_t = I(Int::new(cot, s == Stat::Static));
+        let Ok(c) = complement(&l, &cot_t) else { return Ok(()) };
+        let f = filter(&l).unwrap();
+        prop_assert!(sz(&c) >= cot / sz(&f), "complement({l}, {cot}) = {c}");
+        for i in 1..sz(&c) {
+            prop_assert!(ev(&c, i - 1) < ev(&c, i), "complement({l}, {cot}) = {c} not ordered at {i}");
+        }
+        let image: std::collections::HashSet<i64> = (0..sz(&l)).map(|j| ev(&l, j)).collect();
+        for i in 1..sz(&c) {
+            prop_assert!(!image.contains(&ev(&c, i)), "complement({l}, {cot}) = {c} meets L at {i}");
+        }
+        // without a cotarget: cosize(filter(L))
+        if let Ok(c2) = complement_cosize(&l) {
+            for i in 1..sz(&c2) {
+                prop_assert!(!image.contains(&ev(&c2, i)), "complement({l}) = {c2} meets L at {i}");
+            }
+        }
+    }
+
+    /// right_inverse: L(R(i)) == i for all i < size(R).
+    #[test]
+    fn right_inverse_law(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let l = layout(&mut r, s, false);
+        let Ok(ri) = right_inverse(&l) else { return Ok(()) };
+        take_warnings();
+        check_right_inverse(&l, &ri);
+        prop_assert!(take_warnings().is_empty(), "right_inverse({}) = {} warned", l, ri);
+        for i in 0..sz(&ri) {
+            prop_assert_eq!(ev(&l, ev(&ri, i)), i, "right_inverse({}) = {} at {}", l, ri, i);
+        }
+    }
+
+    /// left_inverse: Linv(L(i)) == i for injective L (CuTe's precondition: a static layout;
+    /// otherwise a warning is recorded where the law fails).
+    #[test]
+    fn left_inverse_law(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = if r.chance(0.7) { Stat::Static } else { Stat::Mixed };
+        let l = layout(&mut r, s, true);
+        prop_assume!(injective(&l));
+        let Ok(li) = left_inverse(&l) else { return Ok(()) };
+        take_warnings();
+        check_left_inverse(&l, &li);
+        if !take_warnings().is_empty() {
+            prop_assert!(s != Stat::Static, "left_inverse({}) = {} warned for a static layout", l, li);
+            return Ok(());
+        }
+        for i in 0..sz(&l) {
+            prop_assert_eq!(ev(&li, ev(&l, i)), i, "left_inverse({}) = {} at {}", l, li, i);
+        }
+    }
+
+    /// logical_divide(L, T) = L o (T, complement(T, shape(coalesce(L)))), by mode for tuples.
+    #[test]
+    fn logical_divide_definition(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let l = layout(&mut r, s, false);
+        let t = layout(&mut r, s, true);
+        take_warnings();
+        let got = logical_divide(&l, &t);
+        let want = (|| {
+            let c = complement(&t, &coalesce(&l)?.shape)?;
+            composition_raw(&l, &make_layout_cat(&[t.clone(), c]))
+        })();
+        prop_assert_eq!(got.is_ok(), want.is_ok());
+        if let (Ok(g), Ok(w)) = (&got, &want) {
+            prop_assert_eq!(g, w);
+        }
+        // the tiler form with an integer is the layout n:_1
+        let n = Int::new(r.pick(&[1, 2, 3, 4]), s == Stat::Static);
+        let a = logical_divide_tiler(&l, &Tiler::Int(n));
+        let b = logical_divide(&l, &cute::eval::ops::structure::make_layout(&I(n)).unwrap());
+        prop_assert_eq!(a.ok(), b.ok());
+        take_warnings();
+    }
+
+    /// logical_product(L, T) = (L, complement(L, size(L)*cosize(T)) o T), by mode for tuples.
+    #[test]
+    fn logical_product_definition(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let l = layout(&mut r, s, true);
+        let t = layout(&mut r, s, false);
+        take_warnings();
+        let got = logical_product(&l, &t);
+        let want = (|| {
+            let cot = size(&l)?.mul(cosize(&t)?)?;
+            let c = complement(&l, &I(cot))?;
+            Ok::<_, cute::eval::error::EvalError>(make_layout_cat(&[l.clone(), composition_raw(&c, &t)?]))
+        })();
+        prop_assert_eq!(got.is_ok(), want.is_ok());
+        if let (Ok(g), Ok(w)) = (&got, &want) {
+            prop_assert_eq!(g, w);
+            // and, when CuTe's product is exact, the second mode never meets the first
+            if take_warnings().is_empty() && injective(&l) {
+                let first: std::collections::HashSet<i64> = (0..sz(&l)).map(|j| ev(&l, j)).collect();
+                let second = cute::eval::ops::structure::layout_get(g, &[1]).unwrap();
+                for i in 0..sz(&second) {
+                    let v = ev(&second, i);
+                    prop_assert!(v == 0 || !first.contains(&v), "{} x {} = {}", l, t, g);
+                }
+            }
+        }
+        // by mode: a 1-tuple tiler applies to mode 0 and keeps the others
+        let tt = Tiler::Tuple(vec![Tiler::Layout(t.clone())]);
+        if let (Ok(a), Ok(m0)) = (logical_product_tiler(&l, &tt), cute::eval::ops::structure::layout_get(&l, &[0])) {
+            let want0 = logical_product(&m0, &t).unwrap();
+            prop_assert_eq!(cute::eval::ops::structure::layout_get(&a, &[0]).unwrap(), want0);
+        }
+        take_warnings();
+    }
+}

@@ -36,9 +36,10 @@ class Gen:
             return "(" + ",".join(self.fmt(t, leaf) for t in tree) + ")"
         return leaf(tree)
 
-    def leaves(self, tree):
+    @staticmethod
+    def leaves(tree):
         if isinstance(tree, list):
-            return [x for t in tree for x in self.leaves(t)]
+            return [x for t in tree for x in Gen.leaves(t)]
         return [tree]
 
     def layout(self, compact_prob=0.3, max_size=4096):
@@ -110,16 +111,16 @@ class Gen:
             return f"{self.num(sh[0])}:{self.num(st[0])}"
         return "(" + ",".join(self.num(x) for x in sh) + "):(" + ",".join(self.num(x) for x in st) + ")"
 
-    def case(self):
+    def case(self, ops=None):
         r = self.r
         L, shape = self.layout()
-        op = r.choice(OPS)
+        op = r.choice(ops or OPS)
         return op(self, L, shape)
 
 
 def idx_in(shape):
     size = 1
-    for v in Gen.leaves(None, shape):
+    for v in Gen.leaves(shape):
         size *= v
     return size
 
@@ -166,6 +167,80 @@ OPS = [
 ]
 
 
+def rtuple(g, depth=0, vals=(1, 2, 3, 4, 6, 8)):
+    """A random IntTuple (mixed static/dynamic)."""
+    r = g.r
+    if depth < 2 and r.random() < (0.6 if depth == 0 else 0.25):
+        return "(" + ",".join(rtuple(g, depth + 1, vals) for _ in range(r.randint(1, 3))) + ")"
+    return g.num(r.choice(vals))
+
+
+def rswz(g):
+    r = g.r
+    b = r.randint(0, 3)
+    m = r.randint(0, 4)
+    s = r.choice([b, b + 1, b + 2, 3, 4, -b - 1, -3]) if b else r.choice([0, 1, 3])
+    if abs(s) < b:
+        s = b
+    return f"Sw<{b},{m},{s}>"
+
+
+def rcomposed(g):
+    r = g.r
+    rows, cols = r.choice([(8, 64), (8, 32), (4, 8), (8, 8), (16, 64), (4, 4)])
+    st = r.random() < 0.8
+    n = lambda v: g.num(v, st)
+    lay = r.choice([f"({n(rows)},{n(cols)}):({n(cols)},{n(1)})", f"({n(rows)},{n(cols)}):({n(1)},{n(rows)})"])
+    return f"{rswz(g)} o {lay}", rows, cols
+
+
+WIDE_OPS = [
+    lambda g, L, s: f"{g.r.choice(['ceil_div','shape_div','elem_scale','round_up','inner_product'])}({rtuple(g)}, {rtuple(g)})",
+    lambda g, L, s: f"{g.r.choice(['congruent','weakly_congruent','compatible','weakly_compatible','evenly_divides','lex_less','colex_less','elem_less'])}({rtuple(g)}, {rtuple(g)})",
+    lambda g, L, s: f"{g.r.choice(['sum','product','max','min','gcd','flatten','reverse','product_each','compact_col_major','compact_row_major','wrap','unwrap','front','back','size','rank','depth'])}({rtuple(g)})",
+    lambda g, L, s: f"{g.r.choice(['get<0>','get<1>','layout<0>','layout<1>','select<1,0>','take<0,1>','take<0,2>','group<0,2>','size<0>','rank<1>','shape<0>','stride<1>','remove<0>'])}({L})",
+    lambda g, L, s: f"append({L}, {g.small_layout()})",
+    lambda g, L, s: f"prepend({L}, {g.small_layout()})",
+    lambda g, L, s: f"zip({L})",
+    lambda g, L, s: f"crd2idx({g.r.randrange(idx_in(s))}, shape({L}), stride({L}))",
+    lambda g, L, s: f"get_hier_coord({L}, {g.r.randrange(idx_in(s))})",
+    lambda g, L, s: f"get_flat_coord({L}, {g.r.randrange(idx_in(s))})",
+    lambda g, L, s: f"A = {L}; A(_,{g.num(0)})" if isinstance(s, list) and len(s) >= 2 else f"A = {L}; A(_)",
+    lambda g, L, s: f"A = {L}; A({g.r.randrange(2)},_)" if isinstance(s, list) and len(s) == 2 else f"slice(_, {L})",
+    lambda g, L, s: f"composition({L}, {g.layout(max_size=64)[0]})",
+    lambda g, L, s: f"composition({g.layout(max_size=256)[0]}, {L})",
+    lambda g, L, s: f"complement({L}, {rtuple(g, 0, (4, 8, 16, 32, 64))})",
+    lambda g, L, s: f"with_shape({L}, {rtuple(g, 1, (2, 4))})",
+    lambda g, L, s: f"max_common_layout({L}, {g.layout()[0]})",
+    lambda g, L, s: f"max_common_vector({L}, make_layout(shape({L})))",
+    lambda g, L, s: f"right_inverse(coalesce({L}))",
+    lambda g, L, s: f"left_inverse(make_layout(shape({L}), LayoutRight))",
+    lambda g, L, s: f"upcast<{g.r.choice([2,4,8])}>({L})",
+    lambda g, L, s: f"downcast<{g.r.choice([2,4])}>({L})",
+    lambda g, L, s: f"recast_layout<{g.r.choice(['uint8_t','uint16_t','uint32_t','uint64_t'])},{g.r.choice(['uint8_t','uint16_t','uint32_t','uint64_t'])}>({L})",
+    lambda g, L, s: f"max_alignment({L})",
+    lambda g, L, s: f"domain_distribute({rtuple(g, 1, (2, 4, 8, 16))}, {g.num(g.r.choice([2,4,8,16]))})",
+    lambda g, L, s: f"make_ordered_layout({rtuple(g, 1)}, {rtuple(g, 1, (0, 1, 2))})",
+    lambda g, L, s: f"tile_to_shape({g.small_layout()}, {rtuple(g, 1, (8, 16, 24, 32))}, LayoutRight)",
+    lambda g, L, s: f"logical_product({L}, {g.tiler(s)})",
+    lambda g, L, s: f"tiled_product({L}, {g.small_layout()})",
+    lambda g, L, s: f"flat_product({L}, {g.small_layout()})",
+    lambda g, L, s: f"{rswz(g)}",
+    lambda g, L, s: f"{rswz(g)}({g.num(g.r.randrange(-64, 4096))})",
+    lambda g, L, s: f"{rswz(g)} o {rswz(g)}",
+    lambda g, L, s: f"{rcomposed(g)[0]}",
+    lambda g, L, s: (lambda c: f"S = {c[0]}; S({g.r.randrange(c[1])},{g.r.randrange(c[2])})")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"S = {c[0]}; S(_,{g.r.randrange(c[2])})")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"S = {c[0]}; S({g.r.randrange(c[1])},_)")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"{g.r.choice(['right_inverse','left_inverse','coalesce','size','cosize','shape','rank','upcast<2>','downcast<2>','max_alignment','get_nonswizzle_portion','get_swizzle_portion','complement','layout<0>','get<1>'])}({c[0]})")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"{g.r.choice(['logical_divide','zipped_divide','tiled_divide','flat_divide'])}({c[0]}, <{g.num(g.r.choice([2,4]))},{g.num(g.r.choice([2,4,8]))}>)")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"tile_to_shape({c[0]}, ({g.num(c[1]*2)},{g.num(c[2]*2)}))")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"({c[0]}) o {g.small_layout()}")(rcomposed(g)),
+    lambda g, L, s: (lambda c: f"print_layout({c[0]})")(rcomposed(g)) if g.r.random() < 0.3 else f"print_layout({g.layout(max_size=64)[0]})",
+    lambda g, L, s: f"print_latex({g.small_layout()})",
+]
+
+
 def run_cute(cute, expr):
     p = subprocess.run([cute, "--color", "never", "-e", expr], capture_output=True, text=True, timeout=20)
     if p.returncode != 0:
@@ -182,6 +257,8 @@ def main():
     ap.add_argument("--oracle", default=os.path.join(here, "..", "..", "shared", "oracle", "cute-oracle"))
     ap.add_argument("--out", default="target/difftest")
     ap.add_argument("--cases", help="use this .cute file of cases instead of generating")
+    ap.add_argument("--gen", choices=["algebra", "wide", "all"], default="all",
+                    help="algebra: the core operations; wide: tuples, coordinates, casts, swizzles, printing")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.cases:
@@ -189,7 +266,8 @@ def main():
         exprs = [e for e in exprs if e]
     else:
         g = Gen(random.Random(a.seed))
-        exprs = [g.case() for _ in range(a.n)]
+        ops = {"algebra": OPS, "wide": WIDE_OPS, "all": OPS + WIDE_OPS}[a.gen]
+        exprs = [g.case(ops) for _ in range(a.n)]
     cases = os.path.join(a.out, "cases.cute")
     with open(cases, "w") as f:
         f.write("\n".join(exprs) + "\n")

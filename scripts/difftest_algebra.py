@@ -28,8 +28,9 @@ def num(v, static):
 
 
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng, wide=False):
         self.r = rng
+        self.wide = wide
 
     def staticness(self):
         x = self.r.random()
@@ -94,11 +95,51 @@ class Gen:
             return "(" + ",".join(self.fmt(e, mode) for e in t) + ")"
         return num(t, self.st(mode))
 
+    def wide_tree(self, depth=0):
+        """Deeper, wider shapes (up to 3 modes per level, depth 2, values up to 16)."""
+        r = self.r
+        if depth < 2 and r.random() < (0.55 if depth == 0 else 0.25):
+            return [self.wide_tree(depth + 1) for _ in range(r.randint(1, 3))]
+        return r.choice([1, 2, 3, 4, 6, 8] if depth else [1, 2, 3, 4, 6, 8, 12, 16])
+
     def layout(self, mode=None, shape=None, max_rank=None):
         mode = mode or self.staticness()
-        s = shape if shape is not None else self.shape_tree(rank=max_rank and self.r.randint(1, max_rank))
+        if shape is not None:
+            s = shape
+        elif self.wide and max_rank is None:
+            for _ in range(20):
+                s = self.wide_tree()
+                n = 1
+                for v in self.leaves(s):
+                    n *= v
+                if n <= 4096:
+                    break
+        else:
+            s = self.shape_tree(rank=max_rank and self.r.randint(1, max_rank))
         d = self.strides_for(s)
         return self.fmt(s, mode) + ":" + self.fmt(d, mode), s
+
+    def divisor_tiler(self, shape, mode):
+        """<...> or a shape whose entries divide the modes of `shape` (mostly admissible)."""
+        r = self.r
+        modes = shape if isinstance(shape, list) else [shape]
+        items = []
+        shape_only = r.random() < 0.4
+        for m in modes[: r.randint(1, len(modes))]:
+            n = 1
+            for v in self.leaves(m):
+                n *= v
+            d = r.choice([x for x in [1, 2, 3, 4, 6, 8, 12, 16] if n % x == 0] or [1])
+            c = r.random()
+            if not shape_only and c < 0.2:
+                items.append("_")
+            elif not shape_only and c < 0.6:
+                items.append(f"{num(d, self.st(mode))}:{num(r.choice([1, 1, 2]), self.st(mode))}")
+            else:
+                items.append(num(d, self.st(mode)))
+        if shape_only:
+            return "(" + ",".join(items) + ")" if len(items) > 1 else items[0]
+        return "<" + ",".join(items) + ">"
 
     def tiler_elem(self, mode):
         x = self.r.random()
@@ -109,7 +150,9 @@ class Gen:
         l, _ = self.layout(mode, max_rank=2)
         return l
 
-    def tiler(self, mode, rank):
+    def tiler(self, mode, rank, shape=None):
+        if shape is not None and self.r.random() < 0.5:
+            return self.divisor_tiler(shape, mode)
         x = self.r.random()
         if x < 0.25:
             l, _ = self.layout(mode)
@@ -140,7 +183,7 @@ class Gen:
             B, _ = self.layout(mode if r.random() < 0.7 else None)
             return f"{A} o {B}"
         if op == "compose_t":
-            return f"{A} o {self.tiler(mode, rank)}"
+            return f"{A} o {self.tiler(mode, rank, sa)}"
         if op == "complement":
             return f"complement({A})"
         if op == "complement_n":
@@ -148,7 +191,7 @@ class Gen:
         if op in ("right_inverse", "left_inverse", "nullspace", "max_alignment"):
             return f"{op}({A})"
         if op.endswith("divide") or op in ("logical_product", "zipped_product", "tiled_product", "flat_product"):
-            return f"{op}({A}, {self.tiler(mode, rank)})"
+            return f"{op}({A}, {self.tiler(mode, rank, sa)})"
         if op in ("blocked_product", "raked_product"):
             B, _ = self.layout(mode, max_rank=3)
             return f"{op}({A}, {B})"
@@ -213,6 +256,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", default=None)
     ap.add_argument("--cli", default=None)
+    ap.add_argument("--wide", action="store_true", help="deeper/wider random shapes")
     ap.add_argument("--cases", default=None, help="use this .cute file instead of generating")
     ap.add_argument("--answers", default=None, help="reuse these oracle answers (JSONL) for --cases")
     a = ap.parse_args()
@@ -222,7 +266,7 @@ def main():
     if a.cases:
         lines = [l.strip() for l in open(a.cases) if l.strip() and not l.startswith("#")]
     else:
-        g = Gen(random.Random(a.seed))
+        g = Gen(random.Random(a.seed), a.wide)
         lines = []
         seen = set()
         while len(lines) < a.n:

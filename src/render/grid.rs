@@ -24,7 +24,11 @@ pub fn limit() -> i64 {
 
 /// Refuse a `rows x cols` picture larger than the limit (never hang on huge layouts).
 pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
-    let lim = limit();
+    check_limit_with(what, rows, cols, limit())
+}
+
+/// `check_limit` with an explicit limit.
+pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
     let cells = rows.max(0).checked_mul(cols.max(0));
     let too_big = rows > lim || cols > lim || cells.map_or(true, |c| c > lim);
     if too_big {
@@ -126,10 +130,15 @@ impl Grid {
         let (rows, cols) = match &d.shape {
             IntTuple::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
             s => {
+                let hint = if s.rank() == 1 {
+                    "; for one column write make_layout(L, _1:_0)"
+                } else {
+                    ""
+                };
                 return Err(EvalError::rule(
                     "rank(layout) == 2",
-                    format!("the layout must have rank 2, `{v}` has rank {}", s.rank()),
-                ))
+                    format!("CuTe prints rank-2 layouts only, `{v}` has rank {}{hint}", s.rank()),
+                ));
             }
         };
         Ok(Grid { f, rows, cols })
@@ -192,6 +201,16 @@ pub fn num_digits(x: i32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits() {
+        assert!(check_limit_with("p", 1024, 1024, 1 << 20).is_ok());
+        let e = check_limit_with("print_layout", 1 << 20, 1 << 20, 1 << 20).unwrap_err();
+        assert_eq!(e.kind, crate::eval::error::ErrorKind::Limit);
+        assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+        assert!(check_limit_with("p", 0, i64::MAX, 1 << 20).is_err());
+        assert!(check_limit_with("p", i64::MAX, i64::MAX, 1 << 20).is_err());
+    }
 
     #[test]
     fn digits() {

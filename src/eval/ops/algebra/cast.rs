@@ -27,7 +27,7 @@ fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
         if n.v == 0 {
             return Err(EvalError::div_zero(stride, n));
         }
-        if !(stride.v % n.v == 0 || (stride.v != 0 && n.v % stride.v == 0)) {
+        if !(stride.v.wrapping_rem(n.v) == 0 || (stride.v != 0 && n.v.wrapping_rem(stride.v) == 0)) {
             return Err(EvalError::rule(
                 "divisibility condition",
                 format!("upcast<{}>: the stride {stride} and {} do not divide each other", n.v, n.v),

@@ -130,7 +130,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
             if curr_shape.v == 0 {
                 return Err(EvalError::div_zero(rest_stride, curr_shape));
             }
-            if !(rest_stride.v % curr_shape.v == 0 || rest_stride.v < curr_shape.v) {
+            if !(rest_stride.v.wrapping_rem(curr_shape.v) == 0 || rest_stride.v < curr_shape.v) {
                 return Err(EvalError::rule(
                     "stride divisibility condition",
                     format!(
@@ -150,7 +150,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                 if new_shape.v == 0 {
                     return Err(EvalError::div_zero(rest_shape, new_shape));
                 }
-                if rest_shape.v % new_shape.v != 0 {
+                if rest_shape.v.wrapping_rem(new_shape.v) != 0 {
                     return Err(EvalError::rule(
                         "shape divisibility condition",
                         format!("the shape {rest_shape} of the right operand is not divisible by {new_shape}"),
@@ -258,7 +258,12 @@ impl Odometer {
 pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
     if let Ok(c) = crate::eval::ops::tuple::compatible(&b.shape, &r.shape) {
         if c.v == 0 {
-            warn(format!("{what} is not A∘B: the result {r} does not have the shape of B = {b} (A = {a})"));
+            let (nb, nr) = (size_of(b), size_of(r));
+            let why = match (nb, nr) {
+                (Some(x), Some(y)) if x != y => format!("has size {y} but B = {b} has size {x}"),
+                _ => format!("does not have the shape of B = {b}"),
+            };
+            warn(format!("{what} is not A∘B: the result {r} {why} (A = {a})"));
             return;
         }
     }

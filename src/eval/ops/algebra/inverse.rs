@@ -73,7 +73,7 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
             continue;
         }
         let sz = product(&tup(rshape.clone()))?;
-        if sz.v == 0 || istride.v % sz.v != 0 {
+        if sz.v == 0 || istride.v.wrapping_rem(sz.v) != 0 {
             return Err(EvalError::rule(
                 "left inverse divisibility condition",
                 format!("stride {istride} of {l} is not divisible by {sz}"),

@@ -105,7 +105,7 @@ pub fn eval_idx(shape: &IntTuple, stride: &IntTuple, c: i64) -> Option<i64> {
                 if p == 0 {
                     return None;
                 }
-                let (div, m) = (c / p, c % p);
+                let (div, m) = (c.checked_div(p)?, c.checked_rem(p)?);
                 acc = acc.checked_add(eval_idx(&ss[k], &ds[k], m)?)?;
                 c = div;
             }

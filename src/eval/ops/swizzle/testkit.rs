@@ -49,6 +49,11 @@ fn ev(e: &Expr, env: &HashMap<String, Value>) -> R<Value> {
 
 /// Evaluate `s1; s2; ...` and return what CuTe prints for the last value.
 pub(crate) fn eval(src: &str) -> R<String> {
+    eval_value(src).map(|v| v.to_string())
+}
+
+/// Evaluate `s1; s2; ...` and return the last value.
+pub(crate) fn eval_value(src: &str) -> R<Value> {
     let prog = crate::parser::parse(src).map_err(|e| EvalError::type_err(format!("parse: {}", e.message)))?;
     let mut env = HashMap::new();
     let mut last = None;
@@ -62,7 +67,7 @@ pub(crate) fn eval(src: &str) -> R<String> {
             _ => return Err(EvalError::type_err("test evaluator: unsupported statement")),
         }
     }
-    last.map(|v| v.to_string()).ok_or_else(|| EvalError::type_err("no value"))
+    last.ok_or_else(|| EvalError::type_err("no value"))
 }
 
 /// Minimal JSON string field reader.

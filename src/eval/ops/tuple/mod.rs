@@ -680,6 +680,9 @@ pub fn abs(a: Int) -> R<Int> {
 
 /// `(a + b - _1) / b` on integers.
 fn ceil_div_int(a: Int, b: Int) -> R<Int> {
+    if b.v == 0 {
+        return Err(EvalError::div_zero(a, b));
+    }
     a.add(b)?.sub(st(1))?.div(b)
 }
 

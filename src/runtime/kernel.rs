@@ -66,21 +66,6 @@ pub fn ldmatrix_layout(op: char, major: Major) -> Layout {
     }
 }
 
-/// CuTe's `SM80_16x8_Row` accumulator layout of `SM80_16x8x16_F32F16F16F32_TN`:
-/// (lane, value) -> column-major index `m + 16*n` in the 16x8 C tile.
-pub fn mma_c_layout() -> Layout {
-    Layout::new(
-        IntTuple::T(vec![
-            IntTuple::T(vec![IntTuple::st(4), IntTuple::st(8)]),
-            IntTuple::T(vec![IntTuple::st(2), IntTuple::st(2)]),
-        ]),
-        IntTuple::T(vec![
-            IntTuple::T(vec![IntTuple::st(32), IntTuple::st(1)]),
-            IntTuple::T(vec![IntTuple::st(16), IntTuple::st(8)]),
-        ]),
-    )
-}
-
 /// Split a layout into tile coordinates: `idx -> (idx % rows, idx / rows)` as two layouts of
 /// the same domain, possible when every stride moves along one coordinate only.
 fn split_coords(l: &Layout, rows: i64, x: Expr) -> R<(Expr, Expr)> {
@@ -295,7 +280,7 @@ pub fn plan(cfg: &GemmConfig) -> R<Plan> {
     let w = inverse_coords(&cfg.warps, var("warp", 0, cfg.wm * cfg.wn))?;
     let a = operand_plan(cfg, &cfg.a, threads)?;
     let b = operand_plan(cfg, &cfg.b, threads)?;
-    let cl = mma_c_layout();
+    let cl = cfg.atom.c.clone();
     let lane = var("lane", 0, 32);
     let (c_m, c_n) = split_coords(&Layout::new(IntTuple::T(vec![cl.shape.modes()[0].clone()]), IntTuple::T(vec![cl.stride.modes()[0].clone()])), 16, lane)?;
     // value offsets: CLayout(lane, v) - CLayout(lane, 0), the same for every lane
@@ -354,13 +339,19 @@ pub struct Schedule {
 }
 
 /// The multistage schedule: stages-1 k-tiles in flight; within a tile, the fragments of the
-/// next k-step are loaded before the MMAs of this one; the copy of tile kt+stages-1 is split
-/// into parts issued on the first k-steps, into the stage read during the previous tile, and
-/// committed before the wait for tile kt+1 (so each wait leaves stages-2 groups pending).
+/// next k-step are loaded before the MMAs of this one; the copy of tile kt+stages-1 goes into
+/// the stage read during the previous tile and is committed before the wait for tile kt+1
+/// (so each wait leaves stages-2 groups pending). `parts` > 1 would spread the copy over the
+/// first k-steps (`load_part0..`).
 pub fn schedule(cfg: &GemmConfig) -> Schedule {
     let st = cfg.stages;
     let kk_n = (cfg.bk / 16) as usize;
-    let parts = kk_n.saturating_sub(1).max(1);
+    // Measured on the H200 (BENCHMARKS.md): issuing the whole tile's copy after the first
+    // fragment load, or in parts over the first k-steps, runs the same; copying before the
+    // fragment load is slower. So: one part, after the fragments, except with one k-step per
+    // tile, where the commit must precede that step's wait.
+    let parts = 1;
+    let copy_first = kk_n == 1;
     let mut prologue = Vec::new();
     for q in 0..st - 1 {
         if q < (cfg.k + cfg.bk - 1) / cfg.bk {
@@ -379,17 +370,21 @@ pub fn schedule(cfg: &GemmConfig) -> Schedule {
         for kk in 0..kk_n {
             let g = par * kk_n + kk;
             b.push(PipeOp::Step(kk));
-            let copy_here = kk < parts;
-            if copy_here {
-                b.push(PipeOp::Copy { stage: None, tile: TileRef::Ahead(st - 1), part: kk });
+            let mut copy = Vec::new();
+            if kk < parts {
+                copy.push(PipeOp::Copy { stage: None, tile: TileRef::Ahead(st - 1), part: kk });
                 if kk + 1 == parts {
-                    b.push(PipeOp::Commit { advance: true });
+                    copy.push(PipeOp::Commit { advance: true });
                 }
+            }
+            if copy_first {
+                b.append(&mut copy);
             }
             if kk + 1 == kk_n {
                 b.push(PipeOp::WaitSync { pending: st - 2, advance: true });
             }
             b.push(PipeOp::Frags { buf: (g + 1) % 2, kstep: (kk + 1) % kk_n });
+            b.append(&mut copy);
             b.push(PipeOp::Mma { buf: g % 2 });
         }
         bodies.push(b);
@@ -442,7 +437,7 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "//   smem_a = tile_to_shape({}, (_{bm},_{bk},_{st})) = {}", cfg.a.smem_given, cfg.a.smem)?;
     writeln!(s, "//   smem_b = tile_to_shape({}, (_{bn},_{bk},_{st})) = {}", cfg.b.smem_given, cfg.b.smem)?;
     writeln!(s, "//   copy_a = {} (thread layout, 16-byte vectors)   copy_b = {}", cfg.a.copy, cfg.b.copy)?;
-    writeln!(s, "//   warps = {}   MMA SM80_16x8x16_F32{}{}F32_TN, C layout {}", cfg.warps, ab.to_uppercase(), ab.to_uppercase(), mma_c_layout())?;
+    writeln!(s, "//   warps = {}   MMA {}, C layout (lane, value) -> m + 16n: {}", cfg.warps, cfg.atom.name, cfg.atom.c)?;
     writeln!(s, "//   ldmatrix lanes: A {}  B {}  (lane -> mn + 16*k in a 16x16 block)", ldmatrix_layout('a', cfg.a.major), ldmatrix_layout('b', cfg.b.major))?;
     writeln!(s, "// grid {} blocks of {threads} threads, {} bytes of dynamic shared memory", gm * gn, cfg.smem_bytes())?;
     s.push_str(PRELUDE);

@@ -17,13 +17,14 @@ pub mod copy_table;
 pub mod lit;
 pub mod mma;
 pub mod mma_table;
+pub mod swz;
 pub mod tensor;
 pub mod types;
 
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::Layout;
+use crate::eval::layout::{Func, Layout};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -156,7 +157,10 @@ fn layout_arg(a: &Args, i: usize) -> R<Layout> {
 fn source_arg(a: &Args, i: usize) -> R<Source> {
     match a.arg(i)? {
         Value::Layout(l) => Ok(Source::Plain(l.clone())),
-        Value::Composed(_) => Err(tensor::unsupported_tensor("a swizzled layout").at_arg(i)),
+        Value::Composed(c) => match (&c.outer, &c.inner) {
+            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Source::Swizzled { sw: *sw, offset: c.offset, inner: l.clone() }),
+            _ => Err(tensor::unsupported_tensor("this composed layout (only Sw<B,M,S> o offset o layout)").at_arg(i)),
+        },
         v => Err(EvalError::type_err(format!("expected a layout (the counting tensor's layout), got {} `{v}`", v.kind())).at_arg(i)),
     }
 }

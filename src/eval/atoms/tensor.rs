@@ -4,17 +4,19 @@
 //! thread's coordinate moves the iterator by the offset, printed `ArithTuple<offset> o <layout>`.
 //! May import: `atoms::alg`, the algebra data types.
 
-use super::alg;
+use super::{alg, swz};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, T};
-use crate::eval::layout::Layout;
+use crate::eval::layout::{Layout, Swizzle};
 use std::fmt;
 
 /// The layout a counting tensor is built on.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
     Plain(Layout),
+    /// `Sw<B,M,S> o offset o L`: its counting tensor starts at the integer `_0`.
+    Swizzled { sw: Swizzle, offset: Int, inner: Layout },
 }
 
 /// A thread's partition of a counting tensor.
@@ -51,6 +53,7 @@ impl Source {
     pub fn layout(&self) -> &Layout {
         match self {
             Source::Plain(l) => l,
+            Source::Swizzled { inner, .. } => inner,
         }
     }
 
@@ -63,6 +66,12 @@ impl Source {
                 let (layout, off) = alg::slice_and_offset(&c, &t)?;
                 Ok(Partition { offset: st(0).add(off)?, layout })
             }
+            Source::Swizzled { sw, offset, inner } => {
+                let t = frg(inner)?;
+                let c = coord(&t)?;
+                let (layout, off) = swz::slice_and_offset(&c, sw, *offset, &t)?;
+                Ok(Partition { offset: st(0).add(off)?, layout })
+            }
         }
     }
 
@@ -70,6 +79,7 @@ impl Source {
     pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
         match self {
             Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)? }),
+            Source::Swizzled { .. } => Err(unsupported_tensor("(retiling) a swizzled layout")),
         }
     }
 }

@@ -117,13 +117,15 @@ fn value(src: &str) -> Value {
 struct Record {
     expr: String,
     cute: Option<String>,
+    /// The oracle's error detail (compile errors: the static_assert text).
+    detail: Option<String>,
 }
 
 /// Minimal JSONL reader for the golden files (string fields only).
 fn read_golden(file: &str) -> Vec<Record> {
     let path = format!("{}/tests/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("golden file");
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute") }).collect()
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") }).collect()
 }
 
 fn field(line: &str, key: &str) -> Option<String> {
@@ -165,7 +167,16 @@ fn check(records: &[Record]) -> (usize, Vec<String>) {
         let got = Env::run(&r.expr);
         match (&r.cute, &got) {
             (Some(want), Ok(g)) if want == g => ok += 1,
-            (None, Err(_)) => ok += 1,
+            (None, Err(e)) => {
+                // CuTe's static_assert text, when it has one, is the rule we name
+                let rule = r.detail.as_deref().and_then(|d| d.strip_prefix("static assertion failed: "));
+                match rule {
+                    Some(rule) if !e.contains(rule.trim_end_matches('.')) => {
+                        bad.push(format!("{}\n   want error: {rule}\n   got:  {e}", r.expr))
+                    }
+                    _ => ok += 1,
+                }
+            }
             (want, got) => bad.push(format!("{}\n   want: {:?}\n   got:  {:?}", r.expr, want, got)),
         }
     }
@@ -200,7 +211,7 @@ fn oracle_file() {
     let recs: Vec<Record> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.contains("\"error\": \"parse\""))
-        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute") })
+        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") })
         .collect();
     let (ok, bad) = check(&recs);
     println!("{ok}/{} identical", recs.len());

@@ -24,7 +24,7 @@ pub mod types;
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Func, Layout};
+use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -258,7 +258,15 @@ fn f_tile_size(a: &Args) -> R<Value> {
 }
 
 fn f_size(a: &Args) -> R<Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
+    if a.nargs() != 1 {
+        return Err(EvalError::no_match());
+    }
+    if let (AtomValue::TiledMma(t), [TArg::Int(i)]) = (atom_arg(a, 0)?, a.targs) {
+        // size<I>(TiledMMA) = size<I>(ThrLayoutVMNK)
+        let mode = usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?;
+        return Ok(Value::Tuple(IntTuple::I(alg::product(&alg::get(&t.thr_layout_vmnk.shape, mode)?)?)));
+    }
+    if !a.targs.is_empty() {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
@@ -284,11 +292,27 @@ fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
     Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
 }
 
+/// Apply a layout function to a layout or to the layout of a swizzled layout (CuTe's divide,
+/// compose and slice-by-`_` act on `layout_b` of a ComposedLayout).
+fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Value> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(Value::Layout(f(l)?)),
+        Value::Composed(c) => match (&c.outer, &c.inner) {
+            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Value::Composed(Box::new(Composed {
+                outer: Func::Swizzle(*sw),
+                offset: c.offset,
+                inner: Func::Layout(f(l)?),
+            }))),
+            _ => Err(EvalError::type_err("expected a layout or a swizzled layout Sw<B,M,S> o L").at_arg(i)),
+        },
+        v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
 fn f_thrfrg(a: &Args, op: Operand) -> R<Value> {
     nargs(a, 2, 2, "thrfrg_A(T, L)")?;
     let t = tiled_mma(a, 0)?;
-    let l = layout_arg(a, 1)?;
-    Ok(Value::Layout(t.thrfrg(op, &l)?))
+    on_layout_arg(a, 1, |l| t.thrfrg(op, l))
 }
 
 fn f_vmnk(a: &Args) -> R<Value> {
@@ -407,7 +431,7 @@ fn f_copy_layout_tv(a: &Args, side: Side) -> R<Value> {
 fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
     nargs(a, 2, 2, "tidfrg_S(C, L)")?;
     let c = tiled_copy(a, 0)?;
-    Ok(Value::Layout(c.tidfrg(side, &layout_arg(a, 1)?)?))
+    on_layout_arg(a, 1, |l| c.tidfrg(side, l))
 }
 
 fn f_partition_copy(a: &Args, side: Side) -> R<Value> {

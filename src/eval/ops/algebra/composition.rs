@@ -258,7 +258,12 @@ impl Odometer {
 pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
     if let Ok(c) = crate::eval::ops::tuple::compatible(&b.shape, &r.shape) {
         if c.v == 0 {
-            warn(format!("{what} is not A∘B: the result {r} does not have the shape of B = {b} (A = {a})"));
+            let (nb, nr) = (size_of(b), size_of(r));
+            let why = match (nb, nr) {
+                (Some(x), Some(y)) if x != y => format!("has size {y} but B = {b} has size {x}"),
+                _ => format!("does not have the shape of B = {b}"),
+            };
+            warn(format!("{what} is not A∘B: the result {r} {why} (A = {a})"));
             return;
         }
     }

@@ -51,6 +51,18 @@ pub enum AtomValue {
     Partition(Partition),
 }
 
+impl AtomValue {
+    /// CuTe has no `print` for an operation type (`print(SM80_16x8x16_F16F16F16F16_TN{})` does
+    /// not compile): the interpreter should refuse to print these values.
+    pub fn check_printable(&self) -> R<()> {
+        match self {
+            AtomValue::MmaOp(m) => Err(EvalError::rule("no print for an MMA operation", format!("{} is an operation type; print mma_atom({0}) instead", m.name))),
+            AtomValue::CopyOp(c) => Err(EvalError::rule("no print for a copy operation", format!("{} is an operation type; print copy_atom({0}, T) instead", c.name))),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl fmt::Display for AtomValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -107,8 +119,11 @@ fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
 fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
     match atom_arg(a, i)? {
         AtomValue::MmaOp(m) | AtomValue::MmaAtom(m) => Ok(m.clone()),
-        AtomValue::TiledMma(t) => Ok(t.atom.clone()),
-        other => Err(EvalError::type_err(format!("expected an MMA operation, got `{}`", short(other))).at_arg(i)),
+        other => Err(EvalError::rule(
+            "MMA_Traits not implemented for this MMA_Operation.",
+            format!("expected an MMA operation, got `{}`", short(other)),
+        )
+        .at_arg(i)),
     }
 }
 
@@ -282,7 +297,14 @@ fn f_layout(a: &Args) -> R<Value> {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
-        AtomValue::Partition(p) => Ok(Value::Layout(p.layout.clone())),
+        AtomValue::Partition(p) => Ok(match &p.swizzle {
+            None => Value::Layout(p.layout.clone()),
+            Some((sw, off)) => Value::Composed(Box::new(Composed {
+                outer: Func::Swizzle(*sw),
+                offset: off.to_int(),
+                inner: Func::Layout(p.layout.clone()),
+            })),
+        }),
         _ => Err(EvalError::no_match()),
     }
 }

@@ -472,9 +472,22 @@ fn f_retile(a: &Args) -> R<Value> {
     Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile(l))?)))
 }
 
+/// Run an atoms built-in without the law warnings of the algebra it calls internally: the
+/// compositions inside thrfrg/tidfrg/... are CuTe's own construction, not the user's (warnings
+/// recorded before the call are kept).
+fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
+    let before = crate::eval::error::take_warnings();
+    let r = f();
+    let _ = crate::eval::error::take_warnings();
+    for w in before {
+        crate::eval::error::warn(w);
+    }
+    r
+}
+
 macro_rules! b {
     ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: |a| quiet(|| ($f)(a)) }
     };
 }
 

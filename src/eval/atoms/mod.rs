@@ -24,7 +24,7 @@ pub mod types;
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Func, Layout};
+use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -49,6 +49,18 @@ pub enum AtomValue {
     TiledCopy(Box<TiledCopy>),
     /// A thread's partition of a counting tensor (`ArithTuple<offset> o <layout>`).
     Partition(Partition),
+}
+
+impl AtomValue {
+    /// CuTe has no `print` for an operation type (`print(SM80_16x8x16_F16F16F16F16_TN{})` does
+    /// not compile): the interpreter should refuse to print these values.
+    pub fn check_printable(&self) -> R<()> {
+        match self {
+            AtomValue::MmaOp(m) => Err(EvalError::rule("no print for an MMA operation", format!("{} is an operation type; print mma_atom({0}) instead", m.name))),
+            AtomValue::CopyOp(c) => Err(EvalError::rule("no print for a copy operation", format!("{} is an operation type; print copy_atom({0}, T) instead", c.name))),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl fmt::Display for AtomValue {
@@ -107,8 +119,11 @@ fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
 fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
     match atom_arg(a, i)? {
         AtomValue::MmaOp(m) | AtomValue::MmaAtom(m) => Ok(m.clone()),
-        AtomValue::TiledMma(t) => Ok(t.atom.clone()),
-        other => Err(EvalError::type_err(format!("expected an MMA operation, got `{}`", short(other))).at_arg(i)),
+        other => Err(EvalError::rule(
+            "MMA_Traits not implemented for this MMA_Operation.",
+            format!("expected an MMA operation, got `{}`", short(other)),
+        )
+        .at_arg(i)),
     }
 }
 
@@ -258,7 +273,15 @@ fn f_tile_size(a: &Args) -> R<Value> {
 }
 
 fn f_size(a: &Args) -> R<Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
+    if a.nargs() != 1 {
+        return Err(EvalError::no_match());
+    }
+    if let (AtomValue::TiledMma(t), [TArg::Int(i)]) = (atom_arg(a, 0)?, a.targs) {
+        // size<I>(TiledMMA) = size<I>(ThrLayoutVMNK)
+        let mode = usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?;
+        return Ok(Value::Tuple(IntTuple::I(alg::product(&alg::get(&t.thr_layout_vmnk.shape, mode)?)?)));
+    }
+    if !a.targs.is_empty() {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
@@ -274,7 +297,14 @@ fn f_layout(a: &Args) -> R<Value> {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
-        AtomValue::Partition(p) => Ok(Value::Layout(p.layout.clone())),
+        AtomValue::Partition(p) => Ok(match &p.swizzle {
+            None => Value::Layout(p.layout.clone()),
+            Some((sw, off)) => Value::Composed(Box::new(Composed {
+                outer: Func::Swizzle(*sw),
+                offset: off.to_int(),
+                inner: Func::Layout(p.layout.clone()),
+            })),
+        }),
         _ => Err(EvalError::no_match()),
     }
 }
@@ -284,11 +314,27 @@ fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
     Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
 }
 
+/// Apply a layout function to a layout or to the layout of a swizzled layout (CuTe's divide,
+/// compose and slice-by-`_` act on `layout_b` of a ComposedLayout).
+fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Value> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(Value::Layout(f(l)?)),
+        Value::Composed(c) => match (&c.outer, &c.inner) {
+            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Value::Composed(Box::new(Composed {
+                outer: Func::Swizzle(*sw),
+                offset: c.offset,
+                inner: Func::Layout(f(l)?),
+            }))),
+            _ => Err(EvalError::type_err("expected a layout or a swizzled layout Sw<B,M,S> o L").at_arg(i)),
+        },
+        v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
 fn f_thrfrg(a: &Args, op: Operand) -> R<Value> {
     nargs(a, 2, 2, "thrfrg_A(T, L)")?;
     let t = tiled_mma(a, 0)?;
-    let l = layout_arg(a, 1)?;
-    Ok(Value::Layout(t.thrfrg(op, &l)?))
+    on_layout_arg(a, 1, |l| t.thrfrg(op, l))
 }
 
 fn f_vmnk(a: &Args) -> R<Value> {
@@ -407,7 +453,7 @@ fn f_copy_layout_tv(a: &Args, side: Side) -> R<Value> {
 fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
     nargs(a, 2, 2, "tidfrg_S(C, L)")?;
     let c = tiled_copy(a, 0)?;
-    Ok(Value::Layout(c.tidfrg(side, &layout_arg(a, 1)?)?))
+    on_layout_arg(a, 1, |l| c.tidfrg(side, l))
 }
 
 fn f_partition_copy(a: &Args, side: Side) -> R<Value> {
@@ -426,9 +472,22 @@ fn f_retile(a: &Args) -> R<Value> {
     Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile(l))?)))
 }
 
+/// Run an atoms built-in without the law warnings of the algebra it calls internally: the
+/// compositions inside thrfrg/tidfrg/... are CuTe's own construction, not the user's (warnings
+/// recorded before the call are kept).
+fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
+    let before = crate::eval::error::take_warnings();
+    let r = f();
+    let _ = crate::eval::error::take_warnings();
+    for w in before {
+        crate::eval::error::warn(w);
+    }
+    r
+}
+
 macro_rules! b {
     ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: |a| quiet(|| ($f)(a)) }
     };
 }
 

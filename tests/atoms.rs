@@ -1,114 +1,10 @@
 //! Atoms (issue 4): every MMA/copy golden record, and the laws of thread-value layouts.
 //!
-//! Expressions are parsed by the real parser and evaluated by a small walker over the AST that
-//! calls the built-in registry (the same calls the interpreter makes), so these tests depend
-//! only on the parser and the registry.
+//! Golden lines run through a session (the parser and the interpreter, as `cute -e` does); the
+//! laws call the atoms API directly.
 
-use cute::eval::builtins;
-use cute::eval::int::Int;
 use cute::eval::int_tuple::IntTuple;
-use cute::eval::layout::{Composed, Func, Layout, Swizzle};
-use cute::eval::value::Value;
-use cute::parser::ast::{Expr, ExprKind, StmtKind};
-use std::collections::HashMap;
-
-// ------------------------------------------------------------------------------------------
-// A minimal evaluator
-// ------------------------------------------------------------------------------------------
-
-struct Env(HashMap<String, Value>);
-
-fn to_func(v: Value) -> Result<Func, String> {
-    match v {
-        Value::Layout(l) => Ok(Func::Layout(l)),
-        Value::Swizzle(s) => Ok(Func::Swizzle(s)),
-        Value::Composed(c) => Ok(Func::Composed(c)),
-        other => Err(format!("not a function: {other}")),
-    }
-}
-
-impl Env {
-    fn eval(&mut self, e: &Expr) -> Result<Value, String> {
-        Ok(match &e.kind {
-            ExprKind::Int { value, is_static } => Value::Tuple(IntTuple::I(Int::new(*value, *is_static))),
-            ExprKind::Tuple(items) => {
-                let vs = items.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>, _>>()?;
-                Value::tuple(vs)
-            }
-            ExprKind::Under => Value::Tuple(IntTuple::Under),
-            ExprKind::Layout(s, d) => match (self.eval(s)?, self.eval(d)?) {
-                (Value::Tuple(s), Value::Tuple(d)) => Value::Layout(Layout::new(s, d)),
-                _ => return Err("bad layout".into()),
-            },
-            ExprKind::Tiler(items) => Value::Tile(items.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>, _>>()?),
-            ExprKind::Swizzle { b, m, s } => Value::Swizzle(Swizzle { b: *b as i32, m: *m as i32, s: *s as i32 }),
-            ExprKind::Compose(a, b) => {
-                let (a, b) = (self.eval(a)?, self.eval(b)?);
-                if let Value::Swizzle(_) = a {
-                    Value::Composed(Box::new(Composed { outer: to_func(a)?, offset: Int::new(0, true), inner: to_func(b)? }))
-                } else {
-                    builtins::call("composition", &[], &[a, b]).map_err(|e| e.to_string())?
-                }
-            }
-            ExprKind::ComposedLit { outer, offset, inner } => {
-                let off = match self.eval(offset)? {
-                    Value::Tuple(IntTuple::I(i)) => i,
-                    _ => return Err("bad offset".into()),
-                };
-                Value::Composed(Box::new(Composed { outer: to_func(self.eval(outer)?)?, offset: off, inner: to_func(self.eval(inner)?)? }))
-            }
-            ExprKind::Name { name, targs } => {
-                if let Some(v) = self.0.get(name) {
-                    v.clone()
-                } else if let Some(r) = cute::eval::atoms::named_value(name, targs) {
-                    r.map_err(|e| e.to_string())?
-                } else {
-                    Value::Tag(name.clone())
-                }
-            }
-            ExprKind::Call { name, targs, args, .. } => {
-                let vs = args.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>, _>>()?;
-                builtins::call(name, targs, &vs).map_err(|e| e.to_string())?
-            }
-            other => return Err(format!("unsupported in the test evaluator: {other:?}")),
-        })
-    }
-
-    fn run(src: &str) -> Result<String, String> {
-        let prog = cute::parser::parse(src).map_err(|e| format!("parse: {e:?}"))?;
-        let mut env = Env(HashMap::new());
-        let mut last = None;
-        for s in &prog.stmts {
-            match &s.kind {
-                StmtKind::Expr(e) => last = Some(env.eval(e)?),
-                StmtKind::Bind { name, value, .. } => {
-                    let v = env.eval(value)?;
-                    env.0.insert(name.clone(), v);
-                }
-                _ => return Err("unsupported statement".into()),
-            }
-        }
-        last.map(|v| v.to_string()).ok_or_else(|| "no value".into())
-    }
-}
-
-#[allow(dead_code)]
-fn value(src: &str) -> Value {
-    let prog = cute::parser::parse(src).expect("parse");
-    let mut env = Env(HashMap::new());
-    let mut last = None;
-    for s in &prog.stmts {
-        match &s.kind {
-            StmtKind::Expr(e) => last = Some(env.eval(e).expect(src)),
-            StmtKind::Bind { name, value, .. } => {
-                let v = env.eval(value).expect(src);
-                env.0.insert(name.clone(), v);
-            }
-            _ => panic!("unsupported statement"),
-        }
-    }
-    last.expect("a value")
-}
+use cute::eval::layout::Layout;
 
 // ------------------------------------------------------------------------------------------
 // Golden records
@@ -160,11 +56,24 @@ fn is_atoms_record(expr: &str) -> bool {
     KEYS.iter().any(|k| expr.contains(k))
 }
 
+/// Run a golden line through a fresh session (parser + interpreter): its printout, or the
+/// diagnostics when it fails.
+fn run_session(src: &str) -> Result<String, String> {
+    let mut session = cute::session::Session::new(cute::session::Options::default());
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let outcome = session.run(src, "golden", &mut out, &mut err);
+    let (out, err) = (String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned());
+    match outcome {
+        cute::session::Outcome::Ok => Ok(out.trim_end_matches('\n').to_string()),
+        _ => Err(err),
+    }
+}
+
 fn check(records: &[Record]) -> (usize, Vec<String>) {
     let mut ok = 0;
     let mut bad = Vec::new();
     for r in records {
-        let got = Env::run(&r.expr);
+        let got = run_session(&r.expr);
         match (&r.cute, &got) {
             (Some(want), Ok(g)) if want == g => ok += 1,
             (None, Err(e)) => {

@@ -309,6 +309,54 @@ fn f_layout(a: &Args) -> R<Value> {
     }
 }
 
+/// The partition argument 0 of a tensor-level function, or `no_match`.
+fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
+    match a.args.first() {
+        Some(Value::Atom(x)) => match &**x {
+            AtomValue::Partition(p) if p.swizzle.is_none() => Ok(p),
+            AtomValue::Partition(_) => Err(tensor::unsupported_tensor("a swizzled tensor in this function")),
+            _ => Err(EvalError::no_match()),
+        },
+        _ => Err(EvalError::no_match()),
+    }
+}
+
+/// `shape/stride/rank/depth/size/layout<I...>(tensor)`: the same function of its layout.
+fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
+    let p = partition_arg(a)?;
+    let mut args = vec![Value::Layout(p.layout.clone())];
+    args.extend(a.args.iter().skip(1).cloned());
+    crate::eval::builtins::call(name, a.targs, &args)
+}
+
+/// `coalesce/flatten/filter(tensor)`: the same iterator over the transformed layout.
+fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
+    let p = partition_arg(a)?;
+    let mut args = vec![Value::Layout(p.layout.clone())];
+    args.extend(a.args.iter().skip(1).cloned());
+    match crate::eval::builtins::call(name, a.targs, &args)? {
+        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset, layout: l, swizzle: None }))),
+        other => Ok(other),
+    }
+}
+
+/// `P(coord)`: the element (iterator + layout(coord)) or, with `_`, the sliced tensor.
+fn f_tensor_apply(a: &Args) -> R<Value> {
+    let p = partition_arg(a)?;
+    let coord = match &a.args[1..] {
+        [] => return Err(EvalError::arity("a tensor is evaluated at a coordinate: P(i) or P(i,j)")),
+        [one] => one.as_tuple()?.clone(),
+        many => IntTuple::T(many.iter().map(|v| v.as_tuple().cloned()).collect::<R<_>>()?),
+    };
+    let (sliced, off) = alg::slice_and_offset(&coord, &p.layout)?;
+    let offset = p.offset.add(off)?;
+    if coord.leaves().iter().any(|x| matches!(x, IntTuple::Under)) {
+        Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None })))
+    } else {
+        Ok(Value::Tuple(IntTuple::I(offset)))
+    }
+}
+
 fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
     nargs(a, 1, 1, "get_layoutA_TV(T)")?;
     Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
@@ -520,6 +568,36 @@ pub const BUILTINS: &[Builtin] = &[
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); size(G)", "_128", f_size),
     b!("layout", "layout(P)", "the layout of a partition (partition_A/..., retile_S/...)",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_4,_1,_1))); layout(partition_A(T, 5, make_layout((_64,_64))))", "((_2,_2,_2),_1,_4):((_64,_8,_512),_0,_1024)", f_layout),
+    b!("shape", "shape(P)", "the shape of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); shape(P)",
+       "((_2,_2),_2,_2)", |a| f_tensor_query(a, "shape")),
+    b!("stride", "stride(P)", "the stride of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); stride(P)",
+       "((_64,_8),_32,_1024)", |a| f_tensor_query(a, "stride")),
+    b!("rank", "rank(P)", "the rank of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); rank(P)",
+       "_3", |a| f_tensor_query(a, "rank")),
+    b!("depth", "depth(P)", "the depth of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); depth(P)",
+       "_2", |a| f_tensor_query(a, "depth")),
+    b!("size", "size<I...>(P)", "the size of (a mode of) a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); size<0>(P)",
+       "_4", |a| f_tensor_query(a, "size")),
+    b!("layout", "layout<I...>(P)", "a mode of a partition's layout",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); layout<0>(P)",
+       "(_2,_2):(_64,_8)", |a| f_tensor_query(a, "layout")),
+    b!("coalesce", "coalesce(P)", "a partition with its layout coalesced (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); coalesce(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "coalesce")),
+    b!("flatten", "flatten(P)", "a partition with its layout flattened (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); flatten(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "flatten")),
+    b!("filter", "filter(P)", "a partition with its layout filtered (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); filter(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "filter")),
+    b!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
+       "209", f_tensor_apply),
     b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
        "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),

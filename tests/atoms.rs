@@ -1,114 +1,10 @@
 //! Atoms (issue 4): every MMA/copy golden record, and the laws of thread-value layouts.
 //!
-//! Expressions are parsed by the real parser and evaluated by a small walker over the AST that
-//! calls the built-in registry (the same calls the interpreter makes), so these tests depend
-//! only on the parser and the registry.
+//! Golden lines run through a session (the parser and the interpreter, as `cute -e` does); the
+//! laws call the atoms API directly.
 
-use cute::eval::builtins;
-use cute::eval::int::Int;
 use cute::eval::int_tuple::IntTuple;
-use cute::eval::layout::{Composed, Func, Layout, Swizzle};
-use cute::eval::value::Value;
-use cute::parser::ast::{Expr, ExprKind, StmtKind};
-use std::collections::HashMap;
-
-// ------------------------------------------------------------------------------------------
-// A minimal evaluator
-// ------------------------------------------------------------------------------------------
-
-struct Env(HashMap<String, Value>);
-
-fn to_func(v: Value) -> Result<Func, String> {
-    match v {
-        Value::Layout(l) => Ok(Func::Layout(l)),
-        Value::Swizzle(s) => Ok(Func::Swizzle(s)),
-        Value::Composed(c) => Ok(Func::Composed(c)),
-        other => Err(format!("not a function: {other}")),
-    }
-}
-
-impl Env {
-    fn eval(&mut self, e: &Expr) -> Result<Value, String> {
-        Ok(match &e.kind {
-            ExprKind::Int { value, is_static } => Value::Tuple(IntTuple::I(Int::new(*value, *is_static))),
-            ExprKind::Tuple(items) => {
-                let vs = items.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>, _>>()?;
-                Value::tuple(vs)
-            }
-            ExprKind::Under => Value::Tuple(IntTuple::Under),
-            ExprKind::Layout(s, d) => match (self.eval(s)?, self.eval(d)?) {
-                (Value::Tuple(s), Value::Tuple(d)) => Value::Layout(Layout::new(s, d)),
-                _ => return Err("bad layout".into()),
-            },
-            ExprKind::Tiler(items) => Value::Tile(items.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>, _>>()?),
-            ExprKind::Swizzle { b, m, s } => Value::Swizzle(Swizzle { b: *b as i32, m: *m as i32, s: *s as i32 }),
-            ExprKind::Compose(a, b) => {
-                let (a, b) = (self.eval(a)?, self.eval(b)?);
-                if let Value::Swizzle(_) = a {
-                    Value::Composed(Box::new(Composed { outer: to_func(a)?, offset: Int::new(0, true), inner: to_func(b)? }))
-                } else {
-                    builtins::call("composition", &[], &[a, b]).map_err(|e| e.to_string())?
-                }
-            }
-            ExprKind::ComposedLit { outer, offset, inner } => {
-                let off = match self.eval(offset)? {
-                    Value::Tuple(IntTuple::I(i)) => i,
-                    _ => return Err("bad offset".into()),
-                };
-                Value::Composed(Box::new(Composed { outer: to_func(self.eval(outer)?)?, offset: off, inner: to_func(self.eval(inner)?)? }))
-            }
-            ExprKind::Name { name, targs } => {
-                if let Some(v) = self.0.get(name) {
-                    v.clone()
-                } else if let Some(r) = cute::eval::atoms::named_value(name, targs) {
-                    r.map_err(|e| e.to_string())?
-                } else {
-                    Value::Tag(name.clone())
-                }
-            }
-            ExprKind::Call { name, targs, args, .. } => {
-                let vs = args.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>, _>>()?;
-                builtins::call(name, targs, &vs).map_err(|e| e.to_string())?
-            }
-            other => return Err(format!("unsupported in the test evaluator: {other:?}")),
-        })
-    }
-
-    fn run(src: &str) -> Result<String, String> {
-        let prog = cute::parser::parse(src).map_err(|e| format!("parse: {e:?}"))?;
-        let mut env = Env(HashMap::new());
-        let mut last = None;
-        for s in &prog.stmts {
-            match &s.kind {
-                StmtKind::Expr(e) => last = Some(env.eval(e)?),
-                StmtKind::Bind { name, value, .. } => {
-                    let v = env.eval(value)?;
-                    env.0.insert(name.clone(), v);
-                }
-                _ => return Err("unsupported statement".into()),
-            }
-        }
-        last.map(|v| v.to_string()).ok_or_else(|| "no value".into())
-    }
-}
-
-#[allow(dead_code)]
-fn value(src: &str) -> Value {
-    let prog = cute::parser::parse(src).expect("parse");
-    let mut env = Env(HashMap::new());
-    let mut last = None;
-    for s in &prog.stmts {
-        match &s.kind {
-            StmtKind::Expr(e) => last = Some(env.eval(e).expect(src)),
-            StmtKind::Bind { name, value, .. } => {
-                let v = env.eval(value).expect(src);
-                env.0.insert(name.clone(), v);
-            }
-            _ => panic!("unsupported statement"),
-        }
-    }
-    last.expect("a value")
-}
+use cute::eval::layout::Layout;
 
 // ------------------------------------------------------------------------------------------
 // Golden records
@@ -117,13 +13,15 @@ fn value(src: &str) -> Value {
 struct Record {
     expr: String,
     cute: Option<String>,
+    /// The oracle's error detail (compile errors: the static_assert text).
+    detail: Option<String>,
 }
 
 /// Minimal JSONL reader for the golden files (string fields only).
 fn read_golden(file: &str) -> Vec<Record> {
     let path = format!("{}/tests/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("golden file");
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute") }).collect()
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") }).collect()
 }
 
 fn field(line: &str, key: &str) -> Option<String> {
@@ -158,14 +56,36 @@ fn is_atoms_record(expr: &str) -> bool {
     KEYS.iter().any(|k| expr.contains(k))
 }
 
+/// Run a golden line through a fresh session (parser + interpreter): its printout, or the
+/// diagnostics when it fails.
+fn run_session(src: &str) -> Result<String, String> {
+    let mut session = cute::session::Session::new(cute::session::Options::default());
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let outcome = session.run(src, "golden", &mut out, &mut err);
+    let (out, err) = (String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned());
+    match outcome {
+        cute::session::Outcome::Ok => Ok(out.trim_end_matches('\n').to_string()),
+        _ => Err(err),
+    }
+}
+
 fn check(records: &[Record]) -> (usize, Vec<String>) {
     let mut ok = 0;
     let mut bad = Vec::new();
     for r in records {
-        let got = Env::run(&r.expr);
+        let got = run_session(&r.expr);
         match (&r.cute, &got) {
             (Some(want), Ok(g)) if want == g => ok += 1,
-            (None, Err(_)) => ok += 1,
+            (None, Err(e)) => {
+                // CuTe's static_assert text, when it has one, is the rule we name
+                let rule = r.detail.as_deref().and_then(|d| d.strip_prefix("static assertion failed: "));
+                match rule {
+                    Some(rule) if !e.to_lowercase().contains(&rule.trim_end_matches('.').to_lowercase()) => {
+                        bad.push(format!("{}\n   want error: {rule}\n   got:  {e}", r.expr))
+                    }
+                    _ => ok += 1,
+                }
+            }
             (want, got) => bad.push(format!("{}\n   want: {:?}\n   got:  {:?}", r.expr, want, got)),
         }
     }
@@ -190,6 +110,26 @@ fn golden_mma_records_of_other_files() {
     assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
+fn read_answers(path: &str) -> Vec<Record> {
+    let text = std::fs::read_to_string(path).expect("answers file");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.contains("\"error\": \"parse\""))
+        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") })
+        .collect()
+}
+
+/// 1062 more cases answered by the oracle (generated: every MMA family, tiled MMAs with
+/// permutations and atom layouts, tiled copies from MMAs and from thread/value layouts,
+/// cotiled copies, partitions with dynamic strides and 3-D tensors, swizzled partitions,
+/// retiles, refusals), in `tests/atoms_oracle.jsonl`.
+#[test]
+fn oracle_regression_cases() {
+    let recs = read_answers(&format!("{}/tests/atoms_oracle.jsonl", env!("CARGO_MANIFEST_DIR")));
+    let (ok, bad) = check(&recs);
+    println!("atoms_oracle: {ok}/{} identical", recs.len());
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+}
+
 /// Compare against any oracle answer file: `ATOMS_JSONL=answers.jsonl cargo test --test atoms
 /// oracle_file -- --ignored --nocapture` (answers from `cute-oracle cases.cute > answers.jsonl`).
 #[test]
@@ -200,7 +140,7 @@ fn oracle_file() {
     let recs: Vec<Record> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.contains("\"error\": \"parse\""))
-        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute") })
+        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") })
         .collect();
     let (ok, bad) = check(&recs);
     println!("{ok}/{} identical", recs.len());

@@ -379,3 +379,12 @@ fn ldmatrix_fragments_match_the_atom_tv_layouts() {
         }
     }
 }
+
+/// The padded, swizzled layout of `gemm_common` really exercises the full-expression path.
+#[test]
+fn some_accesses_use_the_full_expression() {
+    let (d, cfg) = configs().into_iter().find(|(d, _)| d.contains("(_8,_64):(_72,_1)")).expect("the padded case");
+    let p = kernel::plan(&cfg).unwrap();
+    let full = p.a.ld_steps.iter().flatten().filter(|a| matches!(a, Access::Full(_))).count();
+    assert!(full > 0, "{d}: expected some full-expression ldmatrix addresses");
+}

@@ -51,6 +51,8 @@ pub fn configurations() -> Vec<(String, Case)> {
     add(257, 129, 65, vec![]);
     add(257, 129, 66, vec![]);
     add(257, 129, 68, vec![]);
+    // offsets beyond 2^31 elements: 64-bit index arithmetic
+    add(65536, 40000, 72, vec![]);
     add(4096, 4096, 4096, vec![opt("dtype", tag("bf16"))]);
     add(257, 129, 65, vec![opt("dtype", tag("bf16")), opt("out", tag("f32"))]);
     add(1024, 1024, 1024, vec![opt("dtype", tag("f16")), opt("out", tag("f32"))]);
@@ -87,6 +89,8 @@ pub fn configurations() -> Vec<(String, Case)> {
         ],
     );
     add(1000, 1000, 1000, vec![opt("smem_a", layout(&[128, 32], &[32, 1]))]);
+    // padded rows under a swizzle: some ldmatrix addresses have no constant form (full expressions)
+    add(1000, 1000, 1000, vec![opt("smem_a", swizzled(3, 3, 3, &[8, 64], &[72, 1]))]);
     add(
         1000,
         1000,

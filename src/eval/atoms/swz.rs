@@ -13,14 +13,25 @@ use crate::eval::layout::{Layout, Swizzle};
 /// A value that CuTe tracks bit by bit: static, `MixedBits<S,F>` (static bits `s`, bits `f`
 /// that are dynamic with value `d`), or a plain dynamic integer.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Mb {
+pub enum Mb {
     C(i64),
     M { s: u32, f: u32, d: u32 },
     D(i64),
 }
 
+impl std::fmt::Display for Mb {
+    /// CuTe's prints: `_v` (static), `v` (dynamic), `M_S|(d&F)=value` (MixedBits).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mb::C(v) => write!(f, "_{v}"),
+            Mb::D(v) => write!(f, "{v}"),
+            Mb::M { s, f: fl, d } => write!(f, "M_{s}|({d}&{fl})={}", s | d),
+        }
+    }
+}
+
 impl Mb {
-    fn of(i: Int) -> Mb {
+    pub fn of(i: Int) -> Mb {
         if i.s {
             Mb::C(i.v)
         } else {
@@ -33,7 +44,7 @@ impl Mb {
             Mb::M { s, d, .. } => (s | d) as i64,
         }
     }
-    fn to_int(self) -> Int {
+    pub fn to_int(self) -> Int {
         match self {
             Mb::C(v) => st(v),
             x => Int::new(x.value(), false),
@@ -194,14 +205,18 @@ fn to_mixed_bits(s: &IntTuple, d: &IntTuple, c: &IntTuple) -> R<Mb> {
     }
 }
 
-/// `slice_and_offset(coord, Sw o offset o layout)` for a coordinate that is not all `_`:
-/// the decayed plain layout and the offset.
-pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &Layout) -> R<(Layout, Int)> {
+/// `slice_and_offset(coord, Sw o offset o layout)`: the sliced layout, the offset, and — when
+/// the swizzle does not decay — the ComposedLayout's new offset (the layout stays swizzled).
+pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &Layout) -> R<(Layout, Int, Option<Mb>)> {
     let (b, m, s) = (sw.b, sw.m, sw.s.abs());
     if b == 0 {
         // Swizzle<0,M,S> composed with offset 0 is the layout itself
         let (l, off) = alg::slice_and_offset(coord, layout)?;
-        return Ok((l, offset.add(off)?));
+        return Ok((l, offset.add(off)?, None));
+    }
+    if !coord.leaves().iter().any(|x| !matches!(x, Under)) {
+        // all `_`: just reshape, keep the swizzle
+        return Ok((alg::slice(coord, layout)?, st(0), Some(Mb::of(offset))));
     }
     let p = |e: i32| st(1i64 << e);
     let sw_shape = T(vec![I(p(m)), I(p(b)), I(p(s - b)), I(p(b)), I(st(1))]);
@@ -228,10 +243,8 @@ pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &La
         let a = Mb::C(active.v);
         let collide = a.value() & !apply(sw, a).value();
         if collide != 0 {
-            return Err(EvalError::rule(
-                "not supported",
-                "this swizzled partition does not decay to a plain layout (CuTe keeps it swizzled); it is not supported",
-            ));
+            // hits on Y and Z: not reducible, the result stays swizzled
+            return Ok((sliced, offset_anti_zy, Some(offset_only_zy)));
         }
     }
     let zm = zzz(sw) as i64;
@@ -275,5 +288,5 @@ pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &La
     };
     let result = alg::composition(&swizzle_layout, &sliced)?;
     let off = apply(sw, offset_only_zy).to_int().add(offset_anti_zy)?;
-    Ok((result, off))
+    Ok((result, off, None))
 }

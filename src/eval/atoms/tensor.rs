@@ -24,13 +24,20 @@ pub enum Source {
 pub struct Partition {
     /// The iterator's coordinate (the index of the thread's first element).
     pub offset: Int,
+    /// The partition's layout (a plain layout, also where CuTe decays a swizzle into one).
     pub layout: Layout,
+    /// Set when the layout stays swizzled: `Sw<B,M,S> o offset o layout`.
+    pub swizzle: Option<(Swizzle, swz::Mb)>,
 }
 
 impl fmt::Display for Partition {
     /// CuTe's `print(Tensor)` of a counting tensor: the iterator, ` o `, the layout.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ArithTuple{} o {}", self.offset, self.layout)
+        write!(f, "ArithTuple{} o ", self.offset)?;
+        if let Some((sw, off)) = &self.swizzle {
+            write!(f, "{sw} o {off} o ")?;
+        }
+        write!(f, "{}", self.layout)
     }
 }
 
@@ -64,13 +71,13 @@ impl Source {
                 let t = frg(l)?;
                 let c = coord(&t)?;
                 let (layout, off) = alg::slice_and_offset(&c, &t)?;
-                Ok(Partition { offset: st(0).add(off)?, layout })
+                Ok(Partition { offset: st(0).add(off)?, layout, swizzle: None })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let t = frg(inner)?;
                 let c = coord(&t)?;
-                let (layout, off) = swz::slice_and_offset(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: st(0).add(off)?, layout })
+                let (layout, off, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
+                Ok(Partition { offset: st(0).add(off)?, layout, swizzle: keep.map(|o| (*sw, o)) })
             }
         }
     }
@@ -78,8 +85,13 @@ impl Source {
     /// A tensor whose layout is rebuilt without moving the iterator (`retile`).
     pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
         match self {
-            Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)? }),
-            Source::Swizzled { .. } => Err(unsupported_tensor("(retiling) a swizzled layout")),
+            Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)?, swizzle: None }),
+            Source::Swizzled { inner, .. } => {
+                // CuTe's retile ends with a slice of the ComposedLayout at a static coordinate,
+                // which may or may not decay the swizzle; only CuTe's refusals are reproduced.
+                f(inner)?;
+                Err(unsupported_tensor("(retiling) a swizzled layout"))
+            }
         }
     }
 }

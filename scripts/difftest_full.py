@@ -231,6 +231,8 @@ class Full:
         sz = tsize(mode)
         d = self.ch(divisors(sz)[:8]) if self.p(0.85) else self.ch([2, 3, 4, 8])
         c = self.r.random()
+        if isinstance(mode, list) and self.p(0.25):  # a nested tiler for a nested mode
+            return "<" + ",".join(self.tile_item(m) for m in mode[: self.r.randint(1, len(mode))]) + ">"
         if c < 0.15:
             return "_"
         if c < 0.5:
@@ -240,6 +242,8 @@ class Full:
             s = self.p(0.7)
             return f"{self.n(d, s)}:{self.n(st, s)}"
         if c < 0.6 and isinstance(mode, list):
+            if self.p(0.4):  # a nested tiler for a nested mode
+                return "<" + ",".join(self.tile_item(m) for m in mode[: self.r.randint(1, len(mode))]) + ">"
             return fmt([(self.ch(divisors(tsize(m))[:4]), self.p(0.7)) for m in mode])
         if c < 0.65:
             l, _ = self.layout(max_size=sz, maxd=1, pol=self.ch(["S", "S", "D", "M"]))

@@ -2,13 +2,20 @@
 """Randomized differential test: random `.cute` expressions through the real CuTe (the oracle)
 and through `cute`, compared byte for byte (or error vs error).
 
-    scripts/difftest.py [--n 600] [--seed 1] [--cute target/release/cute] [--oracle PATH] [--out DIR]
+    scripts/difftest.py [--gen algebra|wide|full|all] [--n 600] [--seed 1] [--cute target/release/cute]
+                        [--oracle PATH] [--out DIR] [--answers OLD/oracle.jsonl]
+
+`--answers` rechecks `cute` against answers the oracle gave before (no compiling).
 
 Needs g++ and the oracle (../shared/oracle/cute-oracle); takes minutes (the oracle compiles
 C++), so it is not part of CI. Prints the agreement rate and writes the mismatches to
 OUT/mismatches.txt. Record the last run's rate in BENCHMARKS.md.
 """
-import argparse, json, os, random, subprocess, sys, tempfile
+import argparse, json, os, random, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import difftest_full  # noqa: E402
 
 VALS = [1, 2, 3, 4, 6, 8, 12, 16]
 STRIDES = [0, 1, 2, 3, 4, 6, 8, 12, 16, 32]
@@ -242,10 +249,39 @@ WIDE_OPS = [
 
 
 def run_cute(cute, expr):
-    p = subprocess.run([cute, "--color", "never", "-e", expr], capture_output=True, text=True, timeout=20)
+    try:
+        p = subprocess.run([cute, "--color", "never", "-e", expr], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return None, "TIMEOUT (20 s)"
     if p.returncode != 0:
-        return None, p.stderr.strip()
+        err = p.stderr.strip()
+        if "panicked" in err:
+            err = "PANIC " + err
+        return None, err
     return p.stdout.rstrip("\n"), None
+
+
+def generate(gen, n, seed):
+    """(category, expression) pairs; `gen` is algebra, wide, full or all (a mix of the three)."""
+    rng = random.Random(seed)
+    if gen == "full":
+        return difftest_full.generate(rng, n)
+    g = Gen(rng)
+    if gen in ("algebra", "wide"):
+        ops = OPS if gen == "algebra" else WIDE_OPS
+        return [(gen, g.case(ops)) for _ in range(n)]
+    # all: a fifth each from the old generators, the rest from the full one
+    out = []
+    full = iter(difftest_full.generate(random.Random(seed * 7919 + 1), n))
+    for _ in range(n):
+        x = rng.random()
+        if x < 0.15:
+            out.append(("algebra", g.case(OPS)))
+        elif x < 0.3:
+            out.append(("wide", g.case(WIDE_OPS)))
+        else:
+            out.append(next(full))
+    return out
 
 
 def main():
@@ -257,40 +293,67 @@ def main():
     ap.add_argument("--oracle", default=os.path.join(here, "..", "..", "shared", "oracle", "cute-oracle"))
     ap.add_argument("--out", default="target/difftest")
     ap.add_argument("--cases", help="use this .cute file of cases instead of generating")
-    ap.add_argument("--gen", choices=["algebra", "wide", "all"], default="all",
-                    help="algebra: the core operations; wide: tuples, coordinates, casts, swizzles, printing")
+    ap.add_argument("--answers", help="reuse these oracle answers (JSONL) instead of running the oracle")
+    ap.add_argument("--jobs", type=int, default=2, help="parallel oracle compiles and cute runs")
+    ap.add_argument("--gen", choices=["algebra", "wide", "full", "all"], default="all",
+                    help="algebra: the core operations; wide: tuples, coordinates, casts, swizzles, printing; "
+                         "full: every function of the oracle README but MMA/copy (scripts/difftest_full.py); "
+                         "all: a mix")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    if a.cases:
-        exprs = [l.split("#")[0].strip() for l in open(a.cases)]
-        exprs = [e for e in exprs if e]
+    cats = {}
+    if a.answers:
+        recs = [json.loads(l) for l in open(a.answers)]
+        cats = {r["expr"]: r.get("category", "?") for r in recs}
     else:
-        g = Gen(random.Random(a.seed))
-        ops = {"algebra": OPS, "wide": WIDE_OPS, "all": OPS + WIDE_OPS}[a.gen]
-        exprs = [g.case(ops) for _ in range(a.n)]
-    cases = os.path.join(a.out, "cases.cute")
-    with open(cases, "w") as f:
-        f.write("\n".join(exprs) + "\n")
-    answers = os.path.join(a.out, "oracle.jsonl")
-    with open(answers, "w") as f:
-        subprocess.run([a.oracle, "--jobs", "2", cases], stdout=f, check=True)
-    recs = [json.loads(l) for l in open(answers)]
-    same, diff = 0, []
-    for r in recs:
-        got, err = run_cute(a.cute, r["expr"])
+        if a.cases:
+            exprs = [l.split("#")[0].strip() for l in open(a.cases)]
+            pairs = [("file", e) for e in exprs if e]
+        else:
+            pairs = generate(a.gen, a.n, a.seed)
+        cats = {e: c for c, e in pairs}
+        cases = os.path.join(a.out, "cases.cute")
+        with open(cases, "w") as f:
+            f.write("\n".join(e for _, e in pairs) + "\n")
+        answers = os.path.join(a.out, "oracle.jsonl")
+        with open(answers, "w") as f:
+            subprocess.run([a.oracle, "--jobs", str(a.jobs), cases], stdout=f, check=True)
+        recs = [json.loads(l) for l in open(answers)]
+        for r in recs:
+            r["category"] = cats.get(r["expr"], "?")
+        with open(answers, "w") as f:
+            f.write("".join(json.dumps(r) + "\n" for r in recs))
+    parse = [r for r in recs if r.get("error") == "parse"]
+    recs = [r for r in recs if r.get("error") != "parse"]
+    with ThreadPoolExecutor(max_workers=max(a.jobs, 1)) as ex:
+        ours = list(ex.map(lambda r: run_cute(a.cute, r["expr"]), recs))
+    same, diff, refused = 0, [], 0
+    per_cat = {}
+    for r, (got, err) in zip(recs, ours):
         want = r.get("cute")
         if "error" in r:
-            ok = got is None
+            refused += 1
+            ok = got is None and not (err or "").startswith(("PANIC", "TIMEOUT"))
         else:
             ok = got == want
+        c = r.get("category", cats.get(r["expr"], "?"))
+        t = per_cat.setdefault(c, [0, 0])
+        t[0] += ok
+        t[1] += 1
         if ok:
             same += 1
         else:
-            diff.append(f"{r['expr']}\n  cute C++: {want if want is not None else 'ERROR ' + r.get('detail', '')}\n  ours:     {got if got is not None else err}\n")
+            diff.append(f"[{c}] {r['expr']}\n  cute C++: {want if want is not None else 'ERROR ' + r.get('detail', '')}\n  ours:     {got if got is not None else err}\n")
     with open(os.path.join(a.out, "mismatches.txt"), "w") as f:
         f.write("\n".join(diff))
     n = len(recs)
-    print(f"{same}/{n} identical ({100.0 * same / max(n, 1):.2f}%), {len(diff)} different; see {a.out}/mismatches.txt")
+    print(f"{same}/{n} identical ({100.0 * same / max(n, 1):.2f}%), {len(diff)} different; "
+          f"CuTe refused {refused} ({100.0 * refused / max(n, 1):.1f}%); {len(parse)} oracle parse errors skipped; "
+          f"see {a.out}/mismatches.txt")
+    for c in sorted(per_cat):
+        ok, tot = per_cat[c]
+        if ok != tot:
+            print(f"  {c:14} {ok}/{tot}")
 
 
 if __name__ == "__main__":

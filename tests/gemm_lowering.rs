@@ -224,7 +224,7 @@ fn lowered_maps_equal_the_layouts_everywhere() {
         check_ldmatrix(&d, &cfg, &cfg.a, &p.a);
         check_ldmatrix(&d, &cfg, &cfg.b, &p.b);
         // accumulators: SM80_16x8_Row, and the PTX fragment (row = lane/4 + 8*(v/2), col = 2*(lane%4) + v%2)
-        let cl = Value::Layout(kernel::mma_c_layout());
+        let cl = Value::Layout(cfg.atom.c.clone());
         for lane in 0..32 {
             let (m, n) = (ev(&p.c_m, &[("lane", lane)]), ev(&p.c_n, &[("lane", lane)]));
             for v in 0..4 {
@@ -341,4 +341,50 @@ fn emitted_source_uses_the_lowered_expressions() {
             assert!(src.contains(&line), "{d}: the source lacks `{line}`");
         }
     }
+}
+
+/// The registers ldmatrix delivers (PTX: thread t gets row t/4, columns 2(t%4), 2(t%4)+1 of
+/// each 8x8 matrix; `.trans` the transpose) hold exactly the elements the MMA atom's
+/// LayoutA_TV / LayoutB_TV (from the atoms module) assign to that thread and value.
+#[test]
+fn ldmatrix_fragments_match_the_atom_tv_layouts() {
+    for (d, cfg) in configs() {
+        let p = kernel::plan(&cfg).unwrap();
+        for (op, pl, tv) in [(&cfg.a, &p.a, &cfg.atom.a), (&cfg.b, &p.b, &cfg.atom.b)] {
+            let tv = Value::Layout(tv.clone());
+            let lane_mn = |l: i64| ev(&pl.ld_mn, &[("lane", l)]);
+            let lane_k = |l: i64| ev(&pl.ld_k, &[("lane", l)]);
+            for t in 0..32 {
+                for q in 0..4 {
+                    for h in 0..2 {
+                        // element (mn, k) of the 16x16 block in register q, half h, of thread t
+                        let (mn, k) = if op.major == Major::K {
+                            let l = 8 * q + t / 4;
+                            (lane_mn(l), lane_k(l) + 2 * (t % 4) + h)
+                        } else {
+                            let l = 8 * q + 2 * (t % 4) + h;
+                            (lane_mn(l) + t / 4, lane_k(l))
+                        };
+                        if op.name == 'a' {
+                            // a0..a3 = values 2q + h of the 16x16 (m,k) atom tile: index m + 16k
+                            assert_eq!(eval(&tv, &[t, 2 * q + h]), mn + 16 * k, "{d}: A fragment t{t} q{q} h{h}");
+                        } else {
+                            // registers 0,1 -> n-block 0 (b0, b1), 2,3 -> n-block 1: index n + 8k
+                            let (nb, j) = (q / 2, q % 2);
+                            assert_eq!(eval(&tv, &[t, 2 * j + h]), (mn - 8 * nb) + 8 * k, "{d}: B fragment t{t} q{q} h{h}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The padded, swizzled layout of `gemm_common` really exercises the full-expression path.
+#[test]
+fn some_accesses_use_the_full_expression() {
+    let (d, cfg) = configs().into_iter().find(|(d, _)| d.contains("(_8,_64):(_72,_1)")).expect("the padded case");
+    let p = kernel::plan(&cfg).unwrap();
+    let full = p.a.ld_steps.iter().flatten().filter(|a| matches!(a, Access::Full(_))).count();
+    assert!(full > 0, "{d}: expected some full-expression ldmatrix addresses");
 }

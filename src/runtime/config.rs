@@ -8,6 +8,8 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::atoms::mma_table::MmaTraits;
+use crate::eval::atoms::AtomValue;
 use crate::eval::value::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +87,8 @@ pub struct GemmConfig {
     pub bn: i64,
     pub bk: i64,
     pub stages: i64,
+    /// The MMA atom (SM80 16x8x16, fp32 accumulation): its TV layouts, from the atoms module.
+    pub atom: MmaTraits,
     /// Warp layout `(warps in M, warps in N) -> warp index`.
     pub warps: Layout,
     pub wm: i64,
@@ -294,7 +298,11 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         seen.push((key, i, &o.value));
     }
     let get = |key: &str| Raw { opt: seen.iter().find(|s| s.0 == key).map(|s| (s.1, s.2)) };
-    let given: Vec<String> = opts.iter().map(|o| format!("{}={}", o.key, o.value)).collect();
+    // one line per option (a TiledMMA prints over several lines)
+    let given: Vec<String> = opts
+        .iter()
+        .map(|o| format!("{}={}", o.key, o.value.to_string().split_whitespace().collect::<Vec<_>>().join(" ")))
+        .collect();
 
     let r = get("dtype");
     let dtype = match r.opt {
@@ -347,6 +355,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     }
 
     let r = get("mma");
+    let mut atom_given: Option<MmaTraits> = None;
     let warps = match r.opt {
         Some((_, v)) => match v {
             Value::Layout(l) => static_layout(l),
@@ -362,16 +371,48 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
                     .at_arg(r.at()));
                 }
             }
+            Value::Atom(a) => {
+                let (traits, w) = mma_from_atom(a).map_err(|e| e.at_arg(r.at()))?;
+                atom_given = Some(traits);
+                w.unwrap_or_else(|| lay(&[2, 4], &[1, 2]))
+            }
             Value::Tag(name) => {
                 return Err(EvalError::rule(
                     "gemm mma",
-                    format!("`{name}`: give the atom layout of SM80 16x8x16 MMAs instead, e.g. mma=(2,4,1)"),
+                    format!("`{name}` is not an MMA this generator knows; use SM80_16x8x16_F32F16F16F32_TN, SM80_16x8x16_F32BF16BF16F32_TN, make_tiled_mma(...) of one, or a warp layout like (2,4,1)"),
                 )
                 .at_arg(r.at()))
             }
-            other => return Err(EvalError::type_err(format!("mma: expected a warp layout like (2,4,1), got {} `{other}`", other.kind())).at_arg(r.at())),
+            other => return Err(EvalError::type_err(format!("mma: expected a tiled MMA or a warp layout like (2,4,1), got {} `{other}`", other.kind())).at_arg(r.at())),
         },
         None => lay(&[2, 4], &[1, 2]),
+    };
+    // the atom fixes the input type; an explicit dtype must agree
+    let dtype = match (&atom_given, get("dtype").opt) {
+        (Some(t), Some(_)) => {
+            let want = if t.name.contains("BF16") { DType::BF16 } else { DType::F16 };
+            if want != dtype {
+                return Err(EvalError::rule(
+                    "gemm mma",
+                    format!("{} multiplies {} inputs, but dtype={}", t.name, want.name(), dtype.name()),
+                )
+                .at_arg(r.at()));
+            }
+            dtype
+        }
+        (Some(t), None) => {
+            if t.name.contains("BF16") {
+                DType::BF16
+            } else {
+                DType::F16
+            }
+        }
+        _ => dtype,
+    };
+    let out = if get("out").opt.is_none() { dtype } else { out };
+    let atom = match atom_given {
+        Some(t) => t,
+        None => default_atom_traits(dtype).map_err(|e| e.at_arg(r.at()))?,
     };
     let mma_at = r.at();
     let warp_sizes = lower::mode_sizes(&Value::Layout(warps.clone())).map_err(|e| e.at_arg(mma_at))?;
@@ -489,6 +530,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         m,
         n,
         k,
+        atom,
         dtype,
         out,
         layout,
@@ -674,4 +716,66 @@ fn check_copy(name: char, copy: &Layout, major: Major, tile_mn: i64, bk: i64, th
         ));
     }
     Ok((cm, ck))
+}
+
+/// The MMA atoms the generator implements (mma.sync m16n8k16, fp32 accumulation).
+pub const ATOMS: &[&str] = &["SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN"];
+
+/// The atom's traits (TV layouts) from the atoms module, by name.
+pub fn atom_traits(name: &str) -> R<MmaTraits> {
+    match crate::eval::atoms::named_value(name, &[]) {
+        Some(Ok(Value::Atom(a))) => match *a {
+            AtomValue::MmaOp(t) | AtomValue::MmaAtom(t) => Ok(t),
+            other => Err(EvalError::type_err(format!("{name} is not an MMA: {other}"))),
+        },
+        Some(Err(e)) => Err(e),
+        _ => Err(EvalError::unknown(format!("no MMA atom named {name}"))),
+    }
+}
+
+fn default_atom_traits(dtype: DType) -> R<MmaTraits> {
+    atom_traits(if dtype == DType::BF16 { ATOMS[1] } else { ATOMS[0] })
+}
+
+/// An MMA value: the atom (which must be one the kernel implements) and, for a TiledMMA, its
+/// warp layout (the M and N modes of ThrLayoutVMNK, in warps).
+fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<Layout>)> {
+    let (traits, tiled) = match a {
+        AtomValue::MmaOp(t) | AtomValue::MmaAtom(t) => (t.clone(), None),
+        AtomValue::TiledMma(t) => (t.atom.clone(), Some(t)),
+        other => return Err(EvalError::type_err(format!("mma: expected an MMA, got `{other}`"))),
+    };
+    if !ATOMS.contains(&traits.name.as_str()) {
+        return Err(EvalError::rule(
+            "gemm mma",
+            format!("the generator emits mma.sync m16n8k16 with fp32 accumulation: {} or {}, not {}", ATOMS[0], ATOMS[1], traits.name),
+        ));
+    }
+    let Some(t) = tiled else { return Ok((traits, None)) };
+    if t.perm.iter().any(|p| !matches!(p, crate::eval::atoms::alg::Tl::U)) {
+        return Err(EvalError::rule(
+            "gemm mma",
+            "permuted tiled MMAs are not supported: each warp computes one contiguous block of the tile; give make_tiled_mma(OP, atom_layout) without a permutation",
+        ));
+    }
+    let modes_s = t.thr_layout_vmnk.shape.modes();
+    let modes_d = t.thr_layout_vmnk.stride.modes();
+    if modes_s.len() != 4 || modes_d.len() != 4 {
+        return Err(EvalError::rule("gemm mma", format!("unexpected thread layout {}", t.thr_layout_vmnk)));
+    }
+    if lower::product(&modes_s[3])? != 1 {
+        return Err(EvalError::rule("gemm mma", format!("atoms along K ({}) are not supported", modes_s[3])));
+    }
+    let mut strides = Vec::new();
+    for d in &modes_d[1..3] {
+        strides.push(d.map_ints(&mut |i| {
+            if i.v % 32 != 0 {
+                Err(EvalError::rule("gemm mma", format!("thread layout {} does not give whole warps", t.thr_layout_vmnk)))
+            } else {
+                Ok(st(i.v / 32))
+            }
+        })?);
+    }
+    let warps = Layout::new(IntTuple::T(modes_s[1..3].to_vec()), IntTuple::T(strides));
+    Ok((traits, Some(static_layout(&warps))))
 }

@@ -66,21 +66,6 @@ pub fn ldmatrix_layout(op: char, major: Major) -> Layout {
     }
 }
 
-/// CuTe's `SM80_16x8_Row` accumulator layout of `SM80_16x8x16_F32F16F16F32_TN`:
-/// (lane, value) -> column-major index `m + 16*n` in the 16x8 C tile.
-pub fn mma_c_layout() -> Layout {
-    Layout::new(
-        IntTuple::T(vec![
-            IntTuple::T(vec![IntTuple::st(4), IntTuple::st(8)]),
-            IntTuple::T(vec![IntTuple::st(2), IntTuple::st(2)]),
-        ]),
-        IntTuple::T(vec![
-            IntTuple::T(vec![IntTuple::st(32), IntTuple::st(1)]),
-            IntTuple::T(vec![IntTuple::st(16), IntTuple::st(8)]),
-        ]),
-    )
-}
-
 /// Split a layout into tile coordinates: `idx -> (idx % rows, idx / rows)` as two layouts of
 /// the same domain, possible when every stride moves along one coordinate only.
 fn split_coords(l: &Layout, rows: i64, x: Expr) -> R<(Expr, Expr)> {
@@ -295,7 +280,7 @@ pub fn plan(cfg: &GemmConfig) -> R<Plan> {
     let w = inverse_coords(&cfg.warps, var("warp", 0, cfg.wm * cfg.wn))?;
     let a = operand_plan(cfg, &cfg.a, threads)?;
     let b = operand_plan(cfg, &cfg.b, threads)?;
-    let cl = mma_c_layout();
+    let cl = cfg.atom.c.clone();
     let lane = var("lane", 0, 32);
     let (c_m, c_n) = split_coords(&Layout::new(IntTuple::T(vec![cl.shape.modes()[0].clone()]), IntTuple::T(vec![cl.stride.modes()[0].clone()])), 16, lane)?;
     // value offsets: CLayout(lane, v) - CLayout(lane, 0), the same for every lane
@@ -315,6 +300,96 @@ pub fn plan(cfg: &GemmConfig) -> R<Plan> {
         c_vals.push(d.unwrap_or((0, 0)));
     }
     Ok(Plan { warp_m: w[0].clone(), warp_n: w[1].clone(), a, b, c_m, c_n, c_vals })
+}
+
+/// Which k-tile a copy loads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TileRef {
+    /// k-tile q (prologue)
+    Fixed(i64),
+    /// k-tile kt + d of the current loop iteration (skipped past the last tile)
+    Ahead(i64),
+}
+
+/// One step of the software pipeline, in program order (all threads run the same sequence).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PipeOp {
+    /// cp.async of copy part `part` of a k-tile into `stage` (None: the write stage `wr`).
+    Copy { stage: Option<i64>, tile: TileRef, part: usize },
+    /// cp.async.commit_group; `advance`: then wr = (wr + 1) % stages.
+    Commit { advance: bool },
+    /// cp.async.wait_group pending; __syncthreads(); `advance`: then rd = (rd + 1) % stages.
+    WaitSync { pending: i64, advance: bool },
+    /// ldmatrix of k-step `kstep` of the read stage `rd` into fragment buffer `buf`.
+    Frags { buf: usize, kstep: usize },
+    /// The MMAs of the fragments in buffer `buf`.
+    Mma { buf: usize },
+    /// A comment marking k-step kk.
+    Step(usize),
+}
+
+/// The pipeline: prologue and loop bodies (two when a tile has an odd number of k-steps).
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub stages: i64,
+    pub ksteps: usize,
+    pub parts: usize,
+    pub prologue: Vec<PipeOp>,
+    pub bodies: Vec<Vec<PipeOp>>,
+}
+
+/// The multistage schedule: stages-1 k-tiles in flight; within a tile, the fragments of the
+/// next k-step are loaded before the MMAs of this one; the copy of tile kt+stages-1 goes into
+/// the stage read during the previous tile and is committed before the wait for tile kt+1
+/// (so each wait leaves stages-2 groups pending). `parts` > 1 would spread the copy over the
+/// first k-steps (`load_part0..`).
+pub fn schedule(cfg: &GemmConfig) -> Schedule {
+    let st = cfg.stages;
+    let kk_n = (cfg.bk / 16) as usize;
+    // Measured on the H200 (BENCHMARKS.md): issuing the whole tile's copy after the first
+    // fragment load, or in parts over the first k-steps, runs the same; copying before the
+    // fragment load is slower. So: one part, after the fragments, except with one k-step per
+    // tile, where the commit must precede that step's wait.
+    let parts = 1;
+    let copy_first = kk_n == 1;
+    let mut prologue = Vec::new();
+    for q in 0..st - 1 {
+        if q < (cfg.k + cfg.bk - 1) / cfg.bk {
+            for part in 0..parts {
+                prologue.push(PipeOp::Copy { stage: Some(q), tile: TileRef::Fixed(q), part });
+            }
+        }
+        prologue.push(PipeOp::Commit { advance: false });
+    }
+    prologue.push(PipeOp::WaitSync { pending: st - 2, advance: false });
+    prologue.push(PipeOp::Frags { buf: 0, kstep: 0 });
+    let nbodies = if kk_n % 2 == 0 { 1 } else { 2 };
+    let mut bodies = Vec::new();
+    for par in 0..nbodies {
+        let mut b = Vec::new();
+        for kk in 0..kk_n {
+            let g = par * kk_n + kk;
+            b.push(PipeOp::Step(kk));
+            let mut copy = Vec::new();
+            if kk < parts {
+                copy.push(PipeOp::Copy { stage: None, tile: TileRef::Ahead(st - 1), part: kk });
+                if kk + 1 == parts {
+                    copy.push(PipeOp::Commit { advance: true });
+                }
+            }
+            if copy_first {
+                b.append(&mut copy);
+            }
+            if kk + 1 == kk_n {
+                b.push(PipeOp::WaitSync { pending: st - 2, advance: true });
+            }
+            b.push(PipeOp::Frags { buf: (g + 1) % 2, kstep: (kk + 1) % kk_n });
+            b.append(&mut copy);
+            b.push(PipeOp::Mma { buf: g % 2 });
+        }
+        bodies.push(b);
+    }
+    Schedule { stages: st, ksteps: kk_n, parts, prologue, bodies }
 }
 
 fn ctype(d: DType) -> &'static str {
@@ -339,7 +414,7 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     let (bm, bn, bk, st) = (cfg.bm, cfg.bn, cfg.bk, cfg.stages);
     let threads = cfg.threads();
     let (wtm, wtn) = cfg.warp_tile();
-    let (mi_n, ni_n, kk_n) = (wtm / 16, wtn / 8, bk / 16);
+    let (mi_n, ni_n) = (wtm / 16, wtn / 8);
     let kt_n = (cfg.k + bk - 1) / bk;
     let gm = (cfg.m + bm - 1) / bm;
     let gn = (cfg.n + bn - 1) / bn;
@@ -362,7 +437,7 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "//   smem_a = tile_to_shape({}, (_{bm},_{bk},_{st})) = {}", cfg.a.smem_given, cfg.a.smem)?;
     writeln!(s, "//   smem_b = tile_to_shape({}, (_{bn},_{bk},_{st})) = {}", cfg.b.smem_given, cfg.b.smem)?;
     writeln!(s, "//   copy_a = {} (thread layout, 16-byte vectors)   copy_b = {}", cfg.a.copy, cfg.b.copy)?;
-    writeln!(s, "//   warps = {}   MMA SM80_16x8x16_F32{}{}F32_TN, C layout {}", cfg.warps, ab.to_uppercase(), ab.to_uppercase(), mma_c_layout())?;
+    writeln!(s, "//   warps = {}   MMA {}, C layout (lane, value) -> m + 16n: {}", cfg.warps, cfg.atom.name, cfg.atom.c)?;
     writeln!(s, "//   ldmatrix lanes: A {}  B {}  (lane -> mn + 16*k in a 16x16 block)", ldmatrix_layout('a', cfg.a.major), ldmatrix_layout('b', cfg.b.major))?;
     writeln!(s, "// grid {} blocks of {threads} threads, {} bytes of dynamic shared memory", gm * gn, cfg.smem_bytes())?;
     s.push_str(PRELUDE);
@@ -429,10 +504,18 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     }
 
     // ---- load one k-tile into a stage
-    writeln!(s, "\n  // copy k-tile kt into shared-memory stage st (cp.async, zero-filled outside the matrix)")?;
-    writeln!(s, "  auto load_tile = [&](int st, int kt) {{")?;
+    let sched = schedule(cfg);
+    writeln!(s, "\n  // copy k-tile kt into shared-memory stage st (cp.async, zero-filled outside the matrix),")?;
+    writeln!(s, "  // in {} part(s) spread over the k-steps", sched.parts)?;
+    for part in 0..sched.parts {
+    writeln!(s, "  auto load_part{part} = [&](int st, int kt) {{")?;
     for (op, o) in [(&cfg.a, &p.a), (&cfg.b, &p.b)] {
         let n = op.name;
+        let ns = o.copy_steps.len();
+        let (lo, hi) = (part * ns / sched.parts, (part + 1) * ns / sched.parts);
+        if lo == hi {
+            continue;
+        }
         let base = if n == 'a' { "sa" } else { "sb" };
         let sb = if n == 'a' { a_stage_bytes } else { b_stage_bytes };
         writeln!(s, "    {{")?;
@@ -444,6 +527,9 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         }
         let k_pred = cfg.k % bk != 0;
         for (si, ((dm, dk), acc)) in o.copy_steps.iter().zip(&o.store_steps).enumerate() {
+            if si < lo || si >= hi {
+                continue;
+            }
             let gd = o.gmem_steps[si];
             let soff = acc.c(&format!("c{n}_s"));
             for q in 0..8 / op.vec {
@@ -486,6 +572,7 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         writeln!(s, "    }}")?;
     }
     writeln!(s, "  }};")?;
+    }
 
     // ---- fragments
     writeln!(s, "\n  float acc[{mi_n}][{ni_n}][4];")?;
@@ -529,53 +616,59 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         t
     };
 
-    writeln!(s, "\n  // prologue: stages 0..{} in flight", st - 2)?;
-    for q in 0..st - 1 {
-        if q < kt_n {
-            writeln!(s, "  load_tile({q}, {q});")?;
-        }
-        writeln!(s, "  cp_commit();")?;
-    }
-    writeln!(s, "  cp_wait<{}>();", st - 2)?;
-    writeln!(s, "  __syncthreads();")?;
     writeln!(s, "  u32 ra = 0, rb = 0;  // byte offsets of the stage being read")?;
     writeln!(s, "  int rd = 0, wr = {};", st - 1)?;
-    writeln!(s, "  {{")?;
-    s.push_str(&frag_code(0, 0));
-    writeln!(s, "  }}")?;
-    // The fragment buffers alternate with every 16-deep k-step; with an odd number of k-steps
-    // per tile the loop body is emitted twice (even and odd k-tiles).
-    let body = |kt: &str, par: usize| -> String {
+    let render = |ops: &[PipeOp], kt: &str, ind: &str| -> String {
         let mut t = String::new();
-        for kk in 0..kk_n as usize {
-            let g = par * kk_n as usize + kk;
-            let _ = writeln!(t, "    {{  // k-step {kk}");
-            if kk + 1 == kk_n as usize {
-                let _ = writeln!(t, "      cp_wait<{}>();", st - 2);
-                let _ = writeln!(t, "      __syncthreads();");
-                let _ = writeln!(t, "      rd = rd + 1 == {st} ? 0 : rd + 1;");
-                let _ = writeln!(t, "      ra = rd * {a_stage_bytes}; rb = rd * {b_stage_bytes};");
-            }
-            t.push_str(&frag_code((g + 1) % 2, (kk + 1) % kk_n as usize));
-            if kk == 0 {
-                let _ = writeln!(t, "      if ({kt} + {} < {kt_n}) load_tile(wr, {kt} + {});", st - 1, st - 1);
-                let _ = writeln!(t, "      cp_commit();");
-                let _ = writeln!(t, "      wr = wr + 1 == {st} ? 0 : wr + 1;");
-            }
-            t.push_str(&mma_code(g % 2));
-            let _ = writeln!(t, "    }}");
+        for op in ops {
+            let _ = match op {
+                PipeOp::Copy { stage, tile, part } => {
+                    let st_s = stage.map(|x| x.to_string()).unwrap_or_else(|| "wr".to_string());
+                    match tile {
+                        TileRef::Fixed(q) => writeln!(t, "{ind}load_part{part}({st_s}, {q});"),
+                        TileRef::Ahead(d) => writeln!(t, "{ind}if ({kt} + {d} < {kt_n}) load_part{part}({st_s}, {kt} + {d});"),
+                    }
+                }
+                PipeOp::Commit { advance } => {
+                    if *advance {
+                        writeln!(t, "{ind}cp_commit();\n{ind}wr = wr + 1 == {st} ? 0 : wr + 1;")
+                    } else {
+                        writeln!(t, "{ind}cp_commit();")
+                    }
+                }
+                PipeOp::WaitSync { pending, advance } => {
+                    let _ = writeln!(t, "{ind}cp_wait<{pending}>();\n{ind}__syncthreads();");
+                    if *advance {
+                        writeln!(t, "{ind}rd = rd + 1 == {st} ? 0 : rd + 1;\n{ind}ra = rd * {a_stage_bytes}; rb = rd * {b_stage_bytes};")
+                    } else {
+                        Ok(())
+                    }
+                }
+                PipeOp::Frags { buf, kstep } => {
+                    t.push_str(&frag_code(*buf, *kstep));
+                    Ok(())
+                }
+                PipeOp::Mma { buf } => {
+                    t.push_str(&mma_code(*buf));
+                    Ok(())
+                }
+                PipeOp::Step(kk) => writeln!(t, "    // k-step {kk}"),
+            };
         }
         t
     };
+    writeln!(s, "\n  // prologue: k-tiles 0..{} in flight", st - 2)?;
+    s.push_str(&render(&sched.prologue, "0", "  "));
     writeln!(s, "  #pragma unroll 1")?;
-    if kk_n % 2 == 0 {
+    if sched.bodies.len() == 1 {
         writeln!(s, "  for (int kt = 0; kt < {kt_n}; ++kt) {{")?;
-        s.push_str(&body("kt", 0));
+        s.push_str(&render(&sched.bodies[0], "kt", "    "));
     } else {
+        // odd number of k-steps per tile: the fragment buffers alternate every other tile
         writeln!(s, "  for (int kt = 0; kt < {kt_n}; kt += 2) {{")?;
-        s.push_str(&body("kt", 0));
+        s.push_str(&render(&sched.bodies[0], "kt", "    "));
         writeln!(s, "    if (kt + 1 == {kt_n}) break;")?;
-        s.push_str(&body("(kt + 1)", 1));
+        s.push_str(&render(&sched.bodies[1], "(kt + 1)", "    "));
     }
     writeln!(s, "  }}")?;
     writeln!(s, "  cp_wait<0>();")?;

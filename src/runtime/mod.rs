@@ -5,6 +5,22 @@
 //! - `expr`, `lower`: layouts lowered to integer expressions (what the kernel computes)
 //! - `kernel`: the CUDA source of the multistage mma.sync kernel, built from the lowered layouts
 //! - `device`: NVRTC, cudarc launch, cuBLAS check, CUDA-event timing
+//!
+//! Options (`key=value`; values are `.cute` expressions, bare names are tags):
+//! - `dtype=f16|bf16` inputs (default f16, or the MMA atom's), `out=f16|bf16|f32` (default dtype)
+//! - `layout=TN|NN|NT|TT` (BLAS convention, A is MxK: T = K-major; default TN); C is MxN row-major
+//! - `tile=<BM,BN,BK>` (multiples of 16; default <128,256,64>), `stages=2..8` (default 3)
+//! - `mma=` a warp layout `(2,4,1)` / `(2,4):(4,1)` of SM80 16x8x16 atoms, an atom
+//!   (`SM80_16x8x16_F32F16F16F32_TN`, `..._F32BF16BF16F32_TN`) or `make_tiled_mma(atom, layout)`
+//!   without permutation (default 2x4 warps); each warp computes one contiguous block
+//! - `smem_a=`, `smem_b=` a layout or swizzled layout, tiled to (BM|BN, BK, stages) with
+//!   tile_to_shape (default `Sw<3,3,3> o (_8,_64):(_64,_1)`, narrower for BK 32/16; M/N-major
+//!   operands the transposed atom); refused when not one-to-one, not covering the tile, or
+//!   breaking 16-byte vectors
+//! - `copy_a=`, `copy_b=` the cp.async thread layout (thread coordinates -> thread index), in
+//!   16-byte vectors along the contiguous dimension (default coalesced, e.g. `(_32,_8):(_8,_1)`)
+//! - `iters` (timed runs, median; default 30), `warmup` (default 5), `raster` (block rows per
+//!   rasterisation group, default 8)
 
 pub mod config;
 pub mod device;

@@ -4,7 +4,7 @@
 use cute::eval::int::st;
 use cute::eval::int_tuple::IntTuple;
 use cute::eval::layout::{Composed, Func, Layout, Swizzle};
-use cute::eval::value::Value;
+pub use cute::eval::value::Value;
 use cute::runtime::GemmOpt;
 
 pub fn t(v: &[i64]) -> IntTuple {
@@ -51,6 +51,8 @@ pub fn configurations() -> Vec<(String, Case)> {
     add(257, 129, 65, vec![]);
     add(257, 129, 66, vec![]);
     add(257, 129, 68, vec![]);
+    // offsets beyond 2^31 elements: 64-bit index arithmetic
+    add(65536, 40000, 72, vec![]);
     add(4096, 4096, 4096, vec![opt("dtype", tag("bf16"))]);
     add(257, 129, 65, vec![opt("dtype", tag("bf16")), opt("out", tag("f32"))]);
     add(1024, 1024, 1024, vec![opt("dtype", tag("f16")), opt("out", tag("f32"))]);
@@ -71,6 +73,8 @@ pub fn configurations() -> Vec<(String, Case)> {
     add(257, 129, 65, vec![opt("tile", tile(64, 128, 48)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("layout", tag("NT"))]);
     // the previous default
     add(8192, 8192, 8192, vec![opt("tile", tile(128, 256, 32)), opt("stages", int(4))]);
+    // a tiled MMA value from the atoms module
+    add(2048, 2048, 2048, vec![opt("mma", tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", &[4, 2, 1])), opt("tile", tile(256, 128, 64))]);
     // explicit layouts
     add(
         4096,
@@ -85,6 +89,8 @@ pub fn configurations() -> Vec<(String, Case)> {
         ],
     );
     add(1000, 1000, 1000, vec![opt("smem_a", layout(&[128, 32], &[32, 1]))]);
+    // padded rows under a swizzle: some ldmatrix addresses have no constant form (full expressions)
+    add(1000, 1000, 1000, vec![opt("smem_a", swizzled(3, 3, 3, &[8, 64], &[72, 1]))]);
     add(
         1000,
         1000,
@@ -92,4 +98,14 @@ pub fn configurations() -> Vec<(String, Case)> {
         vec![opt("layout", tag("NN")), opt("smem_a", swizzled(3, 3, 3, &[64, 8], &[1, 64])), opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[2, 2])))],
     );
     v
+}
+
+/// `make_tiled_mma(OP, make_layout(atom_layout))` through the built-ins.
+pub fn tiled_mma(op: &str, atom_layout: &[i64]) -> Value {
+    let opv = match cute::eval::atoms::named_value(op, &[]) {
+        Some(Ok(v)) => v,
+        other => panic!("{op}: {other:?}"),
+    };
+    let l = cute::eval::builtins::call("make_layout", &[], &[Value::Tuple(t(atom_layout))]).expect("make_layout");
+    cute::eval::builtins::call("make_tiled_mma", &[], &[opv, l]).expect("make_tiled_mma")
 }

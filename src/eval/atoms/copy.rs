@@ -198,9 +198,9 @@ impl TiledCopy {
         match mode {
             None => self.tiler.size(),
             Some(i) => match &self.tiler {
-                Tl::T(v) => v.get(i).ok_or_else(|| EvalError::rule("index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len())))?.size(),
+                Tl::T(v) => v.get(i).ok_or_else(|| EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len())))?.size(),
                 t if i == 0 => t.size(),
-                _ => Err(EvalError::rule("index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
+                _ => Err(EvalError::rule("Index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
             },
         }
     }

@@ -17,13 +17,14 @@ pub mod copy_table;
 pub mod lit;
 pub mod mma;
 pub mod mma_table;
+pub mod swz;
 pub mod tensor;
 pub mod types;
 
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::Layout;
+use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -48,6 +49,18 @@ pub enum AtomValue {
     TiledCopy(Box<TiledCopy>),
     /// A thread's partition of a counting tensor (`ArithTuple<offset> o <layout>`).
     Partition(Partition),
+}
+
+impl AtomValue {
+    /// CuTe has no `print` for an operation type (`print(SM80_16x8x16_F16F16F16F16_TN{})` does
+    /// not compile): the interpreter should refuse to print these values.
+    pub fn check_printable(&self) -> R<()> {
+        match self {
+            AtomValue::MmaOp(m) => Err(EvalError::rule("no print for an MMA operation", format!("{} is an operation type; print mma_atom({0}) instead", m.name))),
+            AtomValue::CopyOp(c) => Err(EvalError::rule("no print for a copy operation", format!("{} is an operation type; print copy_atom({0}, T) instead", c.name))),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl fmt::Display for AtomValue {
@@ -106,8 +119,11 @@ fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
 fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
     match atom_arg(a, i)? {
         AtomValue::MmaOp(m) | AtomValue::MmaAtom(m) => Ok(m.clone()),
-        AtomValue::TiledMma(t) => Ok(t.atom.clone()),
-        other => Err(EvalError::type_err(format!("expected an MMA operation, got `{}`", short(other))).at_arg(i)),
+        other => Err(EvalError::rule(
+            "MMA_Traits not implemented for this MMA_Operation.",
+            format!("expected an MMA operation, got `{}`", short(other)),
+        )
+        .at_arg(i)),
     }
 }
 
@@ -156,7 +172,10 @@ fn layout_arg(a: &Args, i: usize) -> R<Layout> {
 fn source_arg(a: &Args, i: usize) -> R<Source> {
     match a.arg(i)? {
         Value::Layout(l) => Ok(Source::Plain(l.clone())),
-        Value::Composed(_) => Err(tensor::unsupported_tensor("a swizzled layout").at_arg(i)),
+        Value::Composed(c) => match (&c.outer, &c.inner) {
+            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Source::Swizzled { sw: *sw, offset: c.offset, inner: l.clone() }),
+            _ => Err(tensor::unsupported_tensor("this composed layout (only Sw<B,M,S> o offset o layout)").at_arg(i)),
+        },
         v => Err(EvalError::type_err(format!("expected a layout (the counting tensor's layout), got {} `{v}`", v.kind())).at_arg(i)),
     }
 }
@@ -254,7 +273,15 @@ fn f_tile_size(a: &Args) -> R<Value> {
 }
 
 fn f_size(a: &Args) -> R<Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
+    if a.nargs() != 1 {
+        return Err(EvalError::no_match());
+    }
+    if let (AtomValue::TiledMma(t), [TArg::Int(i)]) = (atom_arg(a, 0)?, a.targs) {
+        // size<I>(TiledMMA) = size<I>(ThrLayoutVMNK)
+        let mode = usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?;
+        return Ok(Value::Tuple(IntTuple::I(alg::product(&alg::get(&t.thr_layout_vmnk.shape, mode)?)?)));
+    }
+    if !a.targs.is_empty() {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
@@ -270,8 +297,63 @@ fn f_layout(a: &Args) -> R<Value> {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
-        AtomValue::Partition(p) => Ok(Value::Layout(p.layout.clone())),
+        AtomValue::Partition(p) => Ok(match &p.swizzle {
+            None => Value::Layout(p.layout.clone()),
+            Some((sw, off)) => Value::Composed(Box::new(Composed {
+                outer: Func::Swizzle(*sw),
+                offset: off.to_int(),
+                inner: Func::Layout(p.layout.clone()),
+            })),
+        }),
         _ => Err(EvalError::no_match()),
+    }
+}
+
+/// The partition argument 0 of a tensor-level function, or `no_match`.
+fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
+    match a.args.first() {
+        Some(Value::Atom(x)) => match &**x {
+            AtomValue::Partition(p) if p.swizzle.is_none() => Ok(p),
+            AtomValue::Partition(_) => Err(tensor::unsupported_tensor("a swizzled tensor in this function")),
+            _ => Err(EvalError::no_match()),
+        },
+        _ => Err(EvalError::no_match()),
+    }
+}
+
+/// `shape/stride/rank/depth/size/layout<I...>(tensor)`: the same function of its layout.
+fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
+    let p = partition_arg(a)?;
+    let mut args = vec![Value::Layout(p.layout.clone())];
+    args.extend(a.args.iter().skip(1).cloned());
+    crate::eval::builtins::call(name, a.targs, &args)
+}
+
+/// `coalesce/flatten/filter(tensor)`: the same iterator over the transformed layout.
+fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
+    let p = partition_arg(a)?;
+    let mut args = vec![Value::Layout(p.layout.clone())];
+    args.extend(a.args.iter().skip(1).cloned());
+    match crate::eval::builtins::call(name, a.targs, &args)? {
+        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset, layout: l, swizzle: None }))),
+        other => Ok(other),
+    }
+}
+
+/// `P(coord)`: the element (iterator + layout(coord)) or, with `_`, the sliced tensor.
+fn f_tensor_apply(a: &Args) -> R<Value> {
+    let p = partition_arg(a)?;
+    let coord = match &a.args[1..] {
+        [] => return Err(EvalError::arity("a tensor is evaluated at a coordinate: P(i) or P(i,j)")),
+        [one] => one.as_tuple()?.clone(),
+        many => IntTuple::T(many.iter().map(|v| v.as_tuple().cloned()).collect::<R<_>>()?),
+    };
+    let (sliced, off) = alg::slice_and_offset(&coord, &p.layout)?;
+    let offset = p.offset.add(off)?;
+    if coord.leaves().iter().any(|x| matches!(x, IntTuple::Under)) {
+        Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None })))
+    } else {
+        Ok(Value::Tuple(IntTuple::I(offset)))
     }
 }
 
@@ -280,11 +362,27 @@ fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
     Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
 }
 
+/// Apply a layout function to a layout or to the layout of a swizzled layout (CuTe's divide,
+/// compose and slice-by-`_` act on `layout_b` of a ComposedLayout).
+fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Value> {
+    match a.arg(i)? {
+        Value::Layout(l) => Ok(Value::Layout(f(l)?)),
+        Value::Composed(c) => match (&c.outer, &c.inner) {
+            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Value::Composed(Box::new(Composed {
+                outer: Func::Swizzle(*sw),
+                offset: c.offset,
+                inner: Func::Layout(f(l)?),
+            }))),
+            _ => Err(EvalError::type_err("expected a layout or a swizzled layout Sw<B,M,S> o L").at_arg(i)),
+        },
+        v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
+    }
+}
+
 fn f_thrfrg(a: &Args, op: Operand) -> R<Value> {
     nargs(a, 2, 2, "thrfrg_A(T, L)")?;
     let t = tiled_mma(a, 0)?;
-    let l = layout_arg(a, 1)?;
-    Ok(Value::Layout(t.thrfrg(op, &l)?))
+    on_layout_arg(a, 1, |l| t.thrfrg(op, l))
 }
 
 fn f_vmnk(a: &Args) -> R<Value> {
@@ -403,7 +501,7 @@ fn f_copy_layout_tv(a: &Args, side: Side) -> R<Value> {
 fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
     nargs(a, 2, 2, "tidfrg_S(C, L)")?;
     let c = tiled_copy(a, 0)?;
-    Ok(Value::Layout(c.tidfrg(side, &layout_arg(a, 1)?)?))
+    on_layout_arg(a, 1, |l| c.tidfrg(side, l))
 }
 
 fn f_partition_copy(a: &Args, side: Side) -> R<Value> {
@@ -422,9 +520,22 @@ fn f_retile(a: &Args) -> R<Value> {
     Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile(l))?)))
 }
 
+/// Run an atoms built-in without the law warnings of the algebra it calls internally: the
+/// compositions inside thrfrg/tidfrg/... are CuTe's own construction, not the user's (warnings
+/// recorded before the call are kept).
+fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
+    let before = crate::eval::error::take_warnings();
+    let r = f();
+    let _ = crate::eval::error::take_warnings();
+    for w in before {
+        crate::eval::error::warn(w);
+    }
+    r
+}
+
 macro_rules! b {
     ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: |a| quiet(|| ($f)(a)) }
     };
 }
 
@@ -457,6 +568,36 @@ pub const BUILTINS: &[Builtin] = &[
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); size(G)", "_128", f_size),
     b!("layout", "layout(P)", "the layout of a partition (partition_A/..., retile_S/...)",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_4,_1,_1))); layout(partition_A(T, 5, make_layout((_64,_64))))", "((_2,_2,_2),_1,_4):((_64,_8,_512),_0,_1024)", f_layout),
+    b!("shape", "shape(P)", "the shape of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); shape(P)",
+       "((_2,_2),_2,_2)", |a| f_tensor_query(a, "shape")),
+    b!("stride", "stride(P)", "the stride of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); stride(P)",
+       "((_64,_8),_32,_1024)", |a| f_tensor_query(a, "stride")),
+    b!("rank", "rank(P)", "the rank of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); rank(P)",
+       "_3", |a| f_tensor_query(a, "rank")),
+    b!("depth", "depth(P)", "the depth of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); depth(P)",
+       "_2", |a| f_tensor_query(a, "depth")),
+    b!("size", "size<I...>(P)", "the size of (a mode of) a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); size<0>(P)",
+       "_4", |a| f_tensor_query(a, "size")),
+    b!("layout", "layout<I...>(P)", "a mode of a partition's layout",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); layout<0>(P)",
+       "(_2,_2):(_64,_8)", |a| f_tensor_query(a, "layout")),
+    b!("coalesce", "coalesce(P)", "a partition with its layout coalesced (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); coalesce(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "coalesce")),
+    b!("flatten", "flatten(P)", "a partition with its layout flattened (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); flatten(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "flatten")),
+    b!("filter", "filter(P)", "a partition with its layout filtered (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); filter(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "filter")),
+    b!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
+       "209", f_tensor_apply),
     b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
        "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),

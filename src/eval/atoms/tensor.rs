@@ -4,17 +4,19 @@
 //! thread's coordinate moves the iterator by the offset, printed `ArithTuple<offset> o <layout>`.
 //! May import: `atoms::alg`, the algebra data types.
 
-use super::alg;
+use super::{alg, swz};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, T};
-use crate::eval::layout::Layout;
+use crate::eval::layout::{Layout, Swizzle};
 use std::fmt;
 
 /// The layout a counting tensor is built on.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
     Plain(Layout),
+    /// `Sw<B,M,S> o offset o L`: its counting tensor starts at the integer `_0`.
+    Swizzled { sw: Swizzle, offset: Int, inner: Layout },
 }
 
 /// A thread's partition of a counting tensor.
@@ -22,13 +24,20 @@ pub enum Source {
 pub struct Partition {
     /// The iterator's coordinate (the index of the thread's first element).
     pub offset: Int,
+    /// The partition's layout (a plain layout, also where CuTe decays a swizzle into one).
     pub layout: Layout,
+    /// Set when the layout stays swizzled: `Sw<B,M,S> o offset o layout`.
+    pub swizzle: Option<(Swizzle, swz::Mb)>,
 }
 
 impl fmt::Display for Partition {
     /// CuTe's `print(Tensor)` of a counting tensor: the iterator, ` o `, the layout.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ArithTuple{} o {}", self.offset, self.layout)
+        write!(f, "ArithTuple{} o ", self.offset)?;
+        if let Some((sw, off)) = &self.swizzle {
+            write!(f, "{sw} o {off} o ")?;
+        }
+        write!(f, "{}", self.layout)
     }
 }
 
@@ -51,6 +60,7 @@ impl Source {
     pub fn layout(&self) -> &Layout {
         match self {
             Source::Plain(l) => l,
+            Source::Swizzled { inner, .. } => inner,
         }
     }
 
@@ -61,7 +71,13 @@ impl Source {
                 let t = frg(l)?;
                 let c = coord(&t)?;
                 let (layout, off) = alg::slice_and_offset(&c, &t)?;
-                Ok(Partition { offset: st(0).add(off)?, layout })
+                Ok(Partition { offset: st(0).add(off)?, layout, swizzle: None })
+            }
+            Source::Swizzled { sw, offset, inner } => {
+                let t = frg(inner)?;
+                let c = coord(&t)?;
+                let (layout, off, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
+                Ok(Partition { offset: st(0).add(off)?, layout, swizzle: keep.map(|o| (*sw, o)) })
             }
         }
     }
@@ -69,7 +85,13 @@ impl Source {
     /// A tensor whose layout is rebuilt without moving the iterator (`retile`).
     pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
         match self {
-            Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)? }),
+            Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)?, swizzle: None }),
+            Source::Swizzled { inner, .. } => {
+                // CuTe's retile ends with a slice of the ComposedLayout at a static coordinate,
+                // which may or may not decay the swizzle; only CuTe's refusals are reproduced.
+                f(inner)?;
+                Err(unsupported_tensor("(retiling) a swizzled layout"))
+            }
         }
     }
 }

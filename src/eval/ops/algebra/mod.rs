@@ -92,6 +92,10 @@ fn b_coalesce(a: &Args) -> R<Value> {
 }
 
 fn b_composition(a: &Args) -> R<Value> {
+    // composition(A, offset, B) builds a ComposedLayout: the swizzle module's overload.
+    if a.nargs() == 3 {
+        return Err(EvalError::no_match());
+    }
     nargs(a, "composition", 2, 2)?;
     let l = layout_arg(a, 0)?;
     let t = tiler_arg(a, 1)?;

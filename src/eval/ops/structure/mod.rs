@@ -2,7 +2,8 @@
 //! take, select, flatten, filter, append/prepend/replace/group, size/cosize/coshape, ...),
 //! each applying the IntTuple function of `ops::tuple` to the shape and the stride.
 //!
-//! May import: `eval::{int, int_tuple, layout, error, value, builtins}`, `ops::tuple`, `ops::coord`.
+//! May import: `eval::{int, int_tuple, layout, error, value, builtins}`, `ops::tuple`, `ops::coord`,
+//! `ops::algebra` (coalesce, complement) and `ops::divide` (tiled_product).
 
 mod builtins;
 pub use builtins::BUILTINS;
@@ -151,7 +152,7 @@ pub fn filter_zeros_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 
 /// `filter(L)` = `coalesce(filter_zeros(L))`: removes stride-0 and size-1 modes.
 pub fn filter(l: &Layout) -> R<Layout> {
-    coalesce(&filter_zeros(l)?)
+    crate::eval::ops::algebra::coalesce(&filter_zeros(l)?)
 }
 
 /// `filter(L, profile)`: filter at the terminals of the profile.
@@ -182,61 +183,6 @@ pub fn transform_layout(l: &Layout, p: &[IntTuple], f: fn(&Layout, &IntTuple) ->
         parts.push(layout_get(l, &[i])?);
     }
     Ok(make_layout_cat(&parts))
-}
-
-/// `coalesce(L)`, as `filter` needs it (a port of CuTe's `detail::bw_coalesce`).
-fn coalesce(l: &Layout) -> R<Layout> {
-    let fs = tp::flatten_to_tuple(&l.shape).modes();
-    let fd = tp::flatten_to_tuple(&l.stride).modes();
-    if fs.len() != fd.len() {
-        return Err(EvalError::rule("Mismatched Ranks", format!("coalesce of `{l}`: shape and stride are not congruent")));
-    }
-    let r = fs.len();
-    if r == 0 {
-        return Err(EvalError::rule("Index out of range", format!("coalesce of the empty layout `{l}`")));
-    }
-    let is1 = |t: &IntTuple| matches!(t, I(i) if i.is_const(1));
-    let mut ns = fs[r - 1].clone();
-    let mut nd = fd[r - 1].clone();
-    for i in (0..r - 1).rev() {
-        let (si, di) = (&fs[i], &fd[i]);
-        if is1(si) {
-            continue;
-        }
-        if is1(&ns) {
-            ns = si.clone();
-            nd = di.clone();
-            continue;
-        }
-        let n0 = tp::get_mode(&ns, 0)?;
-        let d0 = tp::get_mode(&nd, 0)?;
-        let merge = n0.is_static() && {
-            let prod = tp::arith_mul(si, di)?;
-            static_true_eq(&prod, &d0)
-        };
-        if merge {
-            let new0 = I(si.as_int()?.mul(n0.as_int()?)?);
-            ns = tp::replace(&ns, 0, &new0)?;
-            nd = tp::replace(&nd, 0, di)?;
-        } else {
-            ns = tp::prepend(&ns, si);
-            nd = tp::prepend(&nd, di);
-        }
-    }
-    if is1(&ns) {
-        return Ok(Layout::new(IntTuple::st(1), IntTuple::st(0)));
-    }
-    Ok(Layout::new(ns, nd))
-}
-
-/// True if `a == b` is CuTe's static `true_type` (both static and equal; ScaledBasis elements
-/// compare equal only with the same modes).
-fn static_true_eq(a: &IntTuple, b: &IntTuple) -> bool {
-    match (a, b) {
-        (I(x), I(y)) => x.s && y.s && x.v == y.v,
-        (Basis(x, m), Basis(y, n)) => m == n && x.s && y.s && x.v == y.v,
-        _ => false,
-    }
 }
 
 /// `append(L, x)`, `prepend(L, x)` (x defaults to `_1:_0`).

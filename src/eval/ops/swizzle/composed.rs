@@ -460,8 +460,22 @@ pub fn max_alignment(c: &Composed) -> R<Value> {
         ));
     }
     let b = int_of(call("max_alignment", &[], vec![Value::from(c.inner.clone())])?, "max_alignment")?;
-    let g = crate::eval::int::gcd_i64(crate::eval::int::gcd_i64(1i64 << sw.m, c.offset.v), b.v);
+    let g = cute_gcd(cute_gcd(1i64 << sw.m, c.offset.v), b.v);
     Ok(Value::from(Int::new(g, b.s)))
+}
+
+/// `cute::gcd`: Euclid on C++ remainders, so signs survive (`gcd(16, -8)` is -8).
+fn cute_gcd(mut t: i64, mut u: i64) -> i64 {
+    loop {
+        if t == 0 {
+            return u;
+        }
+        u = u.wrapping_rem(t);
+        if u == 0 {
+            return t;
+        }
+        t = t.wrapping_rem(u);
+    }
 }
 
 /// `max_common_layout(Swizzle o O o B, L)` (either order).

@@ -11,17 +11,22 @@
    of 200 runs, against one oracle call of the same question.
 Prints a markdown table for BENCHMARKS.md.
 """
-import argparse, os, statistics, subprocess, tempfile, time
+import argparse, os, resource, statistics, subprocess, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 bench = os.path.join(root, "..", "shared", "bench")
 
 
-def timed(cmd, **kw):
+def timed(cmd, cpu=False, **kw):
+    """Wall seconds of one run of cmd, or (with cpu=True) its user+system CPU seconds, children
+    included: on a shared machine CPU time is the steadier measure."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) if cpu else wall
 
 
 def main():
@@ -30,18 +35,19 @@ def main():
     ap.add_argument("--oracle", default=os.path.join(root, "..", "shared", "oracle", "cute-oracle"))
     ap.add_argument("--oracle-sample", type=int, default=100)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--bench", default=bench, help="folder of <op>.cute benchmark inputs")
     a = ap.parse_args()
     rows = []
-    for f in sorted(os.listdir(bench)):
+    for f in sorted(os.listdir(a.bench)):
         if not f.endswith(".cute"):
             continue
-        path = os.path.join(bench, f)
+        path = os.path.join(a.bench, f)
         cases = [l for l in open(path) if l.strip() and not l.startswith("#")]
-        runs = [timed([a.cute, "--color", "never", "--keep-going", path]) for _ in range(a.runs)]
+        runs = [timed([a.cute, "--color", "never", "--keep-going", path], cpu=True) for _ in range(a.runs)]
         us = statistics.median(runs) / len(cases) * 1e6
         with tempfile.NamedTemporaryFile("w", suffix=".cute", delete=False) as t:
             t.write("".join(cases[: a.oracle_sample]))
-        o = timed([a.oracle, "--jobs", "2", t.name]) / a.oracle_sample * 1e6
+        o = timed([a.oracle, "--jobs", "2", t.name], cpu=True) / a.oracle_sample * 1e6
         os.unlink(t.name)
         rows.append((f[:-5], len(cases), us, o))
         print(f"{f}: cute {us:.1f} us/case, oracle {o/1e3:.1f} ms/case", flush=True)
@@ -50,14 +56,16 @@ def main():
     with tempfile.NamedTemporaryFile("w", suffix=".cute", delete=False) as t:
         t.write(q + "\n")
     olat = timed([a.oracle, t.name]) * 1e3
+    clat = statistics.median(timed([a.cute, "-e", q], cpu=True) for _ in range(200)) * 1e3
     os.unlink(t.name)
     print()
-    print("| operation | cases | cute, µs/case (median of %d) | CuTe C++ via oracle, ms/case (%d cases) | ratio |" % (a.runs, a.oracle_sample))
+    print("CPU time (user+system), so that other load on the machine does not count.")
+    print("| operation | cases | cute, µs/case (median of %d runs) | CuTe C++ via oracle (g++ compile + run), ms/case (%d cases) | ratio |" % (a.runs, a.oracle_sample))
     print("|---|---|---|---|---|")
     for name, n, us, o in rows:
         print(f"| {name} | {n} | {us:.1f} | {o/1e3:.1f} | {o/us:,.0f}× |")
-    print(f"\nOne question as a whole process (`cute -e '{q}'`): median {lat:.2f} ms over 200 runs; "
-          f"the oracle (compile + run) took {olat:.0f} ms for the same question.")
+    print(f"\nOne question as a whole process (`cute -e '{q}'`): median {lat:.2f} ms wall, {clat:.2f} ms CPU over 200 runs; "
+          f"the oracle (compile + run) took {olat:.0f} ms wall for the same question.")
 
 
 if __name__ == "__main__":

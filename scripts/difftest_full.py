@@ -606,12 +606,12 @@ def c_structure(g):
         prof = g.ch([s, [0] * len(flat), tmap(s, lambda _: 0)])
         return f"unflatten(flatten({A}), {g.itup(prof, pol='S')[0]})"
     if k in ("append", "prepend"):
-        y = g.ch([g.small(8)[0], g.small(8)[0], g.n(2)])
+        y = g.ch([g.small(8)[0], g.small(8)[0], g.n(2), g.itup(maxd=1)[0]])
         if g.p(0.3):
             return f"{k}<{r + g.ch([0, 1, 2, -1])}>({X}, {y})"
         return f"{k}({X}, {y})" if g.p(0.8) else f"{k}({X})"
     if k == "replace":
-        return f"replace<{i()}>({X}, {g.small(8)[0]})"
+        return f"replace<{i()}>({X}, {g.ch([g.small(8)[0], g.small(8)[0], g.n(3), g.itup(maxd=1)[0]])})"
     if k in ("group", "take"):
         b = g.r.randrange(r + 1)
         e = g.r.randrange(b, r + 2) if g.p(0.85) else g.r.randrange(0, r + 1)
@@ -862,7 +862,80 @@ def c_print(g):
     return f.format(A=A)
 
 
+def lay_tree(g, d=0):
+    """A random layout-valued expression tree: functions of functions of small layouts."""
+    if d >= 3 or g.p(0.35 + 0.2 * d):
+        k = g.ch(["lit", "lit", "lit", "make", "right", "sw"], [30, 20, 10, 15, 10, 5])
+        if k == "make":
+            return f"make_layout({g.shape_lit(max_size=64, maxd=2)[0]})"
+        if k == "right":
+            return f"make_layout({g.shape_lit(max_size=64, maxd=2)[0]}, {g.ch(['LayoutRight', 'GenRowMajor'])})"
+        if k == "sw":
+            return f"({g.composed()[0]})"
+        return g.L(max_size=g.ch([8, 16, 64, 256]), maxd=2)
+    x = lambda: lay_tree(g, d + 1)
+    f = g.ch(["coalesce", "comp", "comp_op", "complement", "rinv", "linv", "ldiv", "zdiv", "tdiv", "fdiv",
+              "lprod", "bprod", "rprod", "zprod", "tprod", "fprod", "layout", "select", "take", "group", "flatten",
+              "filter", "fz", "like", "frag", "upcast", "downcast", "tts", "with_shape", "mcl", "null", "append",
+              "prepend", "zip", "cat", "ordered", "get"])
+    n = lambda *v: g.n(g.ch(list(v)), g.p(0.8))
+    T = lambda: g.ch([n(2, 4), f"<{n(2, 4)},{n(2, 1)}>", f"{n(2, 4)}:{n(1, 2)}", f"({n(2, 4)},{n(2)})", "<_,_2>"])
+    return {
+        "coalesce": lambda: f"coalesce({x()})",
+        "comp": lambda: f"composition({x()}, {x()})",
+        "comp_op": lambda: f"({x()}) o ({x()})" if g.p(0.5) else f"{x()} o {x()}",
+        "complement": lambda: f"complement({x()}{g.ch(['', ', ' + n(32, 64, 128)])})",
+        "rinv": lambda: f"right_inverse({x()})",
+        "linv": lambda: f"left_inverse({x()})",
+        "ldiv": lambda: f"logical_divide({x()}, {T()})",
+        "zdiv": lambda: f"zipped_divide({x()}, {T()})",
+        "tdiv": lambda: f"tiled_divide({x()}, {T()})",
+        "fdiv": lambda: f"flat_divide({x()}, {T()})",
+        "lprod": lambda: f"logical_product({x()}, {x()})",
+        "bprod": lambda: f"blocked_product({x()}, {x()})",
+        "rprod": lambda: f"raked_product({x()}, {x()})",
+        "zprod": lambda: f"zipped_product({x()}, {x()})",
+        "tprod": lambda: f"tiled_product({x()}, {x()})",
+        "fprod": lambda: f"flat_product({x()}, {x()})",
+        "layout": lambda: f"layout<{g.ch([0, 0, 1])}>({x()})",
+        "get": lambda: f"get<{g.ch([0, 1])}>({x()})",
+        "select": lambda: f"select<{g.ch(['0', '1,0', '0,0', '1'])}>({x()})",
+        "take": lambda: f"take<{g.ch(['0,1', '0,2', '1,2'])}>({x()})",
+        "group": lambda: f"group<{g.ch(['0,2', '1,2', '0,1'])}>({x()})",
+        "flatten": lambda: f"flatten({x()})",
+        "filter": lambda: f"filter({x()})",
+        "fz": lambda: f"filter_zeros({x()})",
+        "like": lambda: f"make_layout_like({x()})",
+        "frag": lambda: f"make_fragment_like({x()})",
+        "upcast": lambda: f"upcast<{g.ch([2, 4])}>({x()})",
+        "downcast": lambda: f"downcast<{g.ch([2, 4])}>({x()})",
+        "tts": lambda: f"tile_to_shape({x()}, ({n(16, 32, 64)},{n(16, 32, 64)}))",
+        "with_shape": lambda: f"with_shape({x()}, ({n(2, 4)},{n(2, 4, 8)}))",
+        "mcl": lambda: f"max_common_layout({x()}, {x()})",
+        "null": lambda: f"nullspace({x()})",
+        "append": lambda: f"append({x()}, {x()})",
+        "prepend": lambda: f"prepend({x()}, {x()})",
+        "zip": lambda: f"zip({x()})",
+        "cat": lambda: f"make_layout({x()}, {x()})",
+        "ordered": lambda: f"make_ordered_layout({x()})",
+    }[f]()
+
+
+def c_nest(g):
+    X = lay_tree(g)
+    k = g.ch(["value", "value", "value", "bind", "terminal", "print"], [40, 10, 10, 15, 20, 5])
+    if k == "bind":
+        name = g.ch(["a", "b", "L", "T1", "x2"])
+        return f"{name} = {X}; {name}({g.n(g.r.randrange(8), g.p(0.3))})" if g.p(0.5) else f"{name} = {X}; {g.ch(['size', 'cosize', 'coalesce', 'rank', 'depth', 'shape'])}({name})"
+    if k == "terminal":
+        return f"{g.ch(['size', 'cosize', 'rank', 'depth', 'shape', 'stride', 'coshape', 'max_alignment', 'max_common_vector', 'coprofile'])}({X}{', ' + X if g.p(0.1) else ''})"
+    if k == "print":
+        return f"print_layout({X})"
+    return X
+
+
 CATEGORIES = {
+    "nest": (c_nest, 25),
     "construct": (c_construct, 6),
     "make_misc": (c_make_misc, 7),
     "coalesce": (c_coalesce, 4),

@@ -329,7 +329,9 @@ fn append_like(a: &Args, name: &str, front: bool) -> R<Value> {
         _ => return Err(EvalError::arity(format!("{name} takes at most one template argument"))),
     };
     match v {
-        Value::Layout(l) => {
+        // A layout and a non-layout: CuTe's tuple `append` sees the layout as one element
+        // (`append(_16:_1, _2)` is `(_16:_1,_2)`).
+        Value::Layout(l) if !matches!(a.args.get(1), Some(Value::Tuple(_) | Value::Tile(_))) => {
             let x = layout_x(a)?;
             match (n, front) {
                 (None, false) => lv(st::append(l, &x)),
@@ -368,6 +370,8 @@ fn f_replace(a: &Args) -> R<Value> {
     match v {
         Value::Layout(l) => match a.arg(1)? {
             Value::Layout(x) => lv(st::replace(l, n, x)?),
+            // the tuple `replace` on a layout as one element: `replace<0>(L, x)` is `x`
+            x @ (Value::Tuple(_) | Value::Tile(_)) => tp::replace(v, n, x),
             _ => nm(),
         },
         v => tp::replace(v, n, a.arg(1)?),

@@ -118,7 +118,7 @@ fn read_answers(path: &str) -> Vec<Record> {
         .collect()
 }
 
-/// 1062 more cases answered by the oracle (generated: every MMA family, tiled MMAs with
+/// More cases answered by the oracle (generated: every MMA family, tiled MMAs with
 /// permutations and atom layouts, tiled copies from MMAs and from thread/value layouts,
 /// cotiled copies, partitions with dynamic strides and 3-D tensors, swizzled partitions,
 /// retiles, refusals), in `tests/atoms_oracle.jsonl`.

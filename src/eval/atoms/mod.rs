@@ -329,7 +329,8 @@ fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
     crate::eval::builtins::call(name, a.targs, &args)
 }
 
-/// `coalesce/flatten/filter(tensor)`: the same iterator over the transformed layout.
+/// `flatten/filter(tensor)`: the same iterator over the transformed layout. (`coalesce(P)` is
+/// CuTe's too, but the shared `coalesce` refuses an atoms value instead of passing it on.)
 fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![Value::Layout(p.layout.clone())];
@@ -586,9 +587,6 @@ pub const BUILTINS: &[Builtin] = &[
     b!("layout", "layout<I...>(P)", "a mode of a partition's layout",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); layout<0>(P)",
        "(_2,_2):(_64,_8)", |a| f_tensor_query(a, "layout")),
-    b!("coalesce", "coalesce(P)", "a partition with its layout coalesced (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); coalesce(P)",
-       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "coalesce")),
     b!("flatten", "flatten(P)", "a partition with its layout flattened (same iterator)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); flatten(P)",
        "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "flatten")),

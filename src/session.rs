@@ -204,7 +204,7 @@ impl Session {
         let c = self.opts.color_diagnostics;
         match f {
             Failure::Error(Located { error, span, help }) => {
-                let mut d = Diagnostic::error(error.to_string(), Some(*span));
+                let mut d = Diagnostic::error(one_line(&error.to_string()), Some(*span));
                 d.help = help.clone();
                 d
             }
@@ -221,6 +221,28 @@ impl Session {
             }
         }
     }
+}
+
+/// An error message on one line: a value quoted in backticks that prints on several lines
+/// (an MMA or copy atom) is cut to its first line and `...`; other line breaks become spaces.
+fn one_line(msg: &str) -> String {
+    if !msg.contains('\n') {
+        return msg.to_string();
+    }
+    let mut out = String::with_capacity(msg.len());
+    for (k, part) in msg.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        // Odd parts are inside backticks.
+        if k % 2 == 1 && part.contains('\n') {
+            out.push_str(part.lines().next().unwrap_or("").trim_end());
+            out.push_str(" ...");
+        } else {
+            out.push_str(&part.replace('\n', " "));
+        }
+    }
+    out
 }
 
 /// Inputs nesting at most this deep (brackets or operator chains) run on the caller's stack.
@@ -324,6 +346,15 @@ mod tests {
         s.reset();
         assert_eq!(s.script(), "");
         assert_eq!(s.interp().bindings().count(), 0);
+    }
+
+    #[test]
+    fn multi_line_values_in_errors() {
+        assert_eq!(one_line("got `Copy_Atom\n  ThrID: _32:_1`; use x"), "got `Copy_Atom ...`; use x");
+        assert_eq!(one_line("a\nb `c`"), "a b `c`");
+        let mut s = Session::new(Options::default());
+        let (_, _, e) = run(&mut s, "A = copy_atom(SM75_U32x4_LDSM_N, half_t); A:_2");
+        assert!(e.starts_with("error: type mismatch: the shape of `S:D` must be an integer or a tuple, got an MMA/copy object `Copy_Atom ...`\n"), "{e}");
     }
 
     #[test]

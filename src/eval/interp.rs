@@ -473,7 +473,23 @@ impl Interp {
         if !called {
             candidates.extend(TAG_NAMES.iter().copied());
         }
-        if let Some(s) = suggest(name, &candidates) {
+        // `print` → print_latex, print_layout, print_svg: names the word begins.
+        let mut longer: Vec<&str> = candidates
+            .iter()
+            .copied()
+            .filter(|c| name.len() >= 3 && c.len() > name.len() && c.starts_with(name) && c.as_bytes()[name.len()] == b'_')
+            .collect();
+        longer.sort_unstable();
+        longer.dedup();
+        if (1..=3).contains(&longer.len()) {
+            let quoted: Vec<String> = longer.iter().map(|c| format!("'{c}'")).collect();
+            let list = match quoted.as_slice() {
+                [one] => one.clone(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
+                [] => String::new(),
+            };
+            l.help = Some(format!("did you mean {list}?"));
+        } else if let Some(s) = suggest(name, &candidates) {
             l.help = Some(format!("did you mean '{s}'?"));
         }
         l
@@ -826,6 +842,17 @@ mod tests {
         let both = ex(ExprKind::Tuple(vec![name("A", 1), name("A", 3)]), 0, 5);
         let e = i.eval(&both).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Limit, sp(0, 5)));
+    }
+
+    #[test]
+    fn suggestions_by_prefix() {
+        let i = Interp::new();
+        let call = |n: &str| {
+            let e = ex(ExprKind::Call { name: n.into(), name_span: sp(0, n.len()), targs: vec![], args: vec![] }, 0, n.len() + 2);
+            i.eval(&e).unwrap_err().help
+        };
+        assert_eq!(call("print").as_deref(), Some("did you mean 'print_latex', 'print_layout' or 'print_svg'?"));
+        assert_eq!(call("coalece").as_deref(), Some("did you mean 'coalesce'?"));
     }
 
     #[test]

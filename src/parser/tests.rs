@@ -337,6 +337,7 @@ fn error_messages() {
     err("Sw<a,3,3>", "a swizzle needs three integers", 0, 9);
     err("Sw = 1", "cannot be bound", 0, 2);
     err("12abc", "found '12abc'", 0, 5);
+    err("L[1]", "with parentheses: L(1)", 1, 2);
 }
 
 #[test]

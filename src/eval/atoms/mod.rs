@@ -182,7 +182,16 @@ fn source_arg(a: &Args, i: usize) -> R<Source> {
 
 fn thr_arg(a: &Args, i: usize) -> R<i64> {
     match a.arg(i)? {
-        Value::Tuple(IntTuple::I(n)) => Ok(n.v),
+        // the thread index is an `int` in CuTe: a value outside it would be truncated
+        Value::Tuple(IntTuple::I(n)) if i32::try_from(n.v).is_ok() => Ok(n.v),
+        Value::Tuple(IntTuple::I(n)) => {
+            Err(EvalError::new(
+                crate::eval::error::ErrorKind::Overflow,
+                "thread index out of range",
+                format!("{n} does not fit in CuTe's int thread index (32 bits)"),
+            )
+            .at_arg(i))
+        }
         v => Err(EvalError::type_err(format!("expected a thread index, got {} `{v}`", v.kind())).at_arg(i)),
     }
 }

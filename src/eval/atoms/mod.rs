@@ -14,6 +14,7 @@
 pub mod alg;
 pub mod copy;
 pub mod copy_table;
+pub mod latex;
 pub mod lit;
 pub mod mma;
 pub mod mma_table;
@@ -367,6 +368,20 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
     }
 }
 
+/// `print_latex(MMA_Atom / TiledMMA / TiledCopy)`: CuTe's TikZ picture of the thread-value
+/// layouts (other values go to the layout printer).
+fn f_print_latex(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::no_match());
+    }
+    Ok(Value::Text(match atom_arg(a, 0)? {
+        AtomValue::MmaAtom(m) => latex::print_latex_mma(&mma::make_tiled_mma(m.clone(), None, None)?)?,
+        AtomValue::TiledMma(t) => latex::print_latex_mma(t)?,
+        AtomValue::TiledCopy(c) => latex::print_latex_copy(c)?,
+        other => return Err(EvalError::type_err(format!("print_latex draws a layout, an MMA atom, a TiledMMA or a TiledCopy, not `{}`", short(other)))),
+    }))
+}
+
 fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
     nargs(a, 1, 1, "get_layoutA_TV(T)")?;
     Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
@@ -550,6 +565,9 @@ macro_rules! b {
 }
 
 
+/// What CuTe prints for the `print_latex` example (from the oracle).
+const PRINT_LATEX_COPY_EXAMPLE: &str = "% Layout S TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n% Layout D TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,1) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,0) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,1) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,2);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\node at (-1,1) {\\Large{\\texttt{1}}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,5) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,6) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,5) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,6) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,5) grid (2,7);\n\n\\node at (0,7) {\\Large{\\texttt{0}}};\n\\node at (1,7) {\\Large{\\texttt{1}}};\n\\node at (-1,5) {\\Large{\\texttt{0}}};\n\\node at (-1,6) {\\Large{\\texttt{1}}};\n\\end{tikzpicture}\n\\end{document}";
+
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
     b!("mma_layout_A", "mma_layout_A(OP)", "the MMA traits' ALayout: (thread, value) -> (m,k) index",
@@ -605,6 +623,9 @@ pub const BUILTINS: &[Builtin] = &[
     b!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
        "209", f_tensor_apply),
+    b!("print_latex", "print_latex(T) / print_latex(C)", "CuTe's TikZ picture of an MMA atom's or TiledMMA's C, A, B thread-value layouts, or of a TiledCopy's source and destination",
+       "print_latex(make_tiled_copy(copy_atom(UniversalCopy<uint32_t>, half_t), (_2,_1):(_1,_1), make_layout((_1,_2))))",
+       PRINT_LATEX_COPY_EXAMPLE, f_print_latex),
     b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
        "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),

@@ -346,7 +346,7 @@ fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let mut args = vec![Value::Layout(p.layout.clone())];
     args.extend(a.args.iter().skip(1).cloned());
     match crate::eval::builtins::call(name, a.targs, &args)? {
-        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset, layout: l, swizzle: None }))),
+        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset.clone(), layout: l, swizzle: None }))),
         other => Ok(other),
     }
 }
@@ -359,12 +359,12 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
         [one] => one.as_tuple()?.clone(),
         many => IntTuple::T(many.iter().map(|v| v.as_tuple().cloned()).collect::<R<_>>()?),
     };
-    let (sliced, off) = alg::slice_and_offset(&coord, &p.layout)?;
-    let offset = p.offset.add(off)?;
+    let (sliced, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+    let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
     if coord.leaves().iter().any(|x| matches!(x, IntTuple::Under)) {
         Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None })))
     } else {
-        Ok(Value::Tuple(IntTuple::I(offset)))
+        Ok(Value::Tuple(offset))
     }
 }
 

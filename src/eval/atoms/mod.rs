@@ -25,7 +25,7 @@ pub mod types;
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::layout::{Composed, Func, Layout, MixedBits};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -313,6 +313,10 @@ fn f_layout(a: &Args) -> R<Value> {
                 outer: Func::Swizzle(*sw),
                 offset: off.to_int(),
                 inner: Func::Layout(p.layout.clone()),
+                mixed: match *off {
+                    swz::Mb::M { s, f, d } => Some(MixedBits { s, f, d }),
+                    _ => None,
+                },
             })),
         }),
         _ => Err(EvalError::no_match()),
@@ -397,6 +401,7 @@ fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Valu
                 outer: Func::Swizzle(*sw),
                 offset: c.offset,
                 inner: Func::Layout(f(l)?),
+                mixed: c.mixed,
             }))),
             _ => Err(EvalError::type_err("expected a layout or a swizzled layout Sw<B,M,S> o L").at_arg(i)),
         },

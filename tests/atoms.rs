@@ -232,7 +232,8 @@ fn tiled(name: &str, atom_layout: &str, perm: Option<Tl>) -> TiledMma {
 }
 
 fn partition_values(p: &Partition) -> Vec<i64> {
-    values_of(&p.layout).into_iter().map(|v| v + p.offset.v).collect()
+    let off = p.offset.as_int().expect("integer offset").v;
+    values_of(&p.layout).into_iter().map(|v| v + off).collect()
 }
 
 #[test]

@@ -342,7 +342,7 @@ impl Interp {
                     let outer = f(o, spans[0])?;
                     let offset = off.as_int().map_err(|err| Located::new(err, spans[1]))?;
                     let inner = f(i, spans[2])?;
-                    Ok(Value::Composed(Box::new(Composed { outer, offset, inner })))
+                    Ok(Value::Composed(Box::new(Composed { outer, offset, inner, mixed: None })))
                 }
             }
             ExprKind::Binary(op, a, b) => {

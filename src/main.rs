@@ -1,7 +1,9 @@
 //! `cute`: argv → REPL / scripts / `-e` / doctests; the colour policy; exit codes. Nothing else.
-//! May import: `session`, `repl`.
+//! May import: `session`, `repl`, `diagnostic` (to show unreadable inputs).
 
 use clap::{Parser, ValueEnum};
+use cute::diagnostic::Diagnostic;
+use cute::parser::ast::Span;
 use cute::repl::doctest;
 use cute::session::{Options, Outcome, Session};
 use std::io::{IsTerminal, Read, Write};
@@ -31,7 +33,7 @@ Exit status: 0 success; 1 a failed assert or an evaluation error; 2 a parse erro
 struct Cli {
     /// Scripts to run in order (`-` reads standard input); with --doctest, Markdown files
     #[arg(value_name = "FILE")]
-    files: Vec<String>,
+    files: Vec<std::path::PathBuf>,
     /// Evaluate STATEMENTS like a script (repeatable; runs before FILEs)
     #[arg(short = 'e', long = "eval", value_name = "STATEMENTS", allow_hyphen_values = true)]
     eval: Vec<String>,
@@ -63,16 +65,9 @@ fn color_enabled(when: ColorWhen, terminal: bool) -> bool {
 }
 
 fn main() {
-    // The evaluator recurses on the parsed expression (depth-limited by the parser) and the
-    // algebra on nested tuples: give it room, so deep inputs never overflow the stack.
-    let code = std::thread::Builder::new()
-        .name("cute".into())
-        .stack_size(256 << 20)
-        .spawn(real_main)
-        .ok()
-        .and_then(|h| h.join().ok())
-        .unwrap_or(101);
-    std::process::exit(code)
+    // No thread is started here: `Session::run` moves deeply nested inputs to a thread with a
+    // large stack itself, so that an ordinary `cute -e` costs one process and nothing more.
+    std::process::exit(real_main())
 }
 
 fn real_main() -> i32 {
@@ -91,54 +86,55 @@ fn real_main() -> i32 {
         return 0;
     }
     if cli.doctest {
-        return run_doctests(&cli.files, cli.eval.is_empty());
+        return run_doctests(&cli.files, cli.eval.is_empty(), opts.color_diagnostics);
     }
     if cli.files.is_empty() && cli.eval.is_empty() {
         if std::io::stdin().is_terminal() {
             return cute::repl::run(opts);
         }
-        return run_inputs(&[], &["-".to_string()], opts);
+        return run_inputs(&[], &[std::path::PathBuf::from("-")], opts);
     }
     run_inputs(&cli.eval, &cli.files, opts)
 }
 
 /// Run `-e` strings, then files, in one session. Stops at the first failure unless
 /// `keep_going`.
-fn run_inputs(evals: &[String], files: &[String], opts: Options) -> i32 {
+fn run_inputs(evals: &[String], files: &[std::path::PathBuf], opts: Options) -> i32 {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut err = std::io::stderr();
     let mut session = Session::new(opts);
     let mut worst = Outcome::Ok;
     let mut stdin_used = false;
-    let mut sources: Vec<(String, Result<String, String>)> = Vec::new();
+    let mut sources: Vec<(String, Option<String>, Option<&std::path::Path>)> = Vec::new();
     for e in evals {
-        sources.push(("-e".to_string(), Ok(e.clone())));
+        sources.push(("-e".to_string(), Some(e.clone()), None));
     }
     for f in files {
-        sources.push((f.clone(), Err(String::new())));
+        sources.push((f.display().to_string(), None, Some(f.as_path())));
     }
-    for (name, src) in sources {
-        let (origin, text) = match src {
-            Ok(t) => (name, t),
-            Err(_) if name == "-" => {
+    for (name, src, path) in sources {
+        let (origin, text) = match (src, path) {
+            (Some(t), _) => (name, t),
+            (None, Some(p)) if p.as_os_str() == "-" => {
                 if stdin_used {
                     continue;
                 }
                 stdin_used = true;
-                let mut t = String::new();
-                if let Err(e) = std::io::stdin().read_to_string(&mut t) {
-                    let _ = out.flush();
-                    let _ = writeln!(err, "error: cannot read standard input: {e}");
-                    return 2;
+                match read_source(None, opts.color_diagnostics) {
+                    Ok(t) => ("<stdin>".to_string(), t),
+                    Err(msg) => {
+                        let _ = out.flush();
+                        let _ = err.write_all(msg.as_bytes());
+                        return 2;
+                    }
                 }
-                ("<stdin>".to_string(), t)
             }
-            Err(_) => match std::fs::read_to_string(&name) {
+            (None, p) => match read_source(p, opts.color_diagnostics) {
                 Ok(t) => (name, t),
-                Err(e) => {
+                Err(msg) => {
                     let _ = out.flush();
-                    let _ = writeln!(err, "error: cannot read {name}: {e}");
+                    let _ = err.write_all(msg.as_bytes());
                     return 2;
                 }
             },
@@ -156,6 +152,61 @@ fn run_inputs(evals: &[String], files: &[String], opts: Options) -> i32 {
     worst.exit_code()
 }
 
+/// The text of a script (`None`: standard input). On failure, the rendered diagnostic: a file
+/// that cannot be read is shown at its place on the command line, a byte that is not UTF-8 at
+/// its line and column in the file.
+fn read_source(path: Option<&std::path::Path>, color: bool) -> Result<String, String> {
+    let name = path.map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string());
+    let read = match path {
+        Some(p) => std::fs::read(p),
+        None => {
+            let mut b = Vec::new();
+            std::io::stdin().read_to_end(&mut b).map(|_| b)
+        }
+    };
+    let bytes = match read {
+        Ok(b) => b,
+        Err(e) => {
+            let what = if path.is_some() { name.clone() } else { "standard input".to_string() };
+            return Err(command_line_error(&format!("cannot read {what}: {e}"), path.map(|p| p.as_os_str()), color));
+        }
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let bad = bytes.get(at).copied().unwrap_or(0);
+        // Show the text as far as it is readable, the bad byte as U+FFFD.
+        let shown = String::from_utf8_lossy(&bytes).into_owned();
+        let prefix = at;
+        let d = Diagnostic::error(
+            format!("invalid UTF-8: byte 0x{bad:02X} (scripts must be UTF-8 text)"),
+            Some(Span::new(prefix, prefix + '\u{FFFD}'.len_utf8())),
+        );
+        d.render(&name, &shown, color)
+    })
+}
+
+/// An error about a command-line argument, with a caret under it in the command line.
+fn command_line_error(msg: &str, arg: Option<&std::ffi::OsStr>, color: bool) -> String {
+    let args: Vec<String> = std::env::args_os()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "cute".to_string() } else { a.to_string_lossy().into_owned() })
+        .collect();
+    let line = args.join(" ");
+    let span = arg.and_then(|a| {
+        let a = a.to_string_lossy();
+        let mut start = 0;
+        for (i, x) in args.iter().enumerate() {
+            if i > 0 && *x == a {
+                return Some(Span::new(start, start + x.len()));
+            }
+            start += x.len() + 1;
+        }
+        None
+    });
+    Diagnostic::error(msg, span).render("<command line>", &line, color)
+}
+
 fn worse(a: Outcome, b: Outcome) -> Outcome {
     if a.exit_code() >= b.exit_code() {
         a
@@ -164,7 +215,7 @@ fn worse(a: Outcome, b: Outcome) -> Outcome {
     }
 }
 
-fn run_doctests(files: &[String], no_eval: bool) -> i32 {
+fn run_doctests(files: &[std::path::PathBuf], no_eval: bool, color: bool) -> i32 {
     let mut out = std::io::stdout().lock();
     if files.is_empty() || !no_eval {
         let _ = writeln!(std::io::stderr(), "error: --doctest takes Markdown files (and no -e)");
@@ -172,14 +223,15 @@ fn run_doctests(files: &[String], no_eval: bool) -> i32 {
     }
     let (mut passed, mut failed) = (0, 0);
     for f in files {
-        let md = match std::fs::read_to_string(f) {
+        let md = match read_source(Some(f), color) {
             Ok(t) => t,
-            Err(e) => {
-                let _ = writeln!(std::io::stderr(), "error: cannot read {f}: {e}");
+            Err(msg) => {
+                let _ = out.flush();
+                let _ = std::io::stderr().write_all(msg.as_bytes());
                 return 2;
             }
         };
-        let (p, m) = doctest::check(f, &md, &mut out);
+        let (p, m) = doctest::check(&f.display().to_string(), &md, &mut out);
         passed += p;
         failed += m;
     }

@@ -25,6 +25,77 @@ use std::path::PathBuf;
 /// The prompt.
 pub const PROMPT: &str = "cute> ";
 
+/// Lines longer than this are not re-coloured at every key press.
+const MAX_LIVE_HIGHLIGHT: usize = 512;
+
+/// Ctrl-C while a statement runs (outside the line editor, which reads Ctrl-C as a key):
+/// the session survives; what is left of the output is dropped and `^C` is shown.
+#[cfg(unix)]
+mod sigint {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static HIT: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn on_sigint(_signum: i32) {
+        HIT.store(true, Ordering::SeqCst);
+    }
+
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+
+    const SIGINT: i32 = 2;
+
+    /// Catch SIGINT for the rest of the process (the REPL only).
+    pub fn install() {
+        // SAFETY: `signal` is the C library's; the handler only stores to an atomic, which is
+        // async-signal-safe.
+        unsafe {
+            signal(SIGINT, on_sigint as extern "C" fn(i32) as usize);
+        }
+    }
+
+    pub fn hit() -> bool {
+        HIT.load(Ordering::SeqCst)
+    }
+
+    /// Whether Ctrl-C was pressed since the last call.
+    pub fn take() -> bool {
+        HIT.swap(false, Ordering::SeqCst)
+    }
+}
+
+#[cfg(not(unix))]
+mod sigint {
+    pub fn install() {}
+    pub fn hit() -> bool {
+        false
+    }
+    pub fn take() -> bool {
+        false
+    }
+}
+
+/// A writer that stops writing once Ctrl-C was pressed.
+struct Interruptible<W: Write>(W);
+
+impl<W: Write> Write for Interruptible<W> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if sigint::hit() {
+            return Err(std::io::Error::other("interrupted"));
+        }
+        // Large outputs (print_layout, print_latex) go out in pieces so that Ctrl-C stops them.
+        let n = b.len().min(1 << 14);
+        self.0.write(&b[..n])
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if sigint::hit() {
+            return Ok(());
+        }
+        self.0.flush()
+    }
+}
+
 /// The REPL's commands, with a one-line description each.
 pub const COMMANDS: &[(&str, &str)] = &[
     (":help", "overview of the language and commands; `:help NAME` describes a function"),
@@ -149,8 +220,10 @@ impl Highlighter for CuteHelper {
             Cow::Borrowed(hint)
         }
     }
-    fn highlight_char(&self, _line: &str, _pos: usize, _kind: CmdKind) -> bool {
-        self.color
+    fn highlight_char(&self, line: &str, _pos: usize, _kind: CmdKind) -> bool {
+        // Re-colouring redraws the whole line at every key: fine for what people type, far too
+        // slow for a few thousand characters typed into a terminal without bracketed paste.
+        self.color && line.len() <= MAX_LIVE_HIGHLIGHT
     }
 }
 
@@ -424,7 +497,9 @@ pub fn run(opts: Options) -> i32 {
     }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
+    sigint::install();
     loop {
+        sigint::take();
         match rl.readline(PROMPT) {
             Ok(line) => {
                 if line.trim().is_empty() {
@@ -436,7 +511,7 @@ pub fn run(opts: Options) -> i32 {
                         let _ = rl.save_history(p);
                     }
                 }
-                let (mut out, mut err) = (stdout.lock(), stderr.lock());
+                let (mut out, mut err) = (Interruptible(stdout.lock()), Interruptible(stderr.lock()));
                 if line.trim_start().starts_with(':') {
                     if let Cmd::Quit = command(&line, &mut session, &mut out, &mut err) {
                         break;
@@ -445,6 +520,11 @@ pub fn run(opts: Options) -> i32 {
                     session.run(&line, "<repl>", &mut out, &mut err);
                 }
                 let _ = out.flush();
+                if sigint::take() {
+                    let (mut o, mut e) = (out.0, err.0);
+                    let _ = o.flush();
+                    let _ = writeln!(e, "\n^C (output interrupted)");
+                }
                 if let Some(h) = rl.helper_mut() {
                     h.vars = session.interp().bindings().map(|(n, _)| n.to_string()).collect();
                 }

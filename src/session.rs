@@ -84,11 +84,13 @@ impl Session {
         &self.accepted
     }
 
-    /// The accepted inputs as a `.cute` script.
+    /// The accepted inputs as a `.cute` script. An entry that is a lone `_` (the REPL's last
+    /// value) is written `last`, which means the same in a script.
     pub fn script(&self) -> String {
         let mut s = String::new();
         for a in &self.accepted {
-            s.push_str(a.trim_end_matches('\n'));
+            let a = a.trim_end_matches('\n');
+            s.push_str(if a.trim() == "_" { crate::eval::interp::LAST_NAME } else { a });
             s.push('\n');
         }
         s
@@ -103,7 +105,49 @@ impl Session {
     /// Parse and run `source` (named `origin` in messages: a file name, `-e`, `<repl>`).
     /// Values are written to `out`, diagnostics to `err`. Write errors (a closed pipe) are
     /// ignored.
+    ///
+    /// Ordinary inputs run on the caller's thread (no thread is started: `cute -e` stays a
+    /// millisecond). Deeply nested inputs, or a session holding deeply nested values, run on a
+    /// thread with a large stack, their output collected and then written in order.
     pub fn run(&mut self, source: &str, origin: &str, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+        if parser::nesting(source) <= SHALLOW_INPUT && !self.interp.has_deep_values() {
+            return self.run_here(source, origin, out, err);
+        }
+        let mut log = Log::default();
+        let outcome = std::thread::scope(|s| {
+            let worker = std::thread::Builder::new()
+                .name("cute-deep".into())
+                .stack_size(DEEP_STACK_BYTES)
+                .spawn_scoped(s, || {
+                    let mut log = Log::default();
+                    let (mut o, mut e) = (log.writer(false), log.writer(true));
+                    let r = self.run_here(source, origin, &mut o, &mut e);
+                    drop((o, e));
+                    (r, log)
+                });
+            match worker {
+                Ok(h) => match h.join() {
+                    Ok((r, l)) => {
+                        log = l;
+                        Some(r)
+                    }
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                Err(_) => None,
+            }
+        });
+        match outcome {
+            Some(r) => {
+                log.replay(out, err);
+                r
+            }
+            // No thread could be started: try on this one (the parser has its own big-stack
+            // thread for deep brackets).
+            None => self.run_here(source, origin, out, err),
+        }
+    }
+
+    fn run_here(&mut self, source: &str, origin: &str, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
         self.interp.repl = self.opts.repl;
         let program = match parser::parse(source) {
             Ok(p) => p,
@@ -160,7 +204,7 @@ impl Session {
         let c = self.opts.color_diagnostics;
         match f {
             Failure::Error(Located { error, span, help }) => {
-                let mut d = Diagnostic::error(error.to_string(), Some(*span));
+                let mut d = Diagnostic::error(one_line(&error.to_string()), Some(*span));
                 d.help = help.clone();
                 d
             }
@@ -176,6 +220,84 @@ impl Session {
                 d
             }
         }
+    }
+}
+
+/// An error message on one line: a value quoted in backticks that prints on several lines
+/// (an MMA or copy atom) is cut to its first line and `...`; other line breaks become spaces.
+fn one_line(msg: &str) -> String {
+    if !msg.contains('\n') {
+        return msg.to_string();
+    }
+    let mut out = String::with_capacity(msg.len());
+    for (k, part) in msg.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        // Odd parts are inside backticks.
+        if k % 2 == 1 && part.contains('\n') {
+            out.push_str(part.lines().next().unwrap_or("").trim_end());
+            out.push_str(" ...");
+        } else {
+            out.push_str(&part.replace('\n', " "));
+        }
+    }
+    out
+}
+
+/// Inputs nesting at most this deep (brackets or operator chains) run on the caller's stack.
+const SHALLOW_INPUT: usize = 32;
+
+/// The stack of the thread that runs deeper inputs (touched only as deep as needed).
+const DEEP_STACK_BYTES: usize = 256 << 20;
+
+/// Output of a run on another thread: chunks for stdout (`false`) and stderr (`true`), in
+/// the order they were written.
+#[derive(Default)]
+struct Log {
+    chunks: std::sync::Arc<std::sync::Mutex<Vec<(bool, Vec<u8>)>>>,
+}
+
+struct LogWriter {
+    chunks: std::sync::Arc<std::sync::Mutex<Vec<(bool, Vec<u8>)>>>,
+    is_err: bool,
+}
+
+impl Log {
+    fn writer(&mut self, is_err: bool) -> LogWriter {
+        LogWriter { chunks: self.chunks.clone(), is_err }
+    }
+
+    fn replay(self, out: &mut dyn Write, err: &mut dyn Write) {
+        let chunks = match self.chunks.lock() {
+            Ok(mut c) => std::mem::take(&mut *c),
+            Err(p) => std::mem::take(&mut *p.into_inner()),
+        };
+        for (is_err, bytes) in chunks {
+            if is_err {
+                let _ = out.flush();
+                let _ = err.write_all(&bytes);
+                let _ = err.flush();
+            } else {
+                let _ = out.write_all(&bytes);
+            }
+        }
+        let _ = out.flush();
+    }
+}
+
+impl Write for LogWriter {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut c) = self.chunks.lock() {
+            match c.last_mut() {
+                Some((e, v)) if *e == self.is_err => v.extend_from_slice(b),
+                _ => c.push((self.is_err, b.to_vec())),
+            }
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -219,10 +341,20 @@ mod tests {
         run(&mut s, "a = 1");
         run(&mut s, "b = nosuch");
         run(&mut s, "c = a");
-        assert_eq!(s.script(), "a = 1\nc = a\n");
+        run(&mut s, " _ ");
+        assert_eq!(s.script(), "a = 1\nc = a\nlast\n");
         s.reset();
         assert_eq!(s.script(), "");
         assert_eq!(s.interp().bindings().count(), 0);
+    }
+
+    #[test]
+    fn multi_line_values_in_errors() {
+        assert_eq!(one_line("got `Copy_Atom\n  ThrID: _32:_1`; use x"), "got `Copy_Atom ...`; use x");
+        assert_eq!(one_line("a\nb `c`"), "a b `c`");
+        let mut s = Session::new(Options::default());
+        let (_, _, e) = run(&mut s, "A = copy_atom(SM75_U32x4_LDSM_N, half_t); A:_2");
+        assert!(e.starts_with("error: type mismatch: the shape of `S:D` must be an integer or a tuple, got an MMA/copy object `Copy_Atom ...`\n"), "{e}");
     }
 
     #[test]

@@ -118,7 +118,7 @@ fn read_answers(path: &str) -> Vec<Record> {
         .collect()
 }
 
-/// 1062 more cases answered by the oracle (generated: every MMA family, tiled MMAs with
+/// More cases answered by the oracle (generated: every MMA family, tiled MMAs with
 /// permutations and atom layouts, tiled copies from MMAs and from thread/value layouts,
 /// cotiled copies, partitions with dynamic strides and 3-D tensors, swizzled partitions,
 /// retiles, refusals), in `tests/atoms_oracle.jsonl`.
@@ -232,7 +232,8 @@ fn tiled(name: &str, atom_layout: &str, perm: Option<Tl>) -> TiledMma {
 }
 
 fn partition_values(p: &Partition) -> Vec<i64> {
-    values_of(&p.layout).into_iter().map(|v| v + p.offset.v).collect()
+    let off = p.offset.as_int().expect("integer offset").v;
+    values_of(&p.layout).into_iter().map(|v| v + off).collect()
 }
 
 #[test]

@@ -136,3 +136,19 @@ fn atom_records_are_recognised() {
     assert!(!is_atom_record("make_layout((_2,_4))"));
     assert!(!is_atom_record("S = Sw<3,3,3> o (_8,_64):(_64,_1); S(3,17)"));
 }
+
+/// Slices of swizzled layouts whose offset CuTe keeps as `MixedBits` (answers from the oracle).
+#[test]
+fn swizzle_slices_with_mixed_bits_offsets() {
+    let cases = [
+        ("S = Sw<3,2,3> o (_16,_64):(_64,_1); S(5,_)", "Sw<3,2,3> o M_0|(64&192)=64 o (_64):(_1)"),
+        ("S = Sw<3,2,3> o (_16,_16):(_16,_1); S(_,3)", "Sw<3,2,3> o M_0|(0&12)=0 o (_16):(_16)"),
+        ("S = Sw<2,3,2> o (_16,_64):(_64,_1); S(13,_)", "Sw<2,3,2> o M_0|(64&64)=64 o (_64):(_1)"),
+        ("S = Sw<2,1,3> o (_32,_32):(_32,_1); S(7,_)", "Sw<2,1,3> o M_0|(32&32)=32 o (_32):(_1)"),
+        ("S = Sw<3,3,3> o (_16,_128):(_128,_1); S(9,_)", "Sw<3,3,3> o M_0|(128&384)=128 o (_128):(_1)"),
+    ];
+    for (expr, want) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_cute")).args(["--color", "never", "-e", expr]).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), want, "{expr}");
+    }
+}

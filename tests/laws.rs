@@ -306,3 +306,20 @@ proptest! {
         take_warnings();
     }
 }
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// A swizzle is its own inverse: Sw(Sw(x)) == x for every valid Sw<B,M,S> and every offset
+    /// in the range CuTe's swizzles are used on (non-negative 32-bit ints).
+    #[test]
+    fn swizzle_is_an_involution(b in 0i32..6, m in 0i32..6, ds in 0i32..6, neg in any::<bool>(), x in 0i64..(1 << 24)) {
+        let s = if neg { -(b + ds) } else { b + ds };
+        let Ok(sw) = cute::eval::ops::swizzle::bits::make(b as i64, m as i64, s as i64) else {
+            return Ok(()); // parameters CuTe refuses (static_assert) are not swizzles
+        };
+        let once = cute::eval::ops::swizzle::bits::apply(sw, cute::eval::int::dy(x));
+        let twice = cute::eval::ops::swizzle::bits::apply(sw, once);
+        prop_assert_eq!(twice.v, x, "{} applied twice to {}", sw, x);
+    }
+}

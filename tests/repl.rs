@@ -238,3 +238,44 @@ fn commands_help_save_load_quit() {
     assert_eq!(s.get_process().wait().expect("wait"), WaitStatus::Exited(pid, 0));
     assert_eq!(std::fs::read_to_string(&script).unwrap(), "B = (3,5)\n");
 }
+
+#[test]
+fn ctrl_c_during_output_keeps_the_session() {
+    let home = temp_home();
+    let mut s = start(&home, true);
+    s.send_line("keep = _42").unwrap();
+    prompt(&mut s);
+    // A long printout (about 13 MB); Ctrl-C while it runs drops the rest of it, not the session.
+    s.send_line("print_latex((_1024,_1024):(_1,_1024))").unwrap();
+    until(&mut s, "\\node");
+    s.send(ControlCode::EndOfText).unwrap();
+    prompt(&mut s);
+    s.send_line("keep + 1").unwrap();
+    until(&mut s, "43");
+    prompt(&mut s);
+    exit_with_ctrl_d(s);
+}
+
+#[test]
+fn deep_entries_and_saving_the_last_value() {
+    let home = temp_home();
+    let script = home.join("deep.cute");
+    let mut s = start(&home, true);
+    // Deeply nested input runs (on a large stack) and prints like any other.
+    s.send_line(&format!("size({}_4{})", "(".repeat(200), ")".repeat(200))).unwrap();
+    until(&mut s, "_4\r\n");
+    prompt(&mut s);
+    s.send_line(&format!("{}1{}", "(".repeat(300), ")".repeat(300))).unwrap();
+    until(&mut s, "nesting too deep");
+    prompt(&mut s);
+    s.send_line("_").unwrap();
+    until(&mut s, "_4\r\n");
+    prompt(&mut s);
+    s.send_line(&format!(":save {}", script.display())).unwrap();
+    until(&mut s, "saved 2 input");
+    prompt(&mut s);
+    exit_with_ctrl_d(s);
+    // The lone `_` is saved as `last`, which a script understands.
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.ends_with(")\nlast\n"), "{text}");
+}

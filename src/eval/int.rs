@@ -34,6 +34,8 @@ pub const fn dy(v: i64) -> Int {
     Int { v, s: false }
 }
 
+// `add`, `mul`, ... return `R<Int>` (overflow is an error), so they are not the `std::ops` traits.
+#[allow(clippy::should_implement_trait)]
 impl Int {
     pub const fn new(v: i64, s: bool) -> Int {
         Int { v, s }

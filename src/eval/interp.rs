@@ -88,7 +88,12 @@ pub struct Interp {
     last: Option<Value>,
     /// REPL mode: a statement that is exactly `_` shows the last value.
     pub repl: bool,
+    /// Some stored value nests deeper than `SHALLOW_VALUE` (see `has_deep_values`).
+    deep_values: bool,
 }
+
+/// Values nested at most this deep are processed comfortably on a default 8 MiB stack.
+pub const SHALLOW_VALUE: usize = 32;
 
 type E<T> = Result<T, Located>;
 
@@ -128,6 +133,19 @@ impl Interp {
         self.vars.clear();
         self.index.clear();
         self.last = None;
+        self.deep_values = false;
+    }
+
+    /// True once a bound (or last) value nests deeper than [`SHALLOW_VALUE`] levels: the
+    /// algebra recurses on the nesting, so statements should then run on a large stack.
+    pub fn has_deep_values(&self) -> bool {
+        self.deep_values
+    }
+
+    fn note_depth(&mut self, v: &Value) {
+        if !self.deep_values && value_depth(v) > SHALLOW_VALUE {
+            self.deep_values = true;
+        }
     }
 
     /// Execute one statement.
@@ -143,6 +161,7 @@ impl Interp {
                 match self.eval(e)? {
                     Value::Text(t) => Ok(Produced::Text(t)),
                     v => {
+                        self.note_depth(&v);
                         self.last = Some(v.clone());
                         Ok(Produced::Value(v))
                     }
@@ -170,6 +189,7 @@ impl Interp {
                     )
                     .into());
                 }
+                self.note_depth(&v);
                 self.bind(name, v);
                 Ok(Produced::Nothing)
             }
@@ -262,8 +282,16 @@ impl Interp {
         es.iter().map(|e| self.eval_arg(e)).collect()
     }
 
-    /// Evaluate an expression.
+    /// Evaluate an expression. Every value it produces is checked against the size guard
+    /// ([`check_size`]), so no statement can build a value that later operations take
+    /// seconds (or the whole memory) to process.
     pub fn eval(&self, e: &Expr) -> E<Value> {
+        let v = self.eval_unchecked(e)?;
+        check_size(&v).map_err(|err| Located::new(err, e.span))?;
+        Ok(v)
+    }
+
+    fn eval_unchecked(&self, e: &Expr) -> E<Value> {
         let at = |err: EvalError| Located::new(err, e.span);
         match &e.kind {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
@@ -314,7 +342,7 @@ impl Interp {
                     let outer = f(o, spans[0])?;
                     let offset = off.as_int().map_err(|err| Located::new(err, spans[1]))?;
                     let inner = f(i, spans[2])?;
-                    Ok(Value::Composed(Box::new(Composed { outer, offset, inner })))
+                    Ok(Value::Composed(Box::new(Composed { outer, offset, inner, mixed: None })))
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -445,10 +473,156 @@ impl Interp {
         if !called {
             candidates.extend(TAG_NAMES.iter().copied());
         }
-        if let Some(s) = suggest(name, &candidates) {
+        // `print` → print_latex, print_layout, print_svg: names the word begins.
+        let mut longer: Vec<&str> = candidates
+            .iter()
+            .copied()
+            .filter(|c| name.len() >= 3 && c.len() > name.len() && c.starts_with(name) && c.as_bytes()[name.len()] == b'_')
+            .collect();
+        longer.sort_unstable();
+        longer.dedup();
+        if (1..=3).contains(&longer.len()) {
+            let quoted: Vec<String> = longer.iter().map(|c| format!("'{c}'")).collect();
+            let list = match quoted.as_slice() {
+                [one] => one.clone(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
+                [] => String::new(),
+            };
+            l.help = Some(format!("did you mean {list}?"));
+        } else if let Some(s) = suggest(name, &candidates) {
             l.help = Some(format!("did you mean '{s}'?"));
         }
         l
+    }
+}
+
+/// The default for [`max_leaves`].
+pub const DEFAULT_MAX_LEAVES: usize = 256;
+
+/// The deepest nesting a value may have (as deep as the parser lets a literal be).
+pub const MAX_VALUE_DEPTH: usize = crate::parser::MAX_NESTING;
+
+/// The most integers (leaves) one value may hold: `CUTE_MAX_LEAVES` when set to a positive
+/// integer, else [`DEFAULT_MAX_LEAVES`]. CuTe's layouts have tens of integers (the largest golden
+/// answer has 41); the guard stops repeated doubling (`A = (A,A)`) and keeps the polynomial
+/// corners of the algebra fast (composing two dynamic layouts of rank n costs about n^3).
+pub fn max_leaves() -> usize {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("CUTE_MAX_LEAVES")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(DEFAULT_MAX_LEAVES)
+    })
+}
+
+/// How deeply a value nests (an integer: 0; a layout counts one level for itself). Iterative.
+pub fn value_depth(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut values: Vec<(&Value, usize)> = vec![(v, 0)];
+    let mut funcs: Vec<(&Func, usize)> = Vec::new();
+    let mut tuples: Vec<(&IntTuple, usize)> = Vec::new();
+    loop {
+        if let Some((t, d)) = tuples.pop() {
+            deepest = deepest.max(d);
+            if let IntTuple::T(xs) = t {
+                tuples.extend(xs.iter().map(|x| (x, d + 1)));
+            }
+        } else if let Some((f, d)) = funcs.pop() {
+            deepest = deepest.max(d);
+            match f {
+                Func::Layout(l) => tuples.extend([(&l.shape, d + 1), (&l.stride, d + 1)]),
+                Func::Swizzle(_) => {}
+                Func::Composed(c) => funcs.extend([(&c.outer, d + 1), (&c.inner, d + 1)]),
+            }
+        } else if let Some((v, d)) = values.pop() {
+            deepest = deepest.max(d);
+            match v {
+                Value::Tuple(t) => tuples.push((t, d)),
+                Value::Layout(l) => tuples.extend([(&l.shape, d + 1), (&l.stride, d + 1)]),
+                Value::Composed(c) => funcs.extend([(&c.outer, d + 1), (&c.inner, d + 1)]),
+                Value::Tile(vs) => values.extend(vs.iter().map(|x| (x, d + 1))),
+                Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => {}
+            }
+        } else {
+            return deepest;
+        }
+    }
+}
+
+/// The size guard: a value may hold at most [`max_leaves`] integers and nest at most
+/// [`MAX_VALUE_DEPTH`] levels. Iterative (an explicit stack), stops at the first excess.
+pub fn check_size(v: &Value) -> Result<(), EvalError> {
+    if let Value::Tuple(IntTuple::I(_)) | Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) = v {
+        return Ok(());
+    }
+    let limit = max_leaves();
+    let mut leaves = 0usize;
+    // What is left to visit, with its depth.
+    let mut values: Vec<(&Value, usize)> = vec![(v, 0)];
+    let mut funcs: Vec<(&Func, usize)> = Vec::new();
+    let mut tuples: Vec<(&IntTuple, usize)> = Vec::new();
+    let too_many = |n: usize| {
+        EvalError::limit(format!(
+            "a value with more than {limit} integers (this one has at least {n}); \
+             set the environment variable CUTE_MAX_LEAVES to a larger number to allow it"
+        ))
+    };
+    let too_deep = || EvalError::limit(format!("a value nested more than {MAX_VALUE_DEPTH} levels deep"));
+    loop {
+        if let Some((t, d)) = tuples.pop() {
+            if d > MAX_VALUE_DEPTH {
+                return Err(too_deep());
+            }
+            match t {
+                IntTuple::I(_) | IntTuple::Under => leaves += 1,
+                IntTuple::Basis(_, modes) => leaves += 1 + modes.len(),
+                IntTuple::T(xs) => tuples.extend(xs.iter().map(|x| (x, d + 1))),
+            }
+            if leaves > limit {
+                return Err(too_many(leaves));
+            }
+        } else if let Some((f, d)) = funcs.pop() {
+            if d > MAX_VALUE_DEPTH {
+                return Err(too_deep());
+            }
+            match f {
+                Func::Layout(l) => {
+                    tuples.push((&l.shape, d + 1));
+                    tuples.push((&l.stride, d + 1));
+                }
+                Func::Swizzle(_) => leaves += 1,
+                Func::Composed(c) => {
+                    leaves += 1;
+                    funcs.push((&c.outer, d + 1));
+                    funcs.push((&c.inner, d + 1));
+                }
+            }
+        } else if let Some((v, d)) = values.pop() {
+            if d > MAX_VALUE_DEPTH {
+                return Err(too_deep());
+            }
+            match v {
+                Value::Tuple(t) => tuples.push((t, d)),
+                Value::Layout(l) => {
+                    tuples.push((&l.shape, d + 1));
+                    tuples.push((&l.stride, d + 1));
+                }
+                Value::Composed(c) => {
+                    leaves += 1;
+                    funcs.push((&c.outer, d + 1));
+                    funcs.push((&c.inner, d + 1));
+                }
+                Value::Tile(vs) => values.extend(vs.iter().map(|x| (x, d + 1))),
+                Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => leaves += 1,
+            }
+            if leaves > limit {
+                return Err(too_many(leaves));
+            }
+        } else {
+            return Ok(());
+        }
     }
 }
 
@@ -639,6 +813,46 @@ mod tests {
         let call = ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 8)));
+    }
+
+    #[test]
+    fn size_guard() {
+        let flat = |n: usize| Value::Tuple(IntTuple::T(vec![IntTuple::I(st(1)); n]));
+        assert!(check_size(&flat(DEFAULT_MAX_LEAVES)).is_ok());
+        let e = check_size(&flat(DEFAULT_MAX_LEAVES + 1)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert!(e.detail.contains("CUTE_MAX_LEAVES"), "{e}");
+        let l = Value::Layout(Layout::new(IntTuple::T(vec![IntTuple::I(st(1)); 3000]), IntTuple::T(vec![IntTuple::I(st(1)); 3000])));
+        assert!(check_size(&l).is_err());
+        let mut deep = IntTuple::I(st(1));
+        for _ in 0..MAX_VALUE_DEPTH {
+            deep = IntTuple::T(vec![deep]);
+        }
+        assert!(check_size(&Value::Tuple(deep.clone())).is_ok());
+        let deeper = Value::Tuple(IntTuple::T(vec![deep]));
+        assert!(check_size(&deeper).unwrap_err().detail.contains("nested more than"));
+        let mut tile = Value::from(st(1));
+        for _ in 0..=MAX_VALUE_DEPTH {
+            tile = Value::Tile(vec![tile, Value::Tag("K".into())]);
+        }
+        assert!(check_size(&tile).is_err());
+        // The interpreter applies it to every value it builds.
+        let mut i = Interp::new();
+        i.bind("A", flat(200));
+        let both = ex(ExprKind::Tuple(vec![name("A", 1), name("A", 3)]), 0, 5);
+        let e = i.eval(&both).unwrap_err();
+        assert_eq!((e.error.kind, e.span), (ErrorKind::Limit, sp(0, 5)));
+    }
+
+    #[test]
+    fn suggestions_by_prefix() {
+        let i = Interp::new();
+        let call = |n: &str| {
+            let e = ex(ExprKind::Call { name: n.into(), name_span: sp(0, n.len()), targs: vec![], args: vec![] }, 0, n.len() + 2);
+            i.eval(&e).unwrap_err().help
+        };
+        assert_eq!(call("print").as_deref(), Some("did you mean 'print_latex', 'print_layout' or 'print_svg'?"));
+        assert_eq!(call("coalece").as_deref(), Some("did you mean 'coalesce'?"));
     }
 
     #[test]

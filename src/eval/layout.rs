@@ -66,10 +66,31 @@ pub struct Composed {
     pub outer: Func,
     pub offset: Int,
     pub inner: Func,
+    /// When slicing a swizzled layout leaves an offset whose bits are partly static, CuTe keeps
+    /// it as a `MixedBits` (printed `M_0|(64&64)=64`); `offset` then holds its value.
+    pub mixed: Option<MixedBits>,
+}
+
+/// CuTe's `MixedBits<S, F>`: the value `S | (d & F)` where the bits of `F` are known only at
+/// run time (`d`). Printed `M_S|(d&F)=value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MixedBits {
+    pub s: u32,
+    pub f: u32,
+    pub d: u32,
+}
+
+impl fmt::Display for MixedBits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "M_{}|({}&{})={}", self.s, self.d, self.f, self.s | self.d)
+    }
 }
 
 impl fmt::Display for Composed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} o {} o {}", self.outer, self.offset, self.inner)
+        match &self.mixed {
+            Some(m) => write!(f, "{} o {} o {}", self.outer, m, self.inner),
+            None => write!(f, "{} o {} o {}", self.outer, self.offset, self.inner),
+        }
     }
 }

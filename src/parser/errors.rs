@@ -183,6 +183,8 @@ pub(super) fn from_pest(e: pest::error::Error<Rule>, text: &str) -> ParseError {
         message.push_str(" (only `name = expr` binds; compare with `assert a == b`)");
     } else if found == "'=='" {
         message.push_str(" (a comparison is a statement of its own: `assert a == b`)");
+    } else if found == "'['" {
+        message.push_str(" (evaluate or slice with parentheses: L(1), L(_,1))");
     } else if found == "'\\'" {
         message.push_str(" (a '\\' continues a statement only at the end of a line)");
     }

@@ -18,6 +18,10 @@ pub const MAX_NESTING: usize = 256;
 /// `A(1)(2)...` nest without brackets). Evaluators may recurse on the AST up to this depth.
 pub const MAX_EXPR_DEPTH: usize = 512;
 
+/// The largest input accepted (a file, a `-e` string or a REPL entry): 1 MiB. Parsing is linear
+/// but not free (about a second per MiB on a busy machine); no script needs more.
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+
 /// A syntax error: a message in words and the byte span of the offending place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -57,6 +61,19 @@ const DEEP_STACK_BYTES: usize = 256 << 20;
 
 /// Parses one input (a file, a `-e` string or a REPL entry) into statements.
 pub fn parse(src: &str) -> Result<Program, ParseError> {
+    if src.len() > MAX_SOURCE_BYTES {
+        let mut at = MAX_SOURCE_BYTES;
+        while !src.is_char_boundary(at) {
+            at -= 1;
+        }
+        return Err(ParseError::new(
+            format!(
+                "input too large: {} bytes (limit {MAX_SOURCE_BYTES} bytes); split it into several files",
+                src.len()
+            ),
+            Span::new(at, at + 1),
+        ));
+    }
     let scan = prescan::scan(src);
     if let Some(e) = scan.error {
         return Err(e);
@@ -87,6 +104,14 @@ fn parse_clean(text: &str) -> Result<Program, ParseError> {
     use pest::Parser;
     let pairs = grammar::CuteParser::parse(Rule::program, text).map_err(|e| errors::from_pest(e, text))?;
     build::program(pairs)
+}
+
+/// How deeply the input nests: the deepest bracket nesting or the longest operator chain,
+/// whichever is larger. Evaluating an input recurses about this deep; callers run deep inputs on
+/// a thread with a large stack.
+pub fn nesting(src: &str) -> usize {
+    let s = prescan::scan(src);
+    s.max_depth.max(s.max_chain)
 }
 
 /// True when the input ends inside open brackets or with a trailing `\`: the REPL should read

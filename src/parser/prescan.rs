@@ -8,7 +8,55 @@
 //! Every replacement is byte for byte (ASCII for ASCII, whole UTF-8 sequences inside comments), so
 //! offsets into the cleaned text are offsets into the source.
 use super::ast::Span;
-use super::{ParseError, MAX_NESTING};
+use super::{ParseError, MAX_EXPR_DEPTH, MAX_NESTING};
+
+/// Lengths of the operator chains open at one bracket level, one per precedence class: a chain
+/// of n operators of one class folds into a tree at least n + 1 high, so a count above
+/// `MAX_EXPR_DEPTH` is an error the AST builder would report anyway — found here in one pass,
+/// before pest spends seconds on a 100000-long `a o a o ...`.
+#[derive(Clone, Copy, Default)]
+struct Chains {
+    /// `o`
+    compose: usize,
+    /// binary `+` `-`
+    add: usize,
+    /// `*` `/`
+    mul: usize,
+    /// `A(1)(2)...`
+    apply: usize,
+}
+
+impl Chains {
+    /// Count one operator of class `k` (0 = `o`, 1 = `+ -`, 2 = `* /`, 3 = apply); tighter
+    /// classes start afresh. Returns the new length of the class's chain.
+    fn link(&mut self, k: u8) -> usize {
+        match k {
+            0 => {
+                *self = Chains { compose: self.compose + 1, ..Chains::default() };
+                self.compose
+            }
+            1 => {
+                self.mul = 0;
+                self.apply = 0;
+                self.add += 1;
+                self.add
+            }
+            2 => {
+                self.apply = 0;
+                self.mul += 1;
+                self.mul
+            }
+            _ => {
+                self.apply += 1;
+                self.apply
+            }
+        }
+    }
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
 
 pub struct Scan {
     /// The cleaned text, same length as the source.
@@ -19,6 +67,8 @@ pub struct Scan {
     pub incomplete: bool,
     /// The deepest bracket nesting seen.
     pub max_depth: usize,
+    /// The longest operator chain seen (see `Chains`).
+    pub max_chain: usize,
 }
 
 fn closer_of(open: u8) -> u8 {
@@ -45,9 +95,58 @@ pub fn scan(src: &str) -> Scan {
     let mut error: Option<ParseError> = None;
     let mut incomplete = false;
     let mut max_depth = 0;
+    let mut max_chain = 0;
+    // Operator chains: one entry per open bracket, plus the top level.
+    let mut chains: Vec<Chains> = vec![Chains::default()];
     let mut i = 0;
     while i < n {
         let c = out[i];
+        // The class of operator at `i`, if any (see `Chains::link`).
+        let class = match c {
+            b'o' if (i == 0 || !is_word(out[i - 1])) && (i + 1 >= n || !is_word(out[i + 1])) => Some(0),
+            b'+' => Some(1),
+            b'-' => {
+                // Binary when it follows an operand: a word, `)` or `>`, or a `_` with a blank
+                // between (`_-3` is a literal).
+                let before = out[..i].iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'));
+                match before {
+                    Some(j) if out[j] == b'_' => (j + 1 < i).then_some(1),
+                    Some(j) if is_word(out[j]) || matches!(out[j], b')' | b'>') => Some(1),
+                    _ => None,
+                }
+            }
+            b'*' | b'/' => Some(2),
+            b'(' if i > 0 && out[i - 1] == b')' => Some(3),
+            _ => None,
+        };
+        if let Some(k) = class {
+            if let Some(ch) = chains.last_mut() {
+                let len = ch.link(k);
+                max_chain = max_chain.max(len);
+                if len > MAX_EXPR_DEPTH {
+                    error = Some(ParseError::new(
+                        format!("expression nested too deeply (limit {MAX_EXPR_DEPTH} levels)"),
+                        Span::new(i, i + 1),
+                    ));
+                    break;
+                }
+            }
+        }
+        match c {
+            b',' | b';' | b'=' => {
+                if let Some(ch) = chains.last_mut() {
+                    *ch = Chains::default();
+                }
+            }
+            // `S:D` binds tighter than `o`: it ends the arithmetic chains only.
+            b':' => {
+                if let Some(ch) = chains.last_mut() {
+                    *ch = Chains { compose: ch.compose, ..Chains::default() };
+                }
+            }
+            b'\n' if stack.is_empty() => chains = vec![Chains::default()],
+            _ => {}
+        }
         match c {
             b'#' => {
                 // Comment: blank to the end of the line (the newline itself is kept).
@@ -96,6 +195,7 @@ pub fn scan(src: &str) -> Scan {
                     break;
                 }
                 stack.push((c, i));
+                chains.push(Chains::default());
                 max_depth = max_depth.max(stack.len());
             }
             b')' | b'>' => match stack.last() {
@@ -124,6 +224,7 @@ pub fn scan(src: &str) -> Scan {
                 }
                 Some(_) => {
                     stack.pop();
+                    chains.pop();
                 }
             },
             _ => {}
@@ -146,5 +247,5 @@ pub fn scan(src: &str) -> Scan {
     // Only ASCII bytes were written over ASCII bytes or over whole UTF-8 sequences (comments end
     // at an ASCII newline), so this cannot fail; fall back to the source if it somehow did.
     let text = String::from_utf8(out).unwrap_or_else(|_| src.to_string());
-    Scan { text, error, incomplete, max_depth }
+    Scan { text, error, incomplete, max_depth, max_chain }
 }

@@ -337,6 +337,7 @@ fn error_messages() {
     err("Sw<a,3,3>", "a swizzle needs three integers", 0, 9);
     err("Sw = 1", "cannot be bound", 0, 2);
     err("12abc", "found '12abc'", 0, 5);
+    err("L[1]", "with parentheses: L(1)", 1, 2);
 }
 
 #[test]
@@ -397,13 +398,33 @@ fn deep_nesting() {
 fn long_chains() {
     // Operator and postfix chains nest the tree without brackets: bounded too, and fast.
     // (Sizes kept moderate: pest in a debug build needs ~25 us per operand.)
-    for d in [1000usize, 5_000] {
+    for d in [1000usize, 5_000, 100_000] {
         timed_err(&vec!["a"; d].join(" o "), "nested too deeply");
         timed_err(&vec!["1"; d].join("+"), "nested too deeply");
         timed_err(&vec!["A o _0"; d].join(" o "), "nested too deeply");
         timed_err(&format!("A{}", "(1)".repeat(d)), "nested too deeply");
     }
     assert!(parse(&vec!["a"; 200].join(" o ")).is_ok());
+    // The pre-scan rejects a chain longer than the limit at the operator past the limit, before
+    // pest runs; anything shorter is left to the AST builder.
+    let at = |src: &str| parse(src).err().map(|e| (e.message, e.span.start));
+    let chain = vec!["a"; 514].join(" o ");
+    let (m, pos) = at(&chain).unwrap();
+    assert!(m.contains("nested too deeply (limit 512"), "{m}");
+    assert_eq!(pos, chain.match_indices(" o ").nth(512).unwrap().0 + 1);
+    assert!(at(&format!("{}1", "1 - ".repeat(600))).is_some());
+    // Unary minus, commas, brackets and statements break chains.
+    assert!(parse(&format!("({})", vec!["a o a"; 600].join(", "))).is_ok());
+    assert!(parse(&vec!["1 - -1"; 300].join("; ")).is_ok());
+    assert!(parse(&vec!["-1"; 400].join(" + ")).is_ok());
+    assert!(parse(&vec!["(a o a o a)"; 400].join(" + ")).is_ok());
+    assert!(parse(&vec!["a*a*a"; 400].join(" + ")).is_ok());
+    assert!(parse(&vec!["a o a"; 400].join("\n")).is_ok());
+    // Inputs larger than the limit are refused at once.
+    let big = format!("x = 1 # {}", "é".repeat(crate::parser::MAX_SOURCE_BYTES / 2));
+    let e = parse(&big).unwrap_err();
+    assert!(e.message.starts_with("input too large"), "{}", e.message);
+    assert!(big.is_char_boundary(e.span.start));
     // Many statements are fine.
     let many = "x = (1,2):(3,4)\n".repeat(5_000);
     let t = std::time::Instant::now();

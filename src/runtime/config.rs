@@ -221,7 +221,7 @@ pub fn staticize(v: &Value) -> Value {
         }
     }
     fn composed(c: &Composed) -> Composed {
-        Composed { outer: func(&c.outer), offset: st(c.offset.v), inner: func(&c.inner) }
+        Composed { outer: func(&c.outer), offset: st(c.offset.v), inner: func(&c.inner), mixed: None }
     }
     match v {
         Value::Layout(l) => Value::Layout(static_layout(l)),
@@ -247,7 +247,7 @@ pub fn default_atom(major: Major, tile_mn: i64, bk: i64) -> Value {
         (1, 16)
     };
     let inner = if major == Major::K { lay(&[8, w], &[w, 1]) } else { lay(&[w, 8], &[1, w]) };
-    Value::Composed(Box::new(Composed { outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(inner) }))
+    Value::Composed(Box::new(Composed { outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(inner), mixed: None }))
 }
 
 /// Default copy thread layout: consecutive threads take consecutive 16-byte vectors along the

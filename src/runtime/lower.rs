@@ -183,7 +183,7 @@ fn tile_to_shape_fallback(block: &Value, trg: &[i64]) -> R<Value> {
                 Value::Composed(cc) => Func::Composed(cc),
                 _ => return Err(EvalError::type_err("tile_to_shape gave no layout")),
             };
-            Ok(Value::Composed(Box::new(Composed { outer: c.outer.clone(), offset: c.offset, inner })))
+            Ok(Value::Composed(Box::new(Composed { outer: c.outer.clone(), offset: c.offset, inner, mixed: None })))
         }
         Value::Layout(l) => {
             let (ss, ds) = (l.shape.modes(), l.stride.modes());
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn swizzled_atom() {
-        let atom = Composed { outer: Func::Swizzle(Swizzle { b: 3, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(lay(t(&[8, 64]), t(&[64, 1]))) };
+        let atom = Composed { outer: Func::Swizzle(Swizzle { b: 3, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(lay(t(&[8, 64]), t(&[64, 1]))), mixed: None };
         let v = Value::Composed(Box::new(atom));
         // row 1, col 0: 64 -> bits 6..8 = 1 -> xor into bits 3..5 -> 64 ^ 8 = 72
         assert_eq!(host_eval(&v, &[1, 0]).unwrap(), 72);

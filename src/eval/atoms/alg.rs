@@ -214,6 +214,12 @@ pub fn slice_and_offset(c: &IntTuple, l: &Layout) -> R<(Layout, Int)> {
     Ok((s, as_int(&o)?))
 }
 
+/// `slice_and_offset(coord, L)` with the offset as CuTe computes it (a tuple for scaled-basis
+/// strides).
+pub fn slice_and_offset_t(c: &IntTuple, l: &Layout) -> R<(Layout, IntTuple)> {
+    oc::slice_and_offset(c, l)
+}
+
 /// `L.get_flat_coord(idx)`: one integer per top-level mode.
 pub fn get_flat_coord(l: &Layout, idx: Int) -> R<Vec<Int>> {
     wrap(&oc::get_flat_coord(l, &I(idx))?).iter().map(as_int).collect()

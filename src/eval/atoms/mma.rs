@@ -199,7 +199,10 @@ impl TiledMma {
     pub fn partition(&self, op: Operand, thr: i64, src: &Source) -> R<Partition> {
         let vmnk = alg::get_flat_coord(&self.thr_layout_vmnk, dy(thr))?;
         let (r, c) = op.mnk();
-        let thr_crd = T(vec![I(vmnk[0]), T(vec![I(vmnk[r + 1]), I(vmnk[c + 1])])]);
+        let at = |i: usize| {
+            vmnk.get(i).copied().ok_or_else(|| EvalError::rule("mismatched ranks", format!("{} is not rank 4", self.thr_layout_vmnk)))
+        };
+        let thr_crd = T(vec![I(at(0)?), T(vec![I(at(r + 1)?), I(at(c + 1)?)])]);
         src.partition(|l| self.thrfrg(op, l), |t| partition_coord(thr_crd.clone(), t))
     }
 }

@@ -311,11 +311,50 @@ fn universal_fma(targs: &[TArg]) -> R<MmaTraits> {
     })
 }
 
+/// Templated operations whose traits are another row's (`mma_traits_sm120.hpp`:
+/// `MMA_Traits<SM120_16x8x32_TN<A,B,C>> : MMA_Traits<SM80_16x8x32_S32S8S8S32_TN>`), with the
+/// type combinations the instruction exists for (`arch/mma_sm120.hpp`, in the notation's types).
+const TEMPLATED_ROWS: &[(&str, &str, &[[&str; 3]])] = &[(
+    "SM120_16x8x32_TN",
+    "SM80_16x8x32_S32S8S8S32_TN",
+    &[
+        ["float_e4m3_t", "float_e4m3_t", "float"],
+        ["float_e4m3_t", "float_e5m2_t", "float"],
+        ["float_e5m2_t", "float_e4m3_t", "float"],
+        ["float_e5m2_t", "float_e5m2_t", "float"],
+        ["float_e4m3_t", "float_e4m3_t", "half_t"],
+        ["float_e4m3_t", "float_e5m2_t", "half_t"],
+        ["float_e5m2_t", "float_e4m3_t", "half_t"],
+        ["float_e5m2_t", "float_e5m2_t", "half_t"],
+    ],
+)];
+
+fn templated(name: &str, targs: &[TArg]) -> Option<R<MmaTraits>> {
+    let (_, base, combos) = TEMPLATED_ROWS.iter().find(|r| r.0 == name)?;
+    let names: Vec<String> = targs.iter().map(|t| t.to_string()).collect();
+    if names.len() != 3 {
+        return Some(Err(EvalError::arity(format!("{name} takes the types of A, B and C, e.g. {name}<float_e4m3_t,float_e4m3_t,float>"))));
+    }
+    if !combos.iter().any(|c| c.iter().zip(&names).all(|(a, b)| a == b)) {
+        return Some(Err(EvalError::rule(
+            format!("No MMA matches {name} for given data types."),
+            format!("{name}<{}>", names.join(",")),
+        )));
+    }
+    Some(lookup(base, &[])?.map(|mut t| {
+        t.name = format!("{name}<{}>", names.join(","));
+        t
+    }))
+}
+
 /// The traits of MMA operation `name<targs>`: `None` if `name` is not an MMA operation of this
 /// table, `Some(Err)` if it is but the template arguments are wrong.
 pub fn lookup(name: &str, targs: &[TArg]) -> Option<R<MmaTraits>> {
     if name == "UniversalFMA" {
         return Some(universal_fma(targs));
+    }
+    if let Some(t) = templated(name, targs) {
+        return Some(t);
     }
     for line in MMA_ROWS.lines() {
         let cols: Vec<&str> = line.split('|').map(|s| s.trim()).collect();

@@ -14,6 +14,7 @@
 pub mod alg;
 pub mod copy;
 pub mod copy_table;
+pub mod latex;
 pub mod lit;
 pub mod mma;
 pub mod mma_table;
@@ -24,7 +25,7 @@ pub mod types;
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::layout::{Composed, Func, Layout, MixedBits};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -182,7 +183,16 @@ fn source_arg(a: &Args, i: usize) -> R<Source> {
 
 fn thr_arg(a: &Args, i: usize) -> R<i64> {
     match a.arg(i)? {
-        Value::Tuple(IntTuple::I(n)) => Ok(n.v),
+        // the thread index is an `int` in CuTe: a value outside it would be truncated
+        Value::Tuple(IntTuple::I(n)) if i32::try_from(n.v).is_ok() => Ok(n.v),
+        Value::Tuple(IntTuple::I(n)) => {
+            Err(EvalError::new(
+                crate::eval::error::ErrorKind::Overflow,
+                "thread index out of range",
+                format!("{n} does not fit in CuTe's int thread index (32 bits)"),
+            )
+            .at_arg(i))
+        }
         v => Err(EvalError::type_err(format!("expected a thread index, got {} `{v}`", v.kind())).at_arg(i)),
     }
 }
@@ -303,6 +313,10 @@ fn f_layout(a: &Args) -> R<Value> {
                 outer: Func::Swizzle(*sw),
                 offset: off.to_int(),
                 inner: Func::Layout(p.layout.clone()),
+                mixed: match *off {
+                    swz::Mb::M { s, f, d } => Some(MixedBits { s, f, d }),
+                    _ => None,
+                },
             })),
         }),
         _ => Err(EvalError::no_match()),
@@ -329,13 +343,14 @@ fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
     crate::eval::builtins::call(name, a.targs, &args)
 }
 
-/// `coalesce/flatten/filter(tensor)`: the same iterator over the transformed layout.
+/// `flatten/filter(tensor)`: the same iterator over the transformed layout. (`coalesce(P)` is
+/// CuTe's too, but the shared `coalesce` refuses an atoms value instead of passing it on.)
 fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![Value::Layout(p.layout.clone())];
     args.extend(a.args.iter().skip(1).cloned());
     match crate::eval::builtins::call(name, a.targs, &args)? {
-        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset, layout: l, swizzle: None }))),
+        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset.clone(), layout: l, swizzle: None }))),
         other => Ok(other),
     }
 }
@@ -348,13 +363,27 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
         [one] => one.as_tuple()?.clone(),
         many => IntTuple::T(many.iter().map(|v| v.as_tuple().cloned()).collect::<R<_>>()?),
     };
-    let (sliced, off) = alg::slice_and_offset(&coord, &p.layout)?;
-    let offset = p.offset.add(off)?;
+    let (sliced, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+    let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
     if coord.leaves().iter().any(|x| matches!(x, IntTuple::Under)) {
         Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None })))
     } else {
-        Ok(Value::Tuple(IntTuple::I(offset)))
+        Ok(Value::Tuple(offset))
     }
+}
+
+/// `print_latex(MMA_Atom / TiledMMA / TiledCopy)`: CuTe's TikZ picture of the thread-value
+/// layouts (other values go to the layout printer).
+fn f_print_latex(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::no_match());
+    }
+    Ok(Value::Text(match atom_arg(a, 0)? {
+        AtomValue::MmaAtom(m) => latex::print_latex_mma(&mma::make_tiled_mma(m.clone(), None, None)?)?,
+        AtomValue::TiledMma(t) => latex::print_latex_mma(t)?,
+        AtomValue::TiledCopy(c) => latex::print_latex_copy(c)?,
+        other => return Err(EvalError::type_err(format!("print_latex draws a layout, an MMA atom, a TiledMMA or a TiledCopy, not `{}`", short(other)))),
+    }))
 }
 
 fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
@@ -372,6 +401,7 @@ fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Valu
                 outer: Func::Swizzle(*sw),
                 offset: c.offset,
                 inner: Func::Layout(f(l)?),
+                mixed: c.mixed,
             }))),
             _ => Err(EvalError::type_err("expected a layout or a swizzled layout Sw<B,M,S> o L").at_arg(i)),
         },
@@ -540,6 +570,9 @@ macro_rules! b {
 }
 
 
+/// What CuTe prints for the `print_latex` example (from the oracle).
+const PRINT_LATEX_COPY_EXAMPLE: &str = "% Layout S TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n% Layout D TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,1) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,0) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,1) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,2);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\node at (-1,1) {\\Large{\\texttt{1}}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,5) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,6) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,5) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,6) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,5) grid (2,7);\n\n\\node at (0,7) {\\Large{\\texttt{0}}};\n\\node at (1,7) {\\Large{\\texttt{1}}};\n\\node at (-1,5) {\\Large{\\texttt{0}}};\n\\node at (-1,6) {\\Large{\\texttt{1}}};\n\\end{tikzpicture}\n\\end{document}";
+
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
     b!("mma_layout_A", "mma_layout_A(OP)", "the MMA traits' ALayout: (thread, value) -> (m,k) index",
@@ -586,9 +619,6 @@ pub const BUILTINS: &[Builtin] = &[
     b!("layout", "layout<I...>(P)", "a mode of a partition's layout",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); layout<0>(P)",
        "(_2,_2):(_64,_8)", |a| f_tensor_query(a, "layout")),
-    b!("coalesce", "coalesce(P)", "a partition with its layout coalesced (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); coalesce(P)",
-       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "coalesce")),
     b!("flatten", "flatten(P)", "a partition with its layout flattened (same iterator)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); flatten(P)",
        "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "flatten")),
@@ -598,6 +628,9 @@ pub const BUILTINS: &[Builtin] = &[
     b!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
        "209", f_tensor_apply),
+    b!("print_latex", "print_latex(T) / print_latex(C)", "CuTe's TikZ picture of an MMA atom's or TiledMMA's C, A, B thread-value layouts, or of a TiledCopy's source and destination",
+       "print_latex(make_tiled_copy(copy_atom(UniversalCopy<uint32_t>, half_t), (_2,_1):(_1,_1), make_layout((_1,_2))))",
+       PRINT_LATEX_COPY_EXAMPLE, f_print_latex),
     b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
        "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),

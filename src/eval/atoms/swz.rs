@@ -209,6 +209,12 @@ fn to_mixed_bits(s: &IntTuple, d: &IntTuple, c: &IntTuple) -> R<Mb> {
 /// the swizzle does not decay — the ComposedLayout's new offset (the layout stays swizzled).
 pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &Layout) -> R<(Layout, Int, Option<Mb>)> {
     let (b, m, s) = (sw.b, sw.m, sw.s.abs());
+    if b < 0 || m < 0 || s < b || m + b + s > 30 {
+        return Err(EvalError::rule(
+            "not supported",
+            format!("slicing a tensor swizzled by {sw} (the swizzle must satisfy 0 <= B <= |S| and M+B+|S| <= 30)"),
+        ));
+    }
     if b == 0 {
         // Swizzle<0,M,S> composed with offset 0 is the layout itself
         let (l, off) = alg::slice_and_offset(coord, layout)?;

@@ -22,8 +22,9 @@ pub enum Source {
 /// A thread's partition of a counting tensor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Partition {
-    /// The iterator's coordinate (the index of the thread's first element).
-    pub offset: Int,
+    /// The iterator's coordinate (the index of the thread's first element; a coordinate tuple
+    /// for a layout with scaled-basis strides such as `make_identity_layout`).
+    pub offset: IntTuple,
     /// The partition's layout (a plain layout, also where CuTe decays a swizzle into one).
     pub layout: Layout,
     /// Set when the layout stays swizzled: `Sw<B,M,S> o offset o layout`.
@@ -70,14 +71,16 @@ impl Source {
             Source::Plain(l) => {
                 let t = frg(l)?;
                 let c = coord(&t)?;
-                let (layout, off) = alg::slice_and_offset(&c, &t)?;
-                Ok(Partition { offset: st(0).add(off)?, layout, swizzle: None })
+                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
+                // the counting tensor starts at coprofile(L): `_0`, or `(_0,_0)` for a 2-D identity
+                let start = crate::eval::ops::structure::coprofile(l)?;
+                Ok(Partition { offset: crate::eval::ops::tuple::arith_add(&start, &off)?, layout, swizzle: None })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let t = frg(inner)?;
                 let c = coord(&t)?;
                 let (layout, off, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: st(0).add(off)?, layout, swizzle: keep.map(|o| (*sw, o)) })
+                Ok(Partition { offset: IntTuple::I(st(0).add(off)?), layout, swizzle: keep.map(|o| (*sw, o)) })
             }
         }
     }
@@ -85,7 +88,7 @@ impl Source {
     /// A tensor whose layout is rebuilt without moving the iterator (`retile`).
     pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
         match self {
-            Source::Plain(l) => Ok(Partition { offset: st(0), layout: f(l)?, swizzle: None }),
+            Source::Plain(l) => Ok(Partition { offset: crate::eval::ops::structure::coprofile(l)?, layout: f(l)?, swizzle: None }),
             Source::Swizzled { inner, .. } => {
                 // CuTe's retile ends with a slice of the ComposedLayout at a static coordinate,
                 // which may or may not decay the swizzle; only CuTe's refusals are reproduced.

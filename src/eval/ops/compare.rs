@@ -7,7 +7,8 @@ use crate::eval::builtins::{self, Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, Int};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::ops::swizzle::bits;
 use crate::eval::value::Value;
 
 /// Built-in functions of this module.
@@ -48,22 +49,39 @@ fn equivalent(a: &Args) -> R<Value> {
     if sx != sy {
         return Ok(Value::from(Int::bool(false, true)));
     }
-    if sx > EQUIVALENT_LIMIT {
-        return Err(EvalError::limit(format!(
-            "equivalent compares at most {EQUIVALENT_LIMIT} indices; these layouts have size {sx}"
-        )));
+    let n = sx.max(0);
+    let too_large = |what: &str, limit: i64| {
+        EvalError::limit(format!(
+            "equivalent compares at most {limit} {what}; these layouts have size {sx}"
+        ))
+    };
+    if n > EQUIVALENT_LIMIT {
+        return Err(too_large("indices", EQUIVALENT_LIMIT));
     }
-    if let (Some(fx), Some(fy)) = (flat_int_layout(&x), flat_int_layout(&y)) {
-        for i in 0..sx {
-            if eval_flat(&fx, i)? != eval_flat(&fy, i)? {
+    if let (Some(fx), Some(fy)) = (Fast::of_value(&x), Fast::of_value(&y)) {
+        // Work: every index walks both inner layouts (amortised O(1)) and evaluates the outer
+        // functions of composed layouts (O(rank) each).
+        let work = n.saturating_mul(1 + fx.outer_cost() + fy.outer_cost());
+        if work > EQUIVALENT_WORK_LIMIT {
+            return Err(too_large("index evaluations for layouts this deep", EQUIVALENT_WORK_LIMIT / (1 + fx.outer_cost() + fy.outer_cost())));
+        }
+        let mut wx = Walk::new(&fx);
+        let mut wy = Walk::new(&fy);
+        for _ in 0..n {
+            if wx.next()? != wy.next()? {
                 return Ok(Value::from(Int::bool(false, true)));
             }
         }
         return Ok(Value::from(Int::bool(true, true)));
     }
+    // Anything else (tuple strides, ScaledBasis strides, ...): through the evaluator.
+    let cost = 1 + leaf_count(&x) + leaf_count(&y);
+    if n.saturating_mul(cost) > EQUIVALENT_APPLY_LIMIT {
+        return Err(too_large("indices for such layouts", EQUIVALENT_APPLY_LIMIT / cost));
+    }
     let mut ax = vec![x, Value::from(dy(0))];
     let mut ay = vec![y, Value::from(dy(0))];
-    for i in 0..sx {
+    for i in 0..n {
         ax[1] = Value::from(dy(i));
         ay[1] = Value::from(dy(i));
         let vx = builtins::call("__apply", &[], &ax).map_err(|e| e.at_arg(0))?;
@@ -77,6 +95,171 @@ fn equivalent(a: &Args) -> R<Value> {
 
 /// Limit on `equivalent`: number of indices compared.
 pub const EQUIVALENT_LIMIT: i64 = 1 << 24;
+/// Limit on `equivalent`: indices times the work per index, for layouts evaluated directly.
+pub const EQUIVALENT_WORK_LIMIT: i64 = 1 << 27;
+/// Limit on `equivalent`: indices times leaves, for values evaluated through `__apply`.
+pub const EQUIVALENT_APPLY_LIMIT: i64 = 1 << 22;
+
+fn leaf_count(v: &Value) -> i64 {
+    fn go(t: &IntTuple) -> i64 {
+        match t {
+            IntTuple::T(xs) => xs.iter().map(go).sum(),
+            _ => 1,
+        }
+    }
+    match v {
+        Value::Layout(l) => go(&l.shape) + go(&l.stride),
+        Value::Composed(c) => {
+            let f = |f: &Func| match f {
+                Func::Layout(l) => go(&l.shape) + go(&l.stride),
+                _ => 8,
+            };
+            f(&c.outer) + f(&c.inner)
+        }
+        _ => 1,
+    }
+}
+
+/// A function of a 1-D index that `equivalent` can evaluate without the general evaluator:
+/// layouts whose shape and stride are congruent integer tuples with positive shapes, swizzles,
+/// and compositions of them (`A o O o B`).
+enum Fast {
+    /// (shape, stride) of each leaf, colexicographic order.
+    Flat(Vec<(i64, i64)>),
+    Swizzle(Swizzle),
+    /// outer(offset + inner(i))
+    Composed(Box<Fast>, i64, Box<Fast>),
+}
+
+impl Fast {
+    fn of_value(v: &Value) -> Option<Fast> {
+        match v {
+            Value::Layout(_) => flat_int_layout(v).map(Fast::Flat),
+            Value::Composed(c) => Fast::of_composed(c),
+            _ => None,
+        }
+    }
+
+    fn of_func(f: &Func) -> Option<Fast> {
+        match f {
+            Func::Layout(l) => flat_int_layout(&Value::Layout(l.clone())).map(Fast::Flat),
+            Func::Swizzle(s) => Some(Fast::Swizzle(*s)),
+            Func::Composed(c) => Fast::of_composed(c),
+        }
+    }
+
+    fn of_composed(c: &Composed) -> Option<Fast> {
+        let outer = Fast::of_func(&c.outer)?;
+        let inner = Fast::of_func(&c.inner)?;
+        // The walk starts at the innermost layout: a swizzle there has no size.
+        if matches!(inner, Fast::Swizzle(_)) {
+            return None;
+        }
+        Some(Fast::Composed(Box::new(outer), c.offset.v, Box::new(inner)))
+    }
+
+    /// Work per index spent in functions evaluated at arbitrary points (outer parts).
+    fn outer_cost(&self) -> i64 {
+        match self {
+            Fast::Flat(_) | Fast::Swizzle(_) => 0,
+            Fast::Composed(o, _, i) => o.eval_cost() + i.outer_cost(),
+        }
+    }
+
+    fn eval_cost(&self) -> i64 {
+        match self {
+            Fast::Flat(m) => m.len() as i64,
+            Fast::Swizzle(_) => 1,
+            Fast::Composed(o, _, i) => o.eval_cost() + i.eval_cost(),
+        }
+    }
+
+    /// The value at any integer `x` (CuTe's 1-D evaluation: each leaf but the last takes
+    /// `x % shape`, the last takes the rest).
+    fn eval(&self, x: i64) -> R<i64> {
+        match self {
+            Fast::Flat(m) => eval_flat(m, x),
+            Fast::Swizzle(s) => Ok(bits::apply(*s, Int::new(x, false)).v),
+            Fast::Composed(o, off, i) => {
+                let v = i.eval(x)?;
+                o.eval(checked_add(*off, v)?)
+            }
+        }
+    }
+}
+
+fn checked_add(a: i64, b: i64) -> R<i64> {
+    Ok(Int::new(a, false).add(Int::new(b, false))?.v)
+}
+
+/// The values f(0), f(1), ... of a [`Fast`] function: the innermost layout is walked like an
+/// odometer (amortised O(1) per index), outer functions are evaluated at each value.
+struct Walk<'a> {
+    f: &'a Fast,
+    /// The innermost flat layout's leaves and the current coordinate of each.
+    modes: &'a [(i64, i64)],
+    coord: Vec<i64>,
+    /// The innermost layout's value at the current coordinate (None before the first index).
+    value: Option<i128>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(f: &'a Fast) -> Walk<'a> {
+        let mut g = f;
+        while let Fast::Composed(_, _, i) = g {
+            g = i;
+        }
+        let modes: &[(i64, i64)] = match g {
+            Fast::Flat(m) => m,
+            _ => &[],
+        };
+        Walk { f, modes, coord: vec![0; modes.len()], value: None }
+    }
+
+    /// The next value of the innermost layout.
+    fn step_inner(&mut self) -> R<i64> {
+        let v = match self.value {
+            None => 0,
+            Some(mut v) => {
+                let mut k = 0;
+                loop {
+                    let Some(&(s, d)) = self.modes.get(k) else {
+                        break;
+                    };
+                    self.coord[k] += 1;
+                    v += i128::from(d);
+                    // The last leaf never wraps (indices beyond the size are not walked).
+                    if self.coord[k] < s || k + 1 == self.modes.len() {
+                        break;
+                    }
+                    v -= i128::from(s) * i128::from(d);
+                    self.coord[k] = 0;
+                    k += 1;
+                }
+                v
+            }
+        };
+        self.value = Some(v);
+        i64::try_from(v).map_err(|_| {
+            EvalError::new(crate::eval::error::ErrorKind::Overflow, "integer overflow", format!("a layout value {v} does not fit in 64 bits"))
+        })
+    }
+
+    fn next(&mut self) -> R<i64> {
+        let x = self.step_inner()?;
+        // Outer functions, innermost first.
+        fn apply_outer(f: &Fast, x: i64) -> R<i64> {
+            match f {
+                Fast::Composed(o, off, i) => {
+                    let y = apply_outer(i, x)?;
+                    o.eval(checked_add(*off, y)?)
+                }
+                _ => Ok(x),
+            }
+        }
+        apply_outer(self.f, x)
+    }
+}
 
 /// A value usable as a function of a 1-D index: layouts, composed layouts; a shape means its
 /// compact column-major layout (`make_layout(S)`).
@@ -111,13 +294,18 @@ fn flat_int_layout(v: &Value) -> Option<Vec<(i64, i64)>> {
     }
 }
 
-/// `L(i)` for `i < size(L)` of a flattened layout: the colexicographic coordinate of `i`
-/// dotted with the strides.
+/// `L(i)` of a flattened layout: the colexicographic coordinate of `i` (the last leaf takes
+/// what is left, as in CuTe) dotted with the strides.
 fn eval_flat(modes: &[(i64, i64)], mut i: i64) -> R<i64> {
     let mut acc = Int::new(0, false);
-    for &(s, d) in modes {
-        let c = i % s;
-        i /= s;
+    for (k, &(s, d)) in modes.iter().enumerate() {
+        let c = if k + 1 == modes.len() {
+            i
+        } else {
+            let c = i % s;
+            i /= s;
+            c
+        };
         acc = acc.add(Int::new(c, false).mul(Int::new(d, false))?)?;
     }
     Ok(acc.v)
@@ -232,6 +420,66 @@ mod tests {
         assert_eq!(eval_flat(&f, 11).unwrap(), 11);
         assert_eq!(eval_flat(&f, 1 + 2 * 2 + 6).unwrap(), 11);
         assert_eq!(eval_flat(&f, 2).unwrap(), 4);
+    }
+
+    fn parse_value(src: &str) -> Value {
+        let prog = crate::parser::parse(src).unwrap();
+        let interp = crate::eval::interp::Interp::new();
+        match &prog.stmts[0].kind {
+            crate::parser::ast::StmtKind::Expr(e) => interp.eval(e).unwrap(),
+            _ => panic!("not an expression"),
+        }
+    }
+
+    /// The direct evaluator and the odometer walk agree with the general evaluator (`__apply`),
+    /// out-of-range and negative indices included.
+    #[test]
+    fn fast_evaluation_matches_apply() {
+        for src in [
+            "(2,(3,2)):(1,(4,2))",
+            "(_4,_8):(_8,_1)",
+            "((2,3),4):((-1,7),0)",
+            "_1:_0",
+            "(3,1,2):(5,100,-2)",
+            "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
+            "Sw<2,1,-2> o 5 o (4,6):(6,1)",
+            "(3,4):(4,1) o 2 o (_4,_3):(_3,_1)",
+            "Sw<1,1,1> o _0 o Sw<2,0,2> o _3 o (2,8):(8,1)",
+        ] {
+            let v = parse_value(src);
+            let f = Fast::of_value(&v).unwrap_or_else(|| panic!("{src} is not fast"));
+            let n = size_of(&v).unwrap();
+            let mut w = Walk::new(&f);
+            for i in 0..n {
+                let a = builtins::call("__apply", &[], &[v.clone(), Value::from(dy(i))]).unwrap().as_int().unwrap().v;
+                assert_eq!(f.eval(i).unwrap(), a, "{src} at {i}");
+                assert_eq!(w.next().unwrap(), a, "{src} walked to {i}");
+            }
+            if let Value::Layout(_) = v {
+                for i in [-7, -1, n, n + 5, 3 * n + 1] {
+                    let a = builtins::call("__apply", &[], &[v.clone(), Value::from(dy(i))]).unwrap().as_int().unwrap().v;
+                    assert_eq!(f.eval(i).unwrap(), a, "{src} at {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equivalent_answers_and_limits() {
+        let eq = |a: &str, b: &str| {
+            let args = [parse_value(a), parse_value(b)];
+            equivalent(&Args { targs: &[], args: &args })
+        };
+        assert_eq!(eq("(_2,_4):(_1,_2)", "_8:_1").unwrap(), Value::from(st(1)));
+        assert_eq!(eq("(_2,_4):(_4,_1)", "_8:_1").unwrap(), Value::from(st(0)));
+        assert_eq!(eq("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "(_8,_64):(_64,_1)").unwrap(), Value::from(st(0)));
+        assert_eq!(eq("_1048576:_1", "(_1024,_1024):(_1,_1024)").unwrap(), Value::from(st(1)));
+        let e = eq("_16777217:_1", "_16777217:_1").unwrap_err();
+        assert_eq!(e.kind, crate::eval::error::ErrorKind::Limit);
+        // Deep layouts: the work per index counts.
+        let deep = "(_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2,_2):(_1,_2,_4,_8,_16,_32,_64,_128,_256,_512,_1024,_2048,_4096,_8192,_16384,_32768,_65536,_131072,_262144,_524288,_1048576,_2097152,_4194304,_8388608) o _0 o _16777216:_1";
+        let e = eq(deep, deep).unwrap_err();
+        assert_eq!(e.kind, crate::eval::error::ErrorKind::Limit, "{e}");
     }
 
     #[test]

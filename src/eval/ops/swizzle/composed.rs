@@ -13,7 +13,7 @@ use crate::eval::builtins::{self, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::layout::{Composed, Func, Layout, MixedBits, Swizzle};
 use crate::eval::value::Value;
 
 /// Call a built-in by name (all its overloads, in registry order).
@@ -43,7 +43,7 @@ pub fn compose3(a: Func, o: Int, b: Value) -> R<Value> {
             return Ok(Value::Layout(l.clone()));
         }
     }
-    Ok(Value::Composed(Box::new(Composed { outer: a, offset: o, inner: b })))
+    Ok(Value::Composed(Box::new(Composed { outer: a, offset: o, inner: b, mixed: None })))
 }
 
 /// `composition(c.layout_a(), c.offset(), b)`.
@@ -341,19 +341,15 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
     let collide = active.s && (active.v & !bits::apply(sw, active).v) != 0;
     if collide {
         // Hits on Y and Z: not reducible, stays a swizzled layout.
-        let off = match off_only.as_int() {
-            Some(i) => i,
-            None => {
-                return Err(EvalError::rule(
-                    "unsupported",
-                    format!(
-                        "CuTe gives this slice the MixedBits offset {}, which `cute` cannot represent yet",
-                        off_only.show()
-                    ),
-                ))
-            }
+        let (off, mixed) = match off_only {
+            Off::Mixed { s, f, d } => (Int::new((s | d) as i64, false), Some(MixedBits { s, f, d })),
+            o => (o.as_int().unwrap_or(st(0)), None),
         };
-        return Ok((compose3(Func::Swizzle(sw), off, sliced)?, Value::from(off_anti)));
+        let mut v = compose3(Func::Swizzle(sw), off, sliced)?;
+        if let Value::Composed(c) = &mut v {
+            c.mixed = mixed;
+        }
+        return Ok((v, Value::from(off_anti)));
     }
     // Misses Y or Z: decay to a plain layout with (possibly dynamic) strides.
     let zm = bits::zzz_msk(sw);
@@ -397,7 +393,7 @@ pub fn slice_and_offset(coord: &Value, c: &Composed) -> R<(Value, Value)> {
         return Err(EvalError::type_err(format!("slice_and_offset gave `{r}`")));
     };
     let o = int_of(o.clone(), "slice offset")?;
-    let res = Composed { outer: c.outer.clone(), offset: c.offset.add(o)?, inner: to_func(l.clone())? };
+    let res = Composed { outer: c.outer.clone(), offset: c.offset.add(o)?, inner: to_func(l.clone())?, mixed: None };
     Ok((Value::Composed(Box::new(res)), Value::from(st(0))))
 }
 
@@ -413,7 +409,7 @@ pub fn apply_composed(c: &Composed, coord: Value) -> R<Value> {
 /// `domain_offset(coord, A o O o B)` = `(A o (O + B(coord)) o B, _0)`.
 pub fn domain_offset(coord: &Value, c: &Composed) -> R<Value> {
     let v = eval_func(&c.inner, coord.clone())?;
-    let res = Composed { outer: c.outer.clone(), offset: c.offset.add(v)?, inner: c.inner.clone() };
+    let res = Composed { outer: c.outer.clone(), offset: c.offset.add(v)?, inner: c.inner.clone(), mixed: None };
     Ok(Value::tuple(vec![Value::Composed(Box::new(res)), Value::from(st(0))]))
 }
 
@@ -445,7 +441,7 @@ pub fn cast(c: &Composed, which: &str, targs: &[TArg], n: i64) -> R<Value> {
     let o = if which == "upcast" { bits::upcast_int(c.offset, n)? } else { bits::downcast_int(c.offset, n)? };
     let b = call(which, targs, vec![Value::from(c.inner.clone())])?;
     // The offset is now a `C<unsigned>`, never `Int<0>`: no identity case here.
-    Ok(Value::Composed(Box::new(Composed { outer: to_func(a)?, offset: o, inner: to_func(b)? })))
+    Ok(Value::Composed(Box::new(Composed { outer: to_func(a)?, offset: o, inner: to_func(b)?, mixed: None })))
 }
 
 /// `max_alignment(Swizzle o O o B)` = gcd(2^M, O, max_alignment(B)); 1 for other composed layouts.

@@ -87,7 +87,7 @@ fn f_make_composed_layout(a: &Args) -> R<Value> {
     let outer = to_func(a.args[0].clone()).map_err(|e| e.at_arg(0))?;
     let o = int_arg(a, 1)?;
     let inner = to_func(a.args[2].clone()).map_err(|e| e.at_arg(2))?;
-    Ok(Value::Composed(Box::new(Composed { outer, offset: o, inner })))
+    Ok(Value::Composed(Box::new(Composed { outer, offset: o, inner, mixed: None })))
 }
 
 /// `__apply(callee, coords...)`: `Sw(k)`, `S(i)`, `S(i,j)`, `S(_,j)`.

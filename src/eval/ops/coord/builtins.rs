@@ -22,6 +22,11 @@ fn applied(a: co::Applied) -> Value {
 
 fn f_crd2idx(a: &Args) -> R<Value> {
     no_foreign(a)?;
+    // `crd2idx(i, shape)` of `stride.hpp`: an integer coordinate is already an index, whatever
+    // the "shape" (a swizzled layout or a tiler has no overload of its own).
+    if let [Value::Tuple(c @ IntTuple::I(_)), Value::Composed(_) | Value::Swizzle(_) | Value::Tile(_)] = a.args {
+        return tv(c.clone());
+    }
     no_swizzle(a)?;
     let c = tuple_arg(a, 0)?;
     match a.nargs() {
@@ -67,6 +72,8 @@ fn f_slice(a: &Args) -> R<Value> {
     match a.arg(1)? {
         Value::Layout(l) => Ok(Value::Layout(co::slice(c, l)?)),
         Value::Tuple(t) => tv(co::slice_tuple(c, t)?),
+        // CuTe's generic `slice` (composed layouts have their own, in the swizzle module)
+        v @ (Value::Swizzle(_) | Value::Tile(_)) => co::slice_value(c, v).map_err(|e| e.at_arg(1)),
         _ => nm(),
     }
 }
@@ -77,6 +84,8 @@ fn f_dice(a: &Args) -> R<Value> {
     match a.arg(1)? {
         Value::Layout(l) => Ok(Value::Layout(co::dice(c, l)?)),
         Value::Tuple(t) => tv(co::dice_tuple(c, t)?),
+        // CuTe's generic `dice` (a composed layout has no overload of its own)
+        v @ (Value::Composed(_) | Value::Swizzle(_) | Value::Tile(_)) => co::dice_value(c, v).map_err(|e| e.at_arg(1)),
         _ => nm(),
     }
 }

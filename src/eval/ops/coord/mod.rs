@@ -14,6 +14,7 @@ use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::{IntTuple, IntTuple::*};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple as tp;
+use crate::eval::value::Value;
 
 /// An integer coordinate (`_` counts as CuTe's `Int<0>` subclass).
 fn cint(c: &IntTuple) -> R<Int> {
@@ -220,6 +221,48 @@ fn lift(a: &IntTuple, b: &IntTuple, keep_under: bool) -> R<Vec<IntTuple>> {
         }
         Under => Ok(if keep_under { vec![b.clone()] } else { vec![] }),
         _ => Ok(if keep_under { vec![] } else { vec![b.clone()] }),
+    }
+}
+
+/// `lift` on values: CuTe's generic `lift_slice`/`lift_dice` for a `b` that is a heterogeneous
+/// tuple (a tiler), a swizzle or a composed layout. Elements are taken whole (a layout inside a
+/// tuple is not sliced: the generic functions recurse with themselves, not with the Layout
+/// overload); a tuple coordinate needs a tuple of the same rank.
+fn lift_value(a: &IntTuple, b: &Value, keep_under: bool) -> R<Vec<Value>> {
+    match a {
+        T(x) => {
+            let y = match tp::Tup::modes_of(b) {
+                Some(y) if y.len() == x.len() => y,
+                _ => return Err(EvalError::rule("Mismatched Ranks", format!("coordinate `{a}` for `{b}`"))),
+            };
+            let mut out = Vec::new();
+            for (p, q) in x.iter().zip(&y) {
+                out.extend(lift_value(p, q, keep_under)?);
+            }
+            Ok(out)
+        }
+        Under => Ok(if keep_under { vec![b.clone()] } else { vec![] }),
+        _ => Ok(if keep_under { vec![] } else { vec![b.clone()] }),
+    }
+}
+
+/// CuTe's generic `slice(a, b)` for a value without its own overload (a tiler, a swizzle):
+/// `slice(_, b) == b`, an integer keeps nothing, a tuple keeps the parts paired with `_`.
+pub fn slice_value(a: &IntTuple, b: &Value) -> R<Value> {
+    match a {
+        T(_) => Ok(Value::tuple(lift_value(a, b, true)?)),
+        Under => Ok(b.clone()),
+        _ => Ok(Value::Tuple(T(vec![]))),
+    }
+}
+
+/// CuTe's generic `dice(a, b)` (also for a composed layout, which has no overload):
+/// `dice(1, b) == b`, `dice(_, b)` is `()`, a tuple keeps the parts paired with integers.
+pub fn dice_value(a: &IntTuple, b: &Value) -> R<Value> {
+    match a {
+        T(_) => Ok(Value::tuple(lift_value(a, b, false)?)),
+        Under => Ok(Value::Tuple(T(vec![]))),
+        _ => Ok(b.clone()),
     }
 }
 

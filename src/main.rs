@@ -171,19 +171,7 @@ fn read_source(path: Option<&std::path::Path>, color: bool) -> Result<String, St
             return Err(command_line_error(&format!("cannot read {what}: {e}"), path.map(|p| p.as_os_str()), color));
         }
     };
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let bytes = e.into_bytes();
-        let bad = bytes.get(at).copied().unwrap_or(0);
-        // Show the text as far as it is readable, the bad byte as U+FFFD.
-        let shown = String::from_utf8_lossy(&bytes).into_owned();
-        let prefix = at;
-        let d = Diagnostic::error(
-            format!("invalid UTF-8: byte 0x{bad:02X} (scripts must be UTF-8 text)"),
-            Some(Span::new(prefix, prefix + '\u{FFFD}'.len_utf8())),
-        );
-        d.render(&name, &shown, color)
-    })
+    cute::session::decode_script(bytes, &name, color)
 }
 
 /// An error about a command-line argument, with a caret under it in the command line.

@@ -28,6 +28,12 @@ enum ColorWhen {
   cute --keep-going a.cute b.cute        run everything, end with 'N passed, M failed'
   cute --doctest README.md               check the ```cute blocks of Markdown files
 
+Environment:
+  NO_COLOR           no colour (as --color never) when set and not empty
+  CUTE_PRINT_LIMIT   most cells print_layout/print_latex/print_svg draw (default 1048576)
+  CUTE_MAX_LEAVES    most integers one value may hold (default 256)
+  XDG_STATE_HOME     the REPL keeps its history in $XDG_STATE_HOME/cute/history
+
 Exit status: 0 success; 1 a failed assert or an evaluation error; 2 a parse error or bad usage."
 )]
 struct Cli {

@@ -231,6 +231,8 @@ class Full:
         sz = tsize(mode)
         d = self.ch(divisors(sz)[:8]) if self.p(0.85) else self.ch([2, 3, 4, 8])
         c = self.r.random()
+        if isinstance(mode, list) and self.p(0.25):  # a nested tiler for a nested mode
+            return "<" + ",".join(self.tile_item(m) for m in mode[: self.r.randint(1, len(mode))]) + ">"
         if c < 0.15:
             return "_"
         if c < 0.5:
@@ -240,6 +242,8 @@ class Full:
             s = self.p(0.7)
             return f"{self.n(d, s)}:{self.n(st, s)}"
         if c < 0.6 and isinstance(mode, list):
+            if self.p(0.4):  # a nested tiler for a nested mode
+                return "<" + ",".join(self.tile_item(m) for m in mode[: self.r.randint(1, len(mode))]) + ">"
             return fmt([(self.ch(divisors(tsize(m))[:4]), self.p(0.7)) for m in mode])
         if c < 0.65:
             l, _ = self.layout(max_size=sz, maxd=1, pol=self.ch(["S", "S", "D", "M"]))
@@ -980,3 +984,72 @@ if __name__ == "__main__":
     import sys
     for c, e in generate(random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1), 60):
         print(f"{c:14} {e}")
+
+
+# ---- mutation of CuTe's golden cases ---------------------------------------------------------
+
+ATOM_NAMES = ("mma_", "make_tiled_mma", "partition_", "thrfrg_", "tile_shape", "UniversalFMA", "copy_",
+              "make_tiled_copy", "retile_", "tidfrg_", "get_thr_layout", "_TV", "SM", "tiler_mn", "val_layout",
+              "tiled_layout", "tile_size", "make_cotiled")
+
+
+def golden_exprs(paths):
+    import json
+    out = []
+    for p in paths:
+        for line in open(p):
+            if not line.strip():
+                continue
+            e = json.loads(line)["expr"]
+            if not any(a in e for a in ATOM_NAMES):
+                out.append(e)
+    return out
+
+
+def mutate(rng, e):
+    """Toggle static-ness of integer literals, change some values; template arguments (after a
+    name: `get<1>`, `Sw<3,3,3>`) are kept."""
+    import re
+    out, i = [], 0
+    p_toggle = rng.choice([0.15, 0.3, 0.5])
+    p_value = rng.choice([0.0, 0.1, 0.2])
+    while i < len(e):
+        m = re.match(r"[A-Za-z][A-Za-z0-9_]*<", e[i:])
+        if m:  # a name with template arguments: copy to the matching '>'
+            j = i + m.end()
+            depth = 1
+            while j < len(e) and depth:
+                depth += {"<": 1, ">": -1}.get(e[j], 0)
+                j += 1
+            out.append(e[i:j])
+            i = j
+            continue
+        m = re.match(r"[A-Za-z][A-Za-z0-9_]*", e[i:])
+        if m:
+            out.append(m.group())
+            i += m.end()
+            continue
+        m = re.match(r"(_?)(-?\d+)", e[i:])
+        if m:
+            s, v = m.group(1) == "_", int(m.group(2))
+            if rng.random() < p_value:
+                v = rng.choice([0, 1, 1, 2, 2, 3, 4, 4, 6, 8, 8, 12, 16, 32, v * 2, max(v // 2, 1), -v])
+            if rng.random() < p_toggle:
+                s = not s
+            out.append(f"_{v}" if s else f"{v}")
+            i += m.end()
+            continue
+        out.append(e[i])
+        i += 1
+    return "".join(out)
+
+
+def mutants(rng, n, paths):
+    base = golden_exprs(paths)
+    out = []
+    while len(out) < n and base:
+        e = rng.choice(base)
+        m = mutate(rng, e)
+        if m != e:
+            out.append(("mutant", m))
+    return out

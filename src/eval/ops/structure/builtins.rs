@@ -318,8 +318,20 @@ fn layout_x(a: &Args) -> R<Layout> {
     }
 }
 
+/// First argument of the generic tuple functions (append, prepend, replace): the other
+/// arguments may be anything CuTe puts in a tuple (a swizzled layout too); a swizzle or a
+/// composed layout *first* is the swizzle module's.
+fn arg0_elems<'a>(a: &Args<'a>) -> R<&'a Value> {
+    no_foreign(a)?;
+    let v = a.arg(0)?;
+    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
+        return nm();
+    }
+    Ok(v)
+}
+
 fn append_like(a: &Args, name: &str, front: bool) -> R<Value> {
-    let v = arg0(a)?;
+    let v = arg0_elems(a)?;
     if a.nargs() > 2 {
         return Err(EvalError::arity(format!("{name} takes 1 or 2 arguments")));
     }
@@ -331,7 +343,7 @@ fn append_like(a: &Args, name: &str, front: bool) -> R<Value> {
     match v {
         // A layout and a non-layout: CuTe's tuple `append` sees the layout as one element
         // (`append(_16:_1, _2)` is `(_16:_1,_2)`).
-        Value::Layout(l) if !matches!(a.args.get(1), Some(Value::Tuple(_) | Value::Tile(_))) => {
+        Value::Layout(l) if matches!(a.args.get(1), None | Some(Value::Layout(_))) => {
             let x = layout_x(a)?;
             match (n, front) {
                 (None, false) => lv(st::append(l, &x)),
@@ -362,7 +374,7 @@ fn f_prepend(a: &Args) -> R<Value> {
 }
 
 fn f_replace(a: &Args) -> R<Value> {
-    let v = arg0(a)?;
+    let v = arg0_elems(a)?;
     let n = want_targs(a, 1, "replace")?[0];
     if a.nargs() != 2 {
         return Err(EvalError::arity("replace<N>(x, y) takes 2 arguments"));
@@ -371,8 +383,7 @@ fn f_replace(a: &Args) -> R<Value> {
         Value::Layout(l) => match a.arg(1)? {
             Value::Layout(x) => lv(st::replace(l, n, x)?),
             // the tuple `replace` on a layout as one element: `replace<0>(L, x)` is `x`
-            x @ (Value::Tuple(_) | Value::Tile(_)) => tp::replace(v, n, x),
-            _ => nm(),
+            x => tp::replace(v, n, x),
         },
         v => tp::replace(v, n, a.arg(1)?),
     }

@@ -104,7 +104,7 @@ impl<'a> P<'a> {
                     }
                 }
                 let Value::Layout(l) = inner else { return Err("expected a layout after `o`".into()) };
-                return Ok(Value::Composed(Box::new(Composed { outer: Func::Swizzle(sw), offset, inner: Func::Layout(l) })));
+                return Ok(Value::Composed(Box::new(Composed { outer: Func::Swizzle(sw), offset, inner: Func::Layout(l), mixed: None })));
             }
             return Ok(Value::Swizzle(sw));
         }

@@ -28,6 +28,12 @@ enum ColorWhen {
   cute --keep-going a.cute b.cute        run everything, end with 'N passed, M failed'
   cute --doctest README.md               check the ```cute blocks of Markdown files
 
+Environment:
+  NO_COLOR           no colour (as --color never) when set and not empty
+  CUTE_PRINT_LIMIT   most cells print_layout/print_latex/print_svg draw (default 1048576)
+  CUTE_MAX_LEAVES    most integers one value may hold (default 256)
+  XDG_STATE_HOME     the REPL keeps its history in $XDG_STATE_HOME/cute/history
+
 Exit status: 0 success; 1 a failed assert or an evaluation error; 2 a parse error or bad usage."
 )]
 struct Cli {
@@ -171,19 +177,7 @@ fn read_source(path: Option<&std::path::Path>, color: bool) -> Result<String, St
             return Err(command_line_error(&format!("cannot read {what}: {e}"), path.map(|p| p.as_os_str()), color));
         }
     };
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let bytes = e.into_bytes();
-        let bad = bytes.get(at).copied().unwrap_or(0);
-        // Show the text as far as it is readable, the bad byte as U+FFFD.
-        let shown = String::from_utf8_lossy(&bytes).into_owned();
-        let prefix = at;
-        let d = Diagnostic::error(
-            format!("invalid UTF-8: byte 0x{bad:02X} (scripts must be UTF-8 text)"),
-            Some(Span::new(prefix, prefix + '\u{FFFD}'.len_utf8())),
-        );
-        d.render(&name, &shown, color)
-    })
+    cute::session::decode_script(bytes, &name, color)
 }
 
 /// An error about a command-line argument, with a caret under it in the command line.

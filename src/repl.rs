@@ -432,10 +432,15 @@ pub(crate) fn command(line: &str, session: &mut Session, out: &mut dyn Write, er
             if arg.is_empty() {
                 error(err, ":load needs a file name");
             } else {
-                match std::fs::read_to_string(arg) {
-                    Ok(text) => {
-                        session.run(&text, arg, out, err);
-                    }
+                match std::fs::read(arg) {
+                    Ok(bytes) => match crate::session::decode_script(bytes, arg, color) {
+                        Ok(text) => {
+                            session.run(&text, arg, out, err);
+                        }
+                        Err(msg) => {
+                            let _ = err.write_all(msg.as_bytes());
+                        }
+                    },
                     Err(e) => error(err, &format!("cannot read {arg}: {e}")),
                 }
             }

@@ -223,6 +223,23 @@ impl Session {
     }
 }
 
+/// The text of a script read as bytes, or the rendered error (`error: invalid UTF-8`, with the
+/// line and column of the first bad byte in `origin`).
+pub fn decode_script(bytes: Vec<u8>, origin: &str, color: bool) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let bad = bytes.get(at).copied().unwrap_or(0);
+        // The text as far as it is readable, the bad byte shown as U+FFFD.
+        let shown = String::from_utf8_lossy(&bytes).into_owned();
+        let d = Diagnostic::error(
+            format!("invalid UTF-8: byte 0x{bad:02X} (scripts must be UTF-8 text)"),
+            Some(crate::parser::ast::Span::new(at, at + '\u{FFFD}'.len_utf8())),
+        );
+        d.render(origin, &shown, color)
+    })
+}
+
 /// An error message on one line: a value quoted in backticks that prints on several lines
 /// (an MMA or copy atom) is cut to its first line and `...`; other line breaks become spaces.
 fn one_line(msg: &str) -> String {

@@ -160,6 +160,10 @@ impl Interp {
                 }
                 match self.eval(e)? {
                     Value::Text(t) => Ok(Produced::Text(t)),
+                    // CuTe has no print for a bare MMA/copy operation type.
+                    Value::Atom(a) if a.check_printable().is_err() => {
+                        Err(Failure::Error(Located::new(a.check_printable().unwrap_err(), e.span)))
+                    }
                     v => {
                         self.note_depth(&v);
                         self.last = Some(v.clone());

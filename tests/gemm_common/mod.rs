@@ -27,6 +27,7 @@ pub fn swizzled(b: i32, m: i32, s: i32, shape: &[i64], stride: &[i64]) -> Value 
         outer: Func::Swizzle(Swizzle { b, m, s }),
         offset: st(0),
         inner: Func::Layout(Layout::new(t(shape), t(stride))),
+        mixed: None,
     }))
 }
 pub fn opt(key: &str, value: Value) -> GemmOpt {

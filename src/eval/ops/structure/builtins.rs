@@ -185,6 +185,7 @@ fn sub(a: &Args, name: &str) -> R<Value> {
 fn f_size(a: &Args) -> R<Value> {
     match sub(a, "size")? {
         Value::Layout(l) => iv(st::size(&l)?),
+        Value::Tuple(IntTuple::Under) => tv(IntTuple::Under), // `size(_)` is `_`
         Value::Tuple(t) => iv(tp::size(&t)?),
         Value::Swizzle(_) | Value::Composed(_) if !a.targs.is_empty() => nm(),
         other => Err(EvalError::type_err(format!("size of {} `{other}`", other.kind()))),

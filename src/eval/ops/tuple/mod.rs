@@ -557,9 +557,10 @@ pub fn size(t: &IntTuple) -> R<Int> {
     product(t)
 }
 
-/// `product_each(t)`: a tuple of the products of the modes (a non-tuple is wrapped).
+/// `product_each(t)`: a tuple of the products of the modes (a non-tuple is wrapped; a `_` mode
+/// is its own product).
 pub fn product_each(t: &IntTuple) -> R<IntTuple> {
-    Ok(T(wrap(t).modes().iter().map(|e| product(e).map(I)).collect::<R<_>>()?))
+    Ok(T(wrap(t).modes().iter().map(|e| if matches!(e, Under) { Ok(Under) } else { product(e).map(I) }).collect::<R<_>>()?))
 }
 
 /// `product_like(t, guide)`: the products of t at the leaves of guide.
@@ -765,7 +766,8 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
 /// `shape_div` of two integers.
 pub fn shape_div_int(a: Int, b: Int) -> R<Int> {
     if a.s && b.s {
-        if a.v == 0 || b.v == 0 {
+        // `a % b == 0 || b % a == 0`, short-circuited: `shape_div(_0, _2)` is `_0`
+        if b.v == 0 {
             return Err(EvalError::rule("Divisibility Condition", format!("shape_div({a}, {b}): division by zero")));
         }
         let ok = a.v.checked_rem(b.v).map(|r| r == 0).unwrap_or(true) || b.v.checked_rem(a.v).map(|r| r == 0).unwrap_or(true);
@@ -965,8 +967,8 @@ pub fn filter_zeros_with(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(x.iter().zip(&y).map(|(p, q)| filter_zeros_with(p, q)).collect::<R<_>>()?))
         }
+        // `is_constant<0>` holds for `_0` only, not for `_` (a subclass of `Int<0>`)
         I(i) if i.is_const(0) => Ok(repeat_like(b, &IntTuple::st(1))),
-        Under => Ok(repeat_like(b, &IntTuple::st(1))),
         _ => Ok(b.clone()),
     }
 }

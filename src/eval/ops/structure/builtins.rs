@@ -296,7 +296,9 @@ fn f_unflatten(a: &Args) -> R<Value> {
 
 fn f_zip(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    no_swizzle(a)?;
+    if matches!(a.args, [Value::Composed(_)]) {
+        return nm(); // the swizzle module's: zips the inner layout
+    }
     if !a.targs.is_empty() {
         return Err(EvalError::arity("zip takes no template arguments"));
     }
@@ -305,7 +307,7 @@ fn f_zip(a: &Args) -> R<Value> {
         [Value::Layout(x), Value::Layout(y)] => lv(st::zip2(x, y)?),
         [v] => tp::zip(v),
         [] => Err(EvalError::arity("zip takes at least 1 argument")),
-        vs if vs.iter().any(|v| matches!(v, Value::Layout(_))) => nm(),
+        // CuTe's variadic `zip(a, b, ...)` is `zip(make_tuple(a, b, ...))`
         vs => tp::zip(&Value::tuple(vs.to_vec())),
     }
 }
@@ -325,7 +327,7 @@ fn layout_x(a: &Args) -> R<Layout> {
 fn arg0_elems<'a>(a: &Args<'a>) -> R<&'a Value> {
     no_foreign(a)?;
     let v = a.arg(0)?;
-    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
+    if matches!(v, Value::Composed(_)) {
         return nm();
     }
     Ok(v)

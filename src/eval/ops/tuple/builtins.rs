@@ -260,23 +260,25 @@ fn f_elem_scale(a: &Args) -> R<Value> {
     tv(tp::elem_scale(&x, &y)?)
 }
 
-fn shapes2(a: &Args, name: &str) -> R<(IntTuple, IntTuple)> {
-    let (x, y) = (shape_arg(a, 0)?, shape_arg(a, 1)?);
+/// The two arguments of the profile tests, which CuTe defines for any values (layouts,
+/// tilers, swizzled layouts: through `shape`).
+fn values2<'a>(a: &Args<'a>, name: &str) -> R<(&'a Value, &'a Value)> {
+    no_foreign(a)?;
     want(a, 2, name)?;
-    Ok((x, y))
+    Ok((a.arg(0)?, a.arg(1)?))
 }
 
 fn f_congruent(a: &Args) -> R<Value> {
-    let (x, y) = shapes2(a, "congruent")?;
-    iv(tp::congruent(&x, &y))
+    let (x, y) = values2(a, "congruent")?;
+    iv(tp::congruent_value(x, y))
 }
 fn f_weakly_congruent(a: &Args) -> R<Value> {
-    let (x, y) = shapes2(a, "weakly_congruent")?;
-    iv(tp::weakly_congruent(&x, &y))
+    let (x, y) = values2(a, "weakly_congruent")?;
+    iv(tp::weakly_congruent_value(x, y)?)
 }
 fn f_compatible(a: &Args) -> R<Value> {
-    let (x, y) = shapes2(a, "compatible")?;
-    iv(tp::compatible(&x, &y)?)
+    let (x, y) = values2(a, "compatible")?;
+    iv(tp::compatible_value(x, y)?)
 }
 fn f_evenly_divides(a: &Args) -> R<Value> {
     let s = shape_arg(a, 0)?;

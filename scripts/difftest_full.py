@@ -996,7 +996,27 @@ def c_realistic(g):
              f"print_layout({P('(_4,_8):(_8,_1)', tv if g.p(0.2) else 'Sw<1,1,2> o (_4,_8):(_8,_1)')})")
 
 
+def c_hetero(g):
+    """Generic tuple functions on heterogeneous values: tilers, swizzles, swizzled layouts and
+    layouts inside tuples (CuTe's templates treat them as opaque elements or through `shape`)."""
+    vals = [f"<{g.L(max_size=8, maxd=1)},{g.n(3)}>", f"<{g.n(2)},{g.L(max_size=16, maxd=1)}>", g.swz(1.0),
+            g.composed(0)[0], g.L(max_size=16, maxd=1), g.itup(maxd=1)[0], f"<_,{g.n(2)}>"]
+    x, y = g.ch(vals), g.ch(vals)
+    f1 = ["size", "rank", "depth", "shape", "flatten", "get<0>", "get<1>", "take<0,1>", "select<1,0>", "reverse",
+          "zip", "product_each", "wrap", "unwrap", "front", "back", "filter_zeros", "group<0,2>", "repeat<2>",
+          "make_tile", "make_tuple", "size<1>", "rank<1>", "depth<1>", "shape<1>", "remove<0>", "get<1,0>"]
+    f2 = ["append", "prepend", "congruent", "weakly_congruent", "compatible", "zip", "make_tuple", "insert<1>",
+          "replace<0>", "replace<1>", "repeat_like", "slice", "dice", "crd2idx"]
+    if g.p(0.5):
+        return f"{g.ch(f1)}({x})"
+    f = g.ch(f2)
+    if f in ("slice", "dice", "crd2idx"):
+        return f"{f}({g.ch(['_', '1', '(_,1)', '(1,_)', '_1'])}, {x})"
+    return f"{f}({x}, {y})"
+
+
 CATEGORIES = {
+    "hetero": (c_hetero, 3),
     "realistic": (c_realistic, 12),
     "nest": (c_nest, 25),
     "construct": (c_construct, 6),

@@ -344,7 +344,7 @@ fn deep_and_wide_values_built_step_by_step() {
         ("append.cute", format!("A = _2:_1\n{}A\n", "A = append(A, A)\n".repeat(1000))),
         (
             "grow.cute",
-            format!("{}\n", vec!["(12,(4,8)):(59,(13,1)) o <_3:_1, _8:_1>"; 12].join(" o ")),
+            format!("{}\n", ["(12,(4,8)):(59,(13,1)) o <_3:_1, _8:_1>"; 12].join(" o ")),
         ),
     ];
     for (name, text) in cases {

@@ -5,6 +5,8 @@
 //! (`Failure`); `session` writes values and diagnostics.
 //! May import: `eval` (algebra, builtins, atoms), `parser::ast` (types only), `runtime`
 //! (the GEMM statement). Never the parser itself, the session, the REPL or a terminal.
+// A failure carries both values of a failed assert: large, and rare.
+#![allow(clippy::result_large_err)]
 
 use super::builtins::{self, TArg};
 use super::error::{ErrorKind, EvalError};

@@ -30,7 +30,7 @@ pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
 /// `check_limit` with an explicit limit.
 pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
     let cells = rows.max(0).checked_mul(cols.max(0));
-    let too_big = rows > lim || cols > lim || cells.map_or(true, |c| c > lim);
+    let too_big = rows > lim || cols > lim || cells.is_none_or(|c| c > lim);
     if too_big {
         let cells = cells.map_or_else(|| "more than 2^63".to_string(), |c| c.to_string());
         return Err(EvalError::limit(format!(

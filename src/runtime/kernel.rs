@@ -9,6 +9,7 @@
 //! identity is checked on the host for every thread before anything is emitted (when no such
 //! constants exist the full expression is emitted for that access instead).
 //! May import: `eval` (values), `runtime::{config, expr, lower}`.
+#![allow(clippy::type_complexity)]
 
 use super::config::{round_up, DType, GemmConfig, Major, Operand};
 use super::expr::{add, lit, mul, var, Expr};
@@ -363,7 +364,7 @@ pub fn schedule(cfg: &GemmConfig) -> Schedule {
     }
     prologue.push(PipeOp::WaitSync { pending: st - 2, advance: false });
     prologue.push(PipeOp::Frags { buf: 0, kstep: 0 });
-    let nbodies = if kk_n % 2 == 0 { 1 } else { 2 };
+    let nbodies = if kk_n.is_multiple_of(2) { 1 } else { 2 };
     let mut bodies = Vec::new();
     for par in 0..nbodies {
         let mut b = Vec::new();

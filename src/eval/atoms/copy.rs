@@ -273,7 +273,7 @@ impl TiledCopy {
         let t_tensor = alg::zipped_divide(t, &Tl::from_shape(&T(tile))?)?;
         let v_tensor = alg::composition_t(&t_tensor, &Tl::T(vec![Tl::L(frg_layout_v), Tl::U]))?;
         let mut second = vec![I(st(0))];
-        second.extend(std::iter::repeat(Under).take(r.saturating_sub(1)));
+        second.extend(std::iter::repeat_n(Under, r.saturating_sub(1)));
         let second = if r <= 1 { I(st(0)) } else { T(second) };
         alg::slice(&T(vec![Under, second]), &v_tensor)
     }

@@ -74,7 +74,7 @@ fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
 fn size2(l: &Layout) -> R<(i64, i64)> {
     let t = alg::product(&alg::get(&l.shape, 0)?)?.v;
     let v = alg::product(&alg::get(&l.shape, 1)?)?.v;
-    if t.checked_mul(v).map_or(true, |n| n > LIMIT) {
+    if t.checked_mul(v).is_none_or(|n| n > LIMIT) {
         return Err(EvalError::limit(format!("print_latex of {t} threads x {v} values is too large to draw")));
     }
     Ok((t, v))

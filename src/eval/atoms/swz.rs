@@ -105,10 +105,10 @@ impl Mb {
 }
 
 fn yyy(sw: &Swizzle) -> u32 {
-    (((1u32 << sw.b) - 1) as u32) << (sw.m + sw.s.max(0))
+    ((1u32 << sw.b) - 1) << (sw.m + sw.s.max(0))
 }
 fn zzz(sw: &Swizzle) -> u32 {
-    (((1u32 << sw.b) - 1) as u32) << (sw.m - sw.s.min(0))
+    ((1u32 << sw.b) - 1) << (sw.m - sw.s.min(0))
 }
 
 /// `Swizzle::apply(offset) = offset ^ shiftr(offset & yyy_msk, msk_sft)`.

@@ -2,6 +2,7 @@
 //! `identical(a,b)` (exact equality, static-ness included) and `equivalent(a,b)` (layouts as
 //! functions: same size, same value at every index).
 //! May import: `eval` algebra types and `builtins` (to evaluate layouts through `__apply`).
+#![allow(clippy::while_let_loop)]
 
 use crate::eval::builtins::{self, Args, Builtin};
 use crate::eval::error::{EvalError, R};

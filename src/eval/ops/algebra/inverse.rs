@@ -224,7 +224,7 @@ pub fn max_alignment(l: &Layout) -> R<Int> {
     let permuted = crate::eval::ops::divide::logical_divide(&f, &right_inverse(&f)?)?;
     let s0 = product(&get_mode(&permuted.shape, 0)?)?;
     let d1 = get_mode(&permuted.stride, 1)?;
-    Ok(gcd_tuple(s0, &d1)?)
+    gcd_tuple(s0, &d1)
 }
 
 /// `gcd(a, t)` with a tuple folded the CuTe way: `gcd(a, gcd(t0, gcd(t1, ...)))`.

@@ -213,6 +213,8 @@ fn num(v: i64, s: bool, u: bool) -> Off {
     Off::Int { i: Int::new(v, s), u }
 }
 
+// `add` returns `R<Int>` (checked), so it is not `std::ops::Add`.
+#[allow(clippy::should_implement_trait)]
 impl Off {
     /// A signed integer offset.
     pub fn int(i: Int) -> Off {

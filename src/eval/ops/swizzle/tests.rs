@@ -71,7 +71,7 @@ fn slice_and_offset_law() {
             for o in offsets {
                 let src = format!("Sw<{b},{m},{s}> o {o}{l}");
                 let Ok(sv) = super::testkit::eval_value(&src) else { continue };
-                let shape = call("shape", &[], &[sv.clone()]).unwrap();
+                let shape = call("shape", &[], std::slice::from_ref(&sv)).unwrap();
                 let (rows, cols) = match shape.elems().as_slice() {
                     [Value::Tuple(r), Value::Tuple(c)] => (r.as_int().unwrap().v, c.as_int().unwrap().v),
                     _ => panic!("rank-2 shape expected"),

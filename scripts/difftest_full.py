@@ -9,8 +9,8 @@ generator and weight (the category is written next to each case so mismatches ca
 """
 import random
 
-SHAPE_VALS = [1, 2, 3, 4, 5, 6, 8, 12, 16, 32]
-SHAPE_W = [4, 7, 3, 7, 1, 2, 5, 1, 3, 1]
+SHAPE_VALS = [1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 64, 128]
+SHAPE_W = [4, 7, 3, 7, 1, 2, 5, 1, 3, 1, 1, 0.5]
 STRIDE_VALS = [0, 1, 2, 3, 4, 6, 8, 12, 16, 32, 64, -1, -2, -4]
 STRIDE_W = [4, 6, 3, 2, 4, 2, 3, 1, 2, 2, 1, 1, 1, 1]
 TYPES = ["uint1b_t", "uint4b_t", "uint8_t", "int8_t", "uint16_t", "half_t", "uint32_t", "float", "uint64_t",
@@ -938,7 +938,66 @@ def c_nest(g):
     return X
 
 
+TV_LAYOUTS = ["((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))",
+              "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", "(_32,_4):(_1,_32)", "((_8,_4),_8):((_8,_0),_1)",
+              "(_32,(_2,_4)):(_2,(_1,_64))", "((_4,_32),_8):((_256,_1),_32)", "(_128,_16):(_1,_128)"]
+
+
+def c_realistic(g):
+    """GEMM-style layouts: power-of-two tiles, swizzled shared-memory atoms, thread-value layouts."""
+    P = lambda *v: g.ch(list(v))
+    st = g.p(0.75)
+    n = lambda v: g.n(v, st if g.p(0.85) else not st)
+    M, N, K = P(64, 128, 256), P(32, 64, 128), P(16, 32, 64)
+    tile = f"<{n(P(8, 16, 32, 64))},{n(P(8, 16, 32))}>"
+    gmem = P(f"({n(M)},{n(K)}):({n(K)},{n(1)})", f"({n(M)},{n(K)}):({n(1)},{n(M)})", f"make_layout(({n(M)},{n(N)}))",
+             f"make_layout(({n(M)},{n(N)}), LayoutRight)", f"({n(M)},{n(N)}):({g.n(P(1024, 4096), False)},{n(1)})")
+    atom = P("Sw<3,3,3> o (_8,_64):(_64,_1)", "Sw<2,3,3> o (_8,_32):(_32,_1)", "Sw<3,4,3> o (_8,_64):(_64,_1)",
+             "Sw<1,3,3> o (_8,_16):(_16,_1)", "Sw<3,3,3> o (_64,_8):(_1,_64)", "Sw<2,4,3> o _0 o (_16,_64):(_64,_1)",
+             "(_8,_64):(_64,_1)", "Sw<3,3,3> o _0 o (_8,(_8,_8)):(_64,(_1,_8))")
+    tv = P(*TV_LAYOUTS)
+    k = g.ch(["tts", "div", "tvcomp", "tvinv", "prod", "thr", "atomslice", "mnk", "recast", "misc"])
+    if k == "tts":
+        return f"tile_to_shape({atom}, ({n(M)},{n(K)}){P('', '', ', LayoutRight', ', (_1,_0)', ', GenColMajor')})"
+    if k == "div":
+        f = P("zipped_divide", "logical_divide", "tiled_divide", "flat_divide", "local_tile_like")
+        if f == "local_tile_like":
+            return f"zipped_divide({gmem}, {tile})({P('(_,_)', '(_,(0,1))', '((0,_),_)', '(_,1)', '(_,(1,_))')})" if False else f"A = zipped_divide({gmem}, {tile}); A({P('_,0', '_,(1,0)', '0,_', '(_,_),(1,1)', '_,(_,1)', '(1,_),_')})"
+        return f"{f}({gmem}, {tile})"
+    if k == "tvcomp":
+        return P(f"composition({gmem}, {tv})", f"{tv} o {P('(_32,_32)', '<_16,_16>', '(_16,_8):(_1,_16)', '_64:_1')}",
+                 f"zipped_divide({gmem}, {tile}) o ({tv}, _)" if False else f"composition(make_layout(({n(M)},{n(N)})), {tv})",
+                 f"make_layout({tv}, {g.small(8)[0]})")
+    if k == "tvinv":
+        return P(f"right_inverse({tv})", f"left_inverse({tv})", f"coalesce({tv})", f"right_inverse({tv}) o {tv}",
+                 f"{tv} o right_inverse({tv})", f"complement({tv}, {n(P(256, 512, 1024))})", f"filter({tv})",
+                 f"make_layout({tv}, complement({tv}, {n(P(512, 1024))}))", f"max_common_vector({tv}, {tv})")
+    if k == "prod":
+        f = P("blocked_product", "raked_product", "logical_product", "zipped_product", "tiled_product")
+        return f"{f}({P('(_2,_2):(_1,_2)', '(_4,_1):(_1,_0)', 'make_layout((_2,_4))', '(_32,_4):(_4,_1)', atom)}, {P('(_4,_8):(_8,_1)', 'make_layout((_2,_2,_1))', '(_1,_4):(_0,_1)', '(_2,_2):(_2,_1)')})"
+    if k == "thr":
+        thr = P("(_32,_4):(_4,_1)", "(_16,_8):(_8,_1)", "(_8,_16):(_1,_8)", "make_layout((_4,_8))")
+        val = P("(_1,_8):(_8,_1)", "(_4,_1):(_1,_0)", "make_layout((_2,_2))", "(_1,_4)")
+        return P(f"raked_product({thr}, {val})", f"right_inverse(raked_product({thr}, {val}))",
+                 f"right_inverse(raked_product({thr}, {val})).with_shape(({n(128)},{n(8)}))" if False else
+                 f"with_shape(right_inverse(raked_product({thr}, make_layout({val}))), ({n(P(128, 64))},_8))",
+                 f"logical_divide(raked_product({thr}, {val}), <_16,_8>)")
+    if k == "atomslice":
+        return f"S = {atom}; S({P('_,0', '_,1', '3,_', '(_,_),_', '_,(_,1)', '1,2', '_,_3', '_1,_')})"
+    if k == "mnk":
+        return P(f"ceil_div(({g.n(M * 4, False)},{g.n(N * 4, False)}), (_{M},_{N}))", f"shape_div(({n(M)},{n(N)}), ({n(16)},{n(8)}))",
+                 f"product_each(shape(zipped_divide({gmem}, {tile})))", f"size<1>(zipped_divide({gmem}, {tile}))",
+                 f"shape(tiled_divide({gmem}, {tile}))", f"idx2crd({g.n(g.r.randrange(M * N), False)}, ({n(M)},{n(N)}))",
+                 f"crd2idx(({g.n(g.r.randrange(M), False)},{g.n(g.r.randrange(N), False)}), ({n(M)},{n(N)}), ({n(1)},{n(M)}))")
+    if k == "recast":
+        return f"{P('upcast<2>', 'upcast<4>', 'downcast<2>', 'recast_layout<uint16_t,uint32_t>', 'recast_layout<uint32_t,uint16_t>', 'recast_layout<half_t,uint128_t>', 'recast_layout<uint8_t,uint128_t>')}({P(atom, gmem, tv)})"
+    return P(f"max_alignment({gmem})", f"max_common_layout({gmem}, {gmem})", f"max_common_vector({atom}, {gmem})",
+             f"coalesce(zipped_divide({gmem}, {tile}), (_1,_1))", f"get_nonswizzle_portion({atom})", f"cosize({atom})",
+             f"print_layout({P('(_4,_8):(_8,_1)', tv if g.p(0.2) else 'Sw<1,1,2> o (_4,_8):(_8,_1)')})")
+
+
 CATEGORIES = {
+    "realistic": (c_realistic, 12),
     "nest": (c_nest, 25),
     "construct": (c_construct, 6),
     "make_misc": (c_make_misc, 7),

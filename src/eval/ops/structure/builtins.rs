@@ -31,9 +31,11 @@ fn static_rank(n: usize) -> R<Value> {
 pub(crate) fn vget(v: &Value, i: usize) -> R<Value> {
     match v {
         Value::Layout(l) => Ok(Value::Layout(st::layout_get(l, &[i])?)),
-        Value::Swizzle(_) | Value::Composed(_) if i != 0 => {
-            Err(EvalError::type_err(format!("get<{i}> of {} `{v}`", v.kind())))
+        // a swizzled layout inside a tuple: its own `get` (the swizzle module's)
+        Value::Composed(_) => {
+            crate::eval::builtins::call("get", &[crate::eval::builtins::TArg::Int(i as i64)], std::slice::from_ref(v))
         }
+        Value::Swizzle(_) if i != 0 => Err(EvalError::type_err(format!("get<{i}> of {} `{v}`", v.kind()))),
         _ => tp::get_mode(v, i),
     }
 }
@@ -141,12 +143,11 @@ fn f_layout(a: &Args) -> R<Value> {
     lv(st::layout_get(l, &path(a)?)?)
 }
 
-/// CuTe's `shape(x)`: a layout's shape, an IntTuple itself, a tuple of the shapes of a tuple.
+/// CuTe's `shape(x)`: a layout's shape, an IntTuple itself, a tuple of the shapes of a tuple
+/// (a swizzled layout in it gives its inner layout's shape).
 fn shape_of(v: &Value) -> R<Value> {
     match v {
-        Value::Layout(l) => Ok(Value::Tuple(l.shape.clone())),
-        Value::Tuple(t) => Ok(Value::Tuple(t.clone())),
-        Value::Tile(v) => Ok(Value::tuple(v.iter().map(shape_of).collect::<R<_>>()?)),
+        Value::Layout(_) | Value::Tuple(_) | Value::Tile(_) | Value::Composed(_) => Ok(tp::shape_value(v)),
         other => Err(EvalError::type_err(format!("shape of {} `{other}`", other.kind()))),
     }
 }
@@ -185,8 +186,13 @@ fn sub(a: &Args, name: &str) -> R<Value> {
 fn f_size(a: &Args) -> R<Value> {
     match sub(a, "size")? {
         Value::Layout(l) => iv(st::size(&l)?),
+        Value::Tuple(IntTuple::Under) => tv(IntTuple::Under), // `size(_)` is `_`
         Value::Tuple(t) => iv(tp::size(&t)?),
-        Value::Swizzle(_) | Value::Composed(_) if !a.targs.is_empty() => nm(),
+        // a swizzled layout inside a tuple (`size<1>(x)`): the size of its shape
+        Value::Composed(c) => match tp::shape_value(&Value::Composed(c)) {
+            Value::Tuple(t) => iv(tp::size(&t)?),
+            other => Err(EvalError::type_err(format!("size of `{other}`"))),
+        },
         other => Err(EvalError::type_err(format!("size of {} `{other}`", other.kind()))),
     }
 }
@@ -196,6 +202,7 @@ fn rank_v(v: &Value) -> usize {
         Value::Layout(l) => l.shape.rank(),
         Value::Tuple(t) => t.rank(),
         Value::Tile(v) => v.len(),
+        Value::Composed(_) => rank_v(&tp::shape_value(v)),
         _ => 1,
     }
 }
@@ -211,23 +218,22 @@ fn depth_v(v: &Value) -> R<usize> {
             }
             Ok(1 + d)
         }
+        // a swizzled layout inside a tuple: the depth of its shape; a swizzle is a non-tuple
+        Value::Composed(_) => depth_v(&tp::shape_value(v)),
+        Value::Swizzle(_) => Ok(0),
         other => Err(EvalError::type_err(format!("depth of {} `{other}`", other.kind()))),
     }
 }
 
 fn f_rank(a: &Args) -> R<Value> {
+    // (a swizzled layout as the argument itself is the swizzle module's: `sub` refuses it)
     let v = sub(a, "rank")?;
-    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
-        return nm();
-    }
     static_rank(rank_v(&v))
 }
 
 fn f_depth(a: &Args) -> R<Value> {
+    // (a swizzled layout as the argument itself is the swizzle module's: `sub` refuses it)
     let v = sub(a, "depth")?;
-    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
-        return nm();
-    }
     static_rank(depth_v(&v)?)
 }
 
@@ -295,7 +301,9 @@ fn f_unflatten(a: &Args) -> R<Value> {
 
 fn f_zip(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    no_swizzle(a)?;
+    if matches!(a.args, [Value::Composed(_)]) {
+        return nm(); // the swizzle module's: zips the inner layout
+    }
     if !a.targs.is_empty() {
         return Err(EvalError::arity("zip takes no template arguments"));
     }
@@ -304,7 +312,7 @@ fn f_zip(a: &Args) -> R<Value> {
         [Value::Layout(x), Value::Layout(y)] => lv(st::zip2(x, y)?),
         [v] => tp::zip(v),
         [] => Err(EvalError::arity("zip takes at least 1 argument")),
-        vs if vs.iter().any(|v| matches!(v, Value::Layout(_))) => nm(),
+        // CuTe's variadic `zip(a, b, ...)` is `zip(make_tuple(a, b, ...))`
         vs => tp::zip(&Value::tuple(vs.to_vec())),
     }
 }
@@ -324,7 +332,7 @@ fn layout_x(a: &Args) -> R<Layout> {
 fn arg0_elems<'a>(a: &Args<'a>) -> R<&'a Value> {
     no_foreign(a)?;
     let v = a.arg(0)?;
-    if matches!(v, Value::Swizzle(_) | Value::Composed(_)) {
+    if matches!(v, Value::Composed(_)) {
         return nm();
     }
     Ok(v)

@@ -127,6 +127,9 @@ fn iv(i: Int) -> R<Value> {
 fn f_product(a: &Args) -> R<Value> {
     let t = tuple_arg(a, 0)?;
     want(a, 1, "product")?;
+    if matches!(t, IntTuple::Under) {
+        return tv(IntTuple::Under); // a non-tuple is its own product: `product(_)` is `_`
+    }
     iv(tp::product(t)?)
 }
 
@@ -175,6 +178,9 @@ fn f_max(a: &Args) -> R<Value> {
         return Ok(v);
     }
     let ts = all_tuples(a)?;
+    if let Some(v) = underscore_fold(&ts, "max")? {
+        return Ok(v);
+    }
     iv(tp::max(&ts)?)
 }
 fn f_min(a: &Args) -> R<Value> {
@@ -182,6 +188,9 @@ fn f_min(a: &Args) -> R<Value> {
         return Ok(v);
     }
     let ts = all_tuples(a)?;
+    if let Some(v) = underscore_fold(&ts, "min")? {
+        return Ok(v);
+    }
     iv(tp::min(&ts)?)
 }
 fn f_gcd(a: &Args) -> R<Value> {
@@ -189,9 +198,31 @@ fn f_gcd(a: &Args) -> R<Value> {
         return Ok(v);
     }
     let ts = all_tuples(a)?;
+    if let Some(v) = underscore_fold(&ts, "gcd")? {
+        return Ok(v);
+    }
     iv(tp::gcd_all(&ts)?)
 }
+/// `max`/`min`/`gcd` with a `_` among the leaves: a lone `_` is returned as it is; with other
+/// leaves CuTe's variadic recursion cannot deduce its return type (a compile error).
+fn underscore_fold(ts: &[IntTuple], name: &str) -> R<Option<Value>> {
+    let leaves: Vec<IntTuple> = ts.iter().flat_map(|t| t.leaves()).collect();
+    if !leaves.iter().any(|l| matches!(l, IntTuple::Under)) {
+        return Ok(None);
+    }
+    if leaves.len() == 1 {
+        return Ok(Some(Value::Tuple(IntTuple::Under)));
+    }
+    Err(EvalError::rule(
+        "return type deduction",
+        format!("{name} of `_` and other values: CuTe cannot deduce the result type of its recursion"),
+    ))
+}
+
 fn f_abs(a: &Args) -> R<Value> {
+    if matches!(a.args, [Value::Tuple(IntTuple::Under)]) {
+        return iv(crate::eval::int::st(0)); // `_` is an `Int<0>`: abs gives `_0`
+    }
     let x = int_arg(a, 0)?;
     want(a, 1, "abs")?;
     iv(tp::abs(x)?)
@@ -229,23 +260,25 @@ fn f_elem_scale(a: &Args) -> R<Value> {
     tv(tp::elem_scale(&x, &y)?)
 }
 
-fn shapes2(a: &Args, name: &str) -> R<(IntTuple, IntTuple)> {
-    let (x, y) = (shape_arg(a, 0)?, shape_arg(a, 1)?);
+/// The two arguments of the profile tests, which CuTe defines for any values (layouts,
+/// tilers, swizzled layouts: through `shape`).
+fn values2<'a>(a: &Args<'a>, name: &str) -> R<(&'a Value, &'a Value)> {
+    no_foreign(a)?;
     want(a, 2, name)?;
-    Ok((x, y))
+    Ok((a.arg(0)?, a.arg(1)?))
 }
 
 fn f_congruent(a: &Args) -> R<Value> {
-    let (x, y) = shapes2(a, "congruent")?;
-    iv(tp::congruent(&x, &y))
+    let (x, y) = values2(a, "congruent")?;
+    iv(tp::congruent_value(x, y))
 }
 fn f_weakly_congruent(a: &Args) -> R<Value> {
-    let (x, y) = shapes2(a, "weakly_congruent")?;
-    iv(tp::weakly_congruent(&x, &y))
+    let (x, y) = values2(a, "weakly_congruent")?;
+    iv(tp::weakly_congruent_value(x, y)?)
 }
 fn f_compatible(a: &Args) -> R<Value> {
-    let (x, y) = shapes2(a, "compatible")?;
-    iv(tp::compatible(&x, &y)?)
+    let (x, y) = values2(a, "compatible")?;
+    iv(tp::compatible_value(x, y)?)
 }
 fn f_evenly_divides(a: &Args) -> R<Value> {
     let s = shape_arg(a, 0)?;

@@ -557,9 +557,10 @@ pub fn size(t: &IntTuple) -> R<Int> {
     product(t)
 }
 
-/// `product_each(t)`: a tuple of the products of the modes (a non-tuple is wrapped).
+/// `product_each(t)`: a tuple of the products of the modes (a non-tuple is wrapped; a `_` mode
+/// is its own product).
 pub fn product_each(t: &IntTuple) -> R<IntTuple> {
-    Ok(T(wrap(t).modes().iter().map(|e| product(e).map(I)).collect::<R<_>>()?))
+    Ok(T(wrap(t).modes().iter().map(|e| if matches!(e, Under) { Ok(Under) } else { product(e).map(I) }).collect::<R<_>>()?))
 }
 
 /// `product_like(t, guide)`: the products of t at the leaves of guide.
@@ -765,7 +766,8 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
 /// `shape_div` of two integers.
 pub fn shape_div_int(a: Int, b: Int) -> R<Int> {
     if a.s && b.s {
-        if a.v == 0 || b.v == 0 {
+        // `a % b == 0 || b % a == 0`, short-circuited: `shape_div(_0, _2)` is `_0`
+        if b.v == 0 {
             return Err(EvalError::rule("Divisibility Condition", format!("shape_div({a}, {b}): division by zero")));
         }
         let ok = a.v.checked_rem(b.v).map(|r| r == 0).unwrap_or(true) || b.v.checked_rem(a.v).map(|r| r == 0).unwrap_or(true);
@@ -837,6 +839,120 @@ pub fn compatible(a: &IntTuple, b: &IntTuple) -> R<Int> {
         }
         (T(_), _) => Ok(false_t()),
         _ => Ok(leaf_int(a, "compatible")?.eq(size(b)?)),
+    }
+}
+
+// ---- the same tests on any values (layouts, tilers, swizzles), as CuTe's templates see them --
+
+/// CuTe's generic `shape(x)`: a layout's shape (a composed layout's inner one), a tuple's
+/// elements' shapes; anything else is its own shape.
+pub fn shape_value(v: &Value) -> Value {
+    match v {
+        Value::Layout(l) => Value::Tuple(l.shape.clone()),
+        Value::Composed(c) => func_shape(&c.inner),
+        Value::Tile(e) => Value::tuple(e.iter().map(shape_value).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The shape of a composed layout's inner function (`layout_b`).
+fn func_shape(f: &crate::eval::layout::Func) -> Value {
+    use crate::eval::layout::Func;
+    match f {
+        Func::Layout(l) => Value::Tuple(l.shape.clone()),
+        Func::Composed(c) => func_shape(&c.inner),
+        Func::Swizzle(s) => Value::Swizzle(*s),
+    }
+}
+
+fn is_integral_value(v: &Value) -> bool {
+    matches!(v, Value::Tuple(I(_) | Under))
+}
+
+/// The profile of `repeat_like(shape(x), _0)`, compared by `congruent`.
+fn same_profile_value(a: &Value, b: &Value) -> bool {
+    match (a.modes_of(), b.modes_of()) {
+        (Some(x), Some(y)) => x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| same_profile_value(p, q)),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// `congruent(a, b)` on any values: `repeat_like(shape(a), _0) == repeat_like(shape(b), _0)` as types.
+pub fn congruent_value(a: &Value, b: &Value) -> Int {
+    Int::bool(same_profile_value(&shape_value(a), &shape_value(b)), true)
+}
+
+/// `weakly_congruent(a, b)` on any values: tuples mode by mode, an integer `a` is true, an
+/// integer `b` (with a non-integer `a`) false, otherwise the shapes are compared.
+pub fn weakly_congruent_value(a: &Value, b: &Value) -> R<Int> {
+    if let (Value::Tuple(x), Value::Tuple(y)) = (a, b) {
+        return Ok(weakly_congruent(x, y));
+    }
+    match (a.modes_of(), b.modes_of()) {
+        (Some(x), Some(y)) => {
+            if x.len() != y.len() {
+                return Ok(false_t());
+            }
+            let mut acc = true_t();
+            for (p, q) in x.iter().zip(&y) {
+                acc = band(acc, weakly_congruent_value(p, q)?);
+            }
+            Ok(acc)
+        }
+        _ if is_integral_value(a) => Ok(true_t()),
+        _ if is_integral_value(b) => Ok(false_t()),
+        _ => {
+            let (sa, sb) = (shape_value(a), shape_value(b));
+            if sa == *a && sb == *b {
+                return Err(EvalError::type_err(format!("weakly_congruent: `{a}` and `{b}` have no shapes")));
+            }
+            weakly_congruent_value(&sa, &sb)
+        }
+    }
+}
+
+/// `compatible(a, b)` on any values: tuples mode by mode, an integer `a` is `a == size(b)`, an
+/// integer `b` (with a non-integer `a`) false, otherwise the shapes are compared.
+pub fn compatible_value(a: &Value, b: &Value) -> R<Int> {
+    if let (Value::Tuple(x), Value::Tuple(y)) = (a, b) {
+        return compatible(x, y);
+    }
+    match (a.modes_of(), b.modes_of()) {
+        (Some(x), Some(y)) => {
+            if x.len() != y.len() {
+                return Ok(false_t());
+            }
+            let mut acc = true_t();
+            for (p, q) in x.iter().zip(&y) {
+                acc = band(acc, compatible_value(p, q)?);
+            }
+            Ok(acc)
+        }
+        _ if is_integral_value(a) => {
+            let n = match b {
+                Value::Tuple(t) => size(t)?,
+                Value::Layout(l) => size(&l.shape)?,
+                // CuTe's `size` of a tiler or a swizzle is `void`
+                Value::Tile(_) | Value::Swizzle(_) => {
+                    return Err(EvalError::type_err(format!("compatible: {} `{b}` has no size", b.kind())))
+                }
+                other => match shape_value(other) {
+                    Value::Tuple(t) => size(&t)?,
+                    _ => return Err(EvalError::type_err(format!("compatible: size of {} `{other}`", other.kind()))),
+                },
+            };
+            let Value::Tuple(at) = a else { return Ok(false_t()) };
+            Ok(leaf_int(at, "compatible")?.eq(n))
+        }
+        _ if is_integral_value(b) => Ok(false_t()),
+        _ => {
+            let (sa, sb) = (shape_value(a), shape_value(b));
+            if sa == *a && sb == *b {
+                return Err(EvalError::type_err(format!("compatible: `{a}` and `{b}` have no shapes")));
+            }
+            compatible_value(&sa, &sb)
+        }
     }
 }
 
@@ -965,8 +1081,8 @@ pub fn filter_zeros_with(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(x.iter().zip(&y).map(|(p, q)| filter_zeros_with(p, q)).collect::<R<_>>()?))
         }
+        // `is_constant<0>` holds for `_0` only, not for `_` (a subclass of `Int<0>`)
         I(i) if i.is_const(0) => Ok(repeat_like(b, &IntTuple::st(1))),
-        Under => Ok(repeat_like(b, &IntTuple::st(1))),
         _ => Ok(b.clone()),
     }
 }

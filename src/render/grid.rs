@@ -4,10 +4,10 @@
 //! Also the size limit every printer checks before producing output.
 
 use crate::eval::error::{EvalError, R};
+use crate::eval::int::dy;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Func, Layout};
 use crate::eval::ops::swizzle::bits;
-use crate::eval::int::dy;
 use crate::eval::value::Value;
 
 /// Default largest number of cells a printer produces; `CUTE_PRINT_LIMIT` overrides it.
@@ -130,11 +130,7 @@ impl Grid {
         let (rows, cols) = match &d.shape {
             IntTuple::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
             s => {
-                let hint = if s.rank() == 1 {
-                    "; for one column write make_layout(L, _1:_0)"
-                } else {
-                    ""
-                };
+                let hint = if s.rank() == 1 { "; for one column write make_layout(L, _1:_0)" } else { "" };
                 return Err(EvalError::rule(
                     "rank(layout) == 2",
                     format!("CuTe prints rank-2 layouts only, `{v}` has rank {}{hint}", s.rank()),

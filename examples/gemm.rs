@@ -104,7 +104,12 @@ impl<'a> P<'a> {
                     }
                 }
                 let Value::Layout(l) = inner else { return Err("expected a layout after `o`".into()) };
-                return Ok(Value::Composed(Box::new(Composed { outer: Func::Swizzle(sw), offset, inner: Func::Layout(l), mixed: None })));
+                return Ok(Value::Composed(Box::new(Composed {
+                    outer: Func::Swizzle(sw),
+                    offset,
+                    inner: Func::Layout(l),
+                    mixed: None,
+                })));
             }
             return Ok(Value::Swizzle(sw));
         }
@@ -181,7 +186,8 @@ fn statement(line: &str) -> Result<String, String> {
         "emit" => true,
         w => return Err(format!("expected run or emit, got {w}")),
     };
-    let dims: Vec<i64> = words[1..4].iter().map(|w| w.parse::<i64>().map_err(|_| format!("bad size {w}"))).collect::<Result<_, _>>()?;
+    let dims: Vec<i64> =
+        words[1..4].iter().map(|w| w.parse::<i64>().map_err(|_| format!("bad size {w}"))).collect::<Result<_, _>>()?;
     let mut opts = Vec::new();
     for w in &words[4..] {
         let (k, v) = w.split_once('=').ok_or_else(|| format!("expected key=value, got {w}"))?;

@@ -2,6 +2,7 @@
 //! the REPL, scripts, `-e`, doctests and tests. Values go to one writer (stdout), diagnostics
 //! (errors, warnings, failed asserts) to another (stderr).
 //! May import: `parser`, `eval::interp` (and the value/error types), `diagnostic`.
+#![allow(clippy::type_complexity)]
 
 use crate::diagnostic::{paint_value, Diagnostic};
 use crate::eval::error::take_warnings;

@@ -21,7 +21,14 @@ struct Record {
 fn read_golden(file: &str) -> Vec<Record> {
     let path = format!("{}/tests/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("golden file");
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") }).collect()
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| Record {
+            expr: field(l, "expr").unwrap_or_default(),
+            cute: field(l, "cute"),
+            detail: field(l, "detail"),
+        })
+        .collect()
 }
 
 fn field(line: &str, key: &str) -> Option<String> {
@@ -50,8 +57,22 @@ fn field(line: &str, key: &str) -> Option<String> {
 /// Records of the general golden files that exercise this module.
 fn is_atoms_record(expr: &str) -> bool {
     const KEYS: &[&str] = &[
-        "mma_", "SM", "UniversalFMA", "make_tiled", "partition_", "thrfrg_", "_TV", "tile_shape", "tile_size", "copy", "retile",
-        "tidfrg", "tiler_mn", "tiled_layout", "val_layout", "get_thr_layout",
+        "mma_",
+        "SM",
+        "UniversalFMA",
+        "make_tiled",
+        "partition_",
+        "thrfrg_",
+        "_TV",
+        "tile_shape",
+        "tile_size",
+        "copy",
+        "retile",
+        "tidfrg",
+        "tiler_mn",
+        "tiled_layout",
+        "val_layout",
+        "get_thr_layout",
     ];
     KEYS.iter().any(|k| expr.contains(k))
 }
@@ -114,7 +135,11 @@ fn read_answers(path: &str) -> Vec<Record> {
     let text = std::fs::read_to_string(path).expect("answers file");
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.contains("\"error\": \"parse\""))
-        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") })
+        .map(|l| Record {
+            expr: field(l, "expr").unwrap_or_default(),
+            cute: field(l, "cute"),
+            detail: field(l, "detail"),
+        })
         .collect()
 }
 
@@ -140,7 +165,11 @@ fn oracle_file() {
     let recs: Vec<Record> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.contains("\"error\": \"parse\""))
-        .map(|l| Record { expr: field(l, "expr").unwrap_or_default(), cute: field(l, "cute"), detail: field(l, "detail") })
+        .map(|l| Record {
+            expr: field(l, "expr").unwrap_or_default(),
+            cute: field(l, "cute"),
+            detail: field(l, "detail"),
+        })
         .collect();
     let (ok, bad) = check(&recs);
     println!("{ok}/{} identical", recs.len());
@@ -185,7 +214,11 @@ fn mma_ops() -> Vec<(String, Vec<TArg>)> {
     mma_table::all_names()
         .into_iter()
         .map(|n| {
-            let t = if n.ends_with("_SS") || n.ends_with("_RS") { vec![TArg::Name("K".into()), TArg::Name("K".into())] } else { vec![] };
+            let t = if n.ends_with("_SS") || n.ends_with("_RS") {
+                vec![TArg::Name("K".into()), TArg::Name("K".into())]
+            } else {
+                vec![]
+            };
             (n, t)
         })
         .collect()
@@ -205,14 +238,20 @@ fn law_atom_tv_layouts_cover_their_tiles() {
         }
         let m = mma_table::lookup(&name, &targs).expect("known").expect("traits");
         let mnk: Vec<i64> = m.shape_mnk.leaves().iter().map(|x| x.as_int().expect("int").v).collect();
-        for (l, tile, what) in [(&m.a, mnk[0] * mnk[2], "A"), (&m.b, mnk[1] * mnk[2], "B"), (&m.c, mnk[0] * mnk[1], "C")] {
+        for (l, tile, what) in
+            [(&m.a, mnk[0] * mnk[2], "A"), (&m.b, mnk[1] * mnk[2], "B"), (&m.c, mnk[0] * mnk[1], "C")]
+        {
             // Register-sourced and C layouts are bijections; smem (SS) GMMA operands give every
             // thread the whole tile (thread stride 0, the value mode alone is the bijection).
             let ss = name.starts_with("SM90_64x") && (what == "B" || (what == "A" && name.contains("_SS")));
             if ss {
                 let thr = alg::mode(l, 0).expect("mode");
-                assert!(thr.stride.leaves().iter().all(|d| d.as_int().expect("int").v == 0), "{name} {what}: thread stride");
-                let per = covers_evenly(&values_of(&alg::mode(l, 1).expect("mode")), tile).unwrap_or_else(|e| panic!("{name} {what}: {e}"));
+                assert!(
+                    thr.stride.leaves().iter().all(|d| d.as_int().expect("int").v == 0),
+                    "{name} {what}: thread stride"
+                );
+                let per = covers_evenly(&values_of(&alg::mode(l, 1).expect("mode")), tile)
+                    .unwrap_or_else(|e| panic!("{name} {what}: {e}"));
                 assert_eq!(per, 1, "{name} {what}");
             } else {
                 let per = covers_evenly(&values_of(l), tile).unwrap_or_else(|e| panic!("{name} {what}: {e}"));
@@ -225,7 +264,11 @@ fn law_atom_tv_layouts_cover_their_tiles() {
 }
 
 fn tiled(name: &str, atom_layout: &str, perm: Option<Tl>) -> TiledMma {
-    let targs = if name.ends_with("_SS") || name.ends_with("_RS") { vec![TArg::Name("K".into()), TArg::Name("K".into())] } else { vec![] };
+    let targs = if name.ends_with("_SS") || name.ends_with("_RS") {
+        vec![TArg::Name("K".into()), TArg::Name("K".into())]
+    } else {
+        vec![]
+    };
     let m = mma_table::lookup(name, &targs).expect("known").expect("traits");
     let al = cute::eval::atoms::lit::parse_layout(atom_layout).expect("layout");
     mma::make_tiled_mma(m, Some(&al), perm).expect("tiled mma")
@@ -285,7 +328,8 @@ fn law_retile_round_trips_with_the_mma_fragment() {
         ("SM90_U32x4_STSM_N", Operand::C, "(_2,_2,_1):(_1,_2,_0)", Some("(_32,_32,_16)")),
     ];
     for (op, which, al, perm) in cases {
-        let perm = perm.map(|p| Tl::from_shape(&cute::eval::atoms::lit::parse_tuple(p).expect("tuple")).expect("tiler"));
+        let perm =
+            perm.map(|p| Tl::from_shape(&cute::eval::atoms::lit::parse_tuple(p).expect("tuple")).expect("tiler"));
         let t = tiled("SM80_16x8x16_F16F16F16F16_TN", al, perm);
         let a = atom(op, "half_t");
         let c = cp::make_tiled_copy_mma(a, &t, which).expect("tiled copy");
@@ -294,7 +338,11 @@ fn law_retile_round_trips_with_the_mma_fragment() {
             Operand::B => (1, 2),
             Operand::C => (0, 1),
         };
-        let x = alg::make_layout(&IntTuple::T(vec![IntTuple::I(t.tile_size(r).expect("t")), IntTuple::I(t.tile_size(cc).expect("t"))])).expect("x");
+        let x = alg::make_layout(&IntTuple::T(vec![
+            IntTuple::I(t.tile_size(r).expect("t")),
+            IntTuple::I(t.tile_size(cc).expect("t")),
+        ]))
+        .expect("x");
         let side = if which == Operand::C { Side::S } else { Side::D };
         for thr in [0, 1, 5, 37, 127] {
             let pm = t.partition(which, thr, &Source::Plain(x.clone())).expect("mma partition");

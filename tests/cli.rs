@@ -44,7 +44,8 @@ fn cute(args: &[&str]) -> Run {
 /// A fresh temporary file with `text`.
 fn temp_file(name: &str, text: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("cute-cli-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+    let dir =
+        std::env::temp_dir().join(format!("cute-cli-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let p = dir.join(name);
     std::fs::write(&p, text).expect("write temp file");
@@ -150,7 +151,10 @@ fn identical_and_loose_equality() {
 
 #[test]
 fn equivalent_compares_functions() {
-    let r = cute(&["-e", "equivalent((_2,_4):(_1,_2), _8:_1); equivalent((2,4):(1,2), (2,4):(4,1)); equivalent((2,4), 8:1)"]);
+    let r = cute(&[
+        "-e",
+        "equivalent((_2,_4):(_1,_2), _8:_1); equivalent((2,4):(1,2), (2,4):(4,1)); equivalent((2,4), 8:1)",
+    ]);
     assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (0, "_1\n_0\n_1\n", ""));
     let r = cute(&["-e", "equivalent((4096,8192):(1,4096), 33554432:1)"]);
     assert_eq!(r.code, 1);

@@ -53,8 +53,17 @@ fn records(file: &str) -> Vec<Record> {
 /// Records about MMA/copy atoms (the atoms issue's): skipped here by name.
 pub fn is_atom_record(expr: &str) -> bool {
     const NAMES: &[&str] = &[
-        "mma_", "make_tiled_mma", "partition_", "thrfrg_", "tile_shape", "UniversalFMA", "copy_atom",
-        "make_tiled_copy", "retile_", "tidfrg_", "get_thr_layout",
+        "mma_",
+        "make_tiled_mma",
+        "partition_",
+        "thrfrg_",
+        "tile_shape",
+        "UniversalFMA",
+        "copy_atom",
+        "make_tiled_copy",
+        "retile_",
+        "tidfrg_",
+        "get_thr_layout",
     ];
     if NAMES.iter().any(|n| expr.contains(n)) {
         return true;

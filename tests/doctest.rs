@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn temp_md(text: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("cute-doctest-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+    let dir =
+        std::env::temp_dir().join(format!("cute-doctest-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let p = dir.join("doc.md");
     std::fs::write(&p, text).expect("write");

@@ -164,7 +164,8 @@ fn check_copy(d: &str, cfg: &GemmConfig, op: &Operand, p: &OperandPlan) {
                 let kts = (cfg.k + cfg.bk - 1) / cfg.bk;
                 for kt in [0, kts - 1] {
                     let got = gbase + p.gmem_steps[s] + kt * p.gmem_ktile;
-                    let want = eval(&Value::Layout(op.gmem.clone()), &[bx * op.tile_mn + mn + dm, kt * cfg.bk + k + dk]);
+                    let want =
+                        eval(&Value::Layout(op.gmem.clone()), &[bx * op.tile_mn + mn + dm, kt * cfg.bk + k + dk]);
                     assert_eq!(got, want, "{d}: g{n} offset, block {bx} k-tile {kt} step {s} thread {tid}");
                 }
             }
@@ -177,7 +178,8 @@ fn check_copy(d: &str, cfg: &GemmConfig, op: &Operand, p: &OperandPlan) {
 fn check_ldmatrix(d: &str, cfg: &GemmConfig, op: &Operand, p: &OperandPlan) {
     let n = op.name;
     let lm = Value::Layout(kernel::ldmatrix_layout(n, op.major));
-    let (wcount, wtile, wname) = if n == 'a' { (cfg.wm, cfg.bm / cfg.wm, "warp_m") } else { (cfg.wn, cfg.bn / cfg.wn, "warp_n") };
+    let (wcount, wtile, wname) =
+        if n == 'a' { (cfg.wm, cfg.bm / cfg.wm, "warp_m") } else { (cfg.wn, cfg.bn / cfg.wn, "warp_n") };
     for lane in 0..32 {
         let mn = ev(&p.ld_mn, &[("lane", lane)]);
         let k = ev(&p.ld_k, &[("lane", lane)]);
@@ -271,13 +273,17 @@ fn predicated_edges_cover_odd_problems_exactly() {
                                 let elems: Vec<(i64, i64)> = (0..op.vec)
                                     .map(|e| if op.major == Major::K { (gm, gk + e) } else { (gm + e, gk) })
                                     .collect();
-                                let inside = elems.iter().filter(|(a, b)| *a < op.extent_mn && *b < cfg.k).count() as i64;
+                                let inside =
+                                    elems.iter().filter(|(a, b)| *a < op.extent_mn && *b < cfg.k).count() as i64;
                                 assert!(inside == 0 || inside == op.vec, "{d}: {n} vector partly outside");
                                 assert_eq!(pred, inside == op.vec, "{d}: {n} predicate at ({gm},{gk})");
                                 if pred {
                                     for (a, b) in elems {
                                         let off = direct_eval(&Value::Layout(op.gmem.clone()), &[a, b]);
-                                        assert!(off >= 0 && off < op.extent_mn * cfg.k, "{d}: {n} offset {off} outside");
+                                        assert!(
+                                            off >= 0 && off < op.extent_mn * cfg.k,
+                                            "{d}: {n} offset {off} outside"
+                                        );
                                         loaded[(a * cfg.k + b) as usize] += 1;
                                     }
                                 }
@@ -371,7 +377,11 @@ fn ldmatrix_fragments_match_the_atom_tv_layouts() {
                         } else {
                             // registers 0,1 -> n-block 0 (b0, b1), 2,3 -> n-block 1: index n + 8k
                             let (nb, j) = (q / 2, q % 2);
-                            assert_eq!(eval(&tv, &[t, 2 * j + h]), (mn - 8 * nb) + 8 * k, "{d}: B fragment t{t} q{q} h{h}");
+                            assert_eq!(
+                                eval(&tv, &[t, 2 * j + h]),
+                                (mn - 8 * nb) + 8 * k,
+                                "{d}: B fragment t{t} q{q} h{h}"
+                            );
                         }
                     }
                 }

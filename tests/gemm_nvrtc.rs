@@ -46,6 +46,12 @@ fn every_tested_kernel_compiles_for_sm80_and_sm90a() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} configurations failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} configurations failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     eprintln!("{} configurations compiled for sm_80 and sm_90a", cases.len());
 }

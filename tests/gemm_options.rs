@@ -8,7 +8,9 @@ use gemm_common::*;
 
 fn refused(m: i64, n: i64, k: i64, opts: Vec<GemmOpt>) -> (String, Option<usize>) {
     match gemm_statement(true, m, n, k, &opts) {
-        Ok(_) => panic!("accepted: {}", opts.iter().map(|o| format!("{}={}", o.key, o.value)).collect::<Vec<_>>().join(" ")),
+        Ok(_) => {
+            panic!("accepted: {}", opts.iter().map(|o| format!("{}={}", o.key, o.value)).collect::<Vec<_>>().join(" "))
+        }
         Err(e) => (e.to_string(), e.arg),
     }
 }
@@ -24,36 +26,110 @@ macro_rules! refuses {
     };
 }
 
-refuses!(smem_that_breaks_16_byte_vectors, (1024, 1024, 1024), [opt("smem_a", layout(&[128, 64], &[1, 128]))], Some(3),
-    "smem layout", "breaks 16-byte vectors");
-refuses!(smem_whose_swizzle_breaks_vectors, (1024, 1024, 1024), [opt("smem_b", swizzled(3, 2, 3, &[8, 64], &[64, 1]))], Some(3),
-    "breaks 16-byte vectors");
-refuses!(smem_atom_wider_than_the_tile, (1024, 1024, 1024), [opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[2, 2]))), opt("smem_a", swizzled(3, 3, 3, &[8, 64], &[64, 1]))], Some(5),
-    "smem layout", "does not tile the 128x32 tile");
-refuses!(smem_that_does_not_divide_the_tile, (1024, 1024, 1024), [opt("smem_a", layout(&[96, 64], &[64, 1]))], Some(3),
-    "does not tile");
-refuses!(smem_not_one_to_one, (1024, 1024, 1024), [opt("smem_a", layout(&[128, 64], &[0, 1]))], Some(3),
-    "not one-to-one");
+refuses!(
+    smem_that_breaks_16_byte_vectors,
+    (1024, 1024, 1024),
+    [opt("smem_a", layout(&[128, 64], &[1, 128]))],
+    Some(3),
+    "smem layout",
+    "breaks 16-byte vectors"
+);
+refuses!(
+    smem_whose_swizzle_breaks_vectors,
+    (1024, 1024, 1024),
+    [opt("smem_b", swizzled(3, 2, 3, &[8, 64], &[64, 1]))],
+    Some(3),
+    "breaks 16-byte vectors"
+);
+refuses!(
+    smem_atom_wider_than_the_tile,
+    (1024, 1024, 1024),
+    [
+        opt("tile", tile(128, 128, 32)),
+        opt("mma", Value::Tuple(t(&[2, 2]))),
+        opt("smem_a", swizzled(3, 3, 3, &[8, 64], &[64, 1]))
+    ],
+    Some(5),
+    "smem layout",
+    "does not tile the 128x32 tile"
+);
+refuses!(
+    smem_that_does_not_divide_the_tile,
+    (1024, 1024, 1024),
+    [opt("smem_a", layout(&[96, 64], &[64, 1]))],
+    Some(3),
+    "does not tile"
+);
+refuses!(
+    smem_not_one_to_one,
+    (1024, 1024, 1024),
+    [opt("smem_a", layout(&[128, 64], &[0, 1]))],
+    Some(3),
+    "not one-to-one"
+);
 refuses!(smem_not_a_layout, (1024, 1024, 1024), [opt("smem_a", int(3))], Some(3), "expected a layout");
-refuses!(copy_with_the_wrong_thread_count, (1024, 1024, 1024), [opt("copy_a", layout(&[64, 2], &[2, 1]))], Some(3),
-    "copy layout", "has 128 threads; the block has 256");
-refuses!(copy_that_does_not_tile, (1024, 1024, 1024), [opt("tile", tile(128, 256, 32)), opt("copy_a", layout(&[32, 8], &[8, 1]))], Some(4),
-    "covers 32x64, which does not tile the 128x32 tile");
+refuses!(
+    copy_with_the_wrong_thread_count,
+    (1024, 1024, 1024),
+    [opt("copy_a", layout(&[64, 2], &[2, 1]))],
+    Some(3),
+    "copy layout",
+    "has 128 threads; the block has 256"
+);
+refuses!(
+    copy_that_does_not_tile,
+    (1024, 1024, 1024),
+    [opt("tile", tile(128, 256, 32)), opt("copy_a", layout(&[32, 8], &[8, 1]))],
+    Some(4),
+    "covers 32x64, which does not tile the 128x32 tile"
+);
 refuses!(copy_not_one_to_one, (1024, 1024, 1024), [opt("copy_b", layout(&[32, 8], &[8, 2]))], Some(3), "one-to-one");
 refuses!(unknown_key, (64, 64, 64), [opt("tiles", tile(64, 64, 32))], Some(3), "unknown key `tiles`");
 refuses!(key_twice, (64, 64, 64), [opt("stages", int(3)), opt("stages", int(4))], Some(4), "given twice");
 refuses!(fp8_inputs, (64, 64, 64), [opt("dtype", tag("f8"))], Some(3), "not supported");
 refuses!(bad_layout_letters, (64, 64, 64), [opt("layout", tag("XN"))], Some(3), "expected TN, NN, NT or TT");
-refuses!(tile_not_a_multiple_of_16, (64, 64, 64), [opt("tile", tile(128, 120, 32))], Some(3), "BN = 120 must be a positive multiple of 16");
-refuses!(too_much_shared_memory, (4096, 4096, 4096), [opt("tile", tile(256, 256, 64)), opt("mma", Value::Tuple(t(&[4, 4]))), opt("stages", int(4))], Some(5),
-    "262144 bytes of shared memory; the limit is 232448");
-refuses!(warp_tile_too_large, (4096, 4096, 4096), [opt("tile", tile(256, 256, 32)), opt("mma", Value::Tuple(t(&[2, 2])))], Some(4),
-    "512 accumulator registers");
-refuses!(warps_that_do_not_tile, (4096, 4096, 4096), [opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[3, 2])))], Some(4),
-    "3 warps in M");
-refuses!(an_fp16_accumulating_atom, (64, 64, 64), [opt("mma", atom("SM80_16x8x16_F16F16F16F16_TN"))], Some(3), "fp32 accumulation");
-refuses!(atom_and_dtype_disagree, (64, 64, 64), [opt("dtype", tag("f16")), opt("mma", atom("SM80_16x8x16_F32BF16BF16F32_TN"))], Some(4),
-    "bf16 inputs, but dtype=f16");
+refuses!(
+    tile_not_a_multiple_of_16,
+    (64, 64, 64),
+    [opt("tile", tile(128, 120, 32))],
+    Some(3),
+    "BN = 120 must be a positive multiple of 16"
+);
+refuses!(
+    too_much_shared_memory,
+    (4096, 4096, 4096),
+    [opt("tile", tile(256, 256, 64)), opt("mma", Value::Tuple(t(&[4, 4]))), opt("stages", int(4))],
+    Some(5),
+    "262144 bytes of shared memory; the limit is 232448"
+);
+refuses!(
+    warp_tile_too_large,
+    (4096, 4096, 4096),
+    [opt("tile", tile(256, 256, 32)), opt("mma", Value::Tuple(t(&[2, 2])))],
+    Some(4),
+    "512 accumulator registers"
+);
+refuses!(
+    warps_that_do_not_tile,
+    (4096, 4096, 4096),
+    [opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[3, 2])))],
+    Some(4),
+    "3 warps in M"
+);
+refuses!(
+    an_fp16_accumulating_atom,
+    (64, 64, 64),
+    [opt("mma", atom("SM80_16x8x16_F16F16F16F16_TN"))],
+    Some(3),
+    "fp32 accumulation"
+);
+refuses!(
+    atom_and_dtype_disagree,
+    (64, 64, 64),
+    [opt("dtype", tag("f16")), opt("mma", atom("SM80_16x8x16_F32BF16BF16F32_TN"))],
+    Some(4),
+    "bf16 inputs, but dtype=f16"
+);
 refuses!(non_positive_size, (0, 64, 64), [], Some(0), "must be positive");
 
 fn atom(name: &str) -> Value {
@@ -69,7 +145,14 @@ fn accepted_values_and_the_defaults() {
     assert!(src.contains("smem_b = tile_to_shape(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), (_256,_64,_3))"));
     assert!(src.contains("extern \"C\" __global__ void __launch_bounds__(256, 1)"));
     // a tiled MMA gives the warps and the input type
-    let src = gemm_statement(true, 512, 512, 512, &[opt("mma", tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", &[2, 2, 1])), opt("tile", tile(128, 128, 64))]).unwrap();
+    let src = gemm_statement(
+        true,
+        512,
+        512,
+        512,
+        &[opt("mma", tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", &[2, 2, 1])), opt("tile", tile(128, 128, 64))],
+    )
+    .unwrap();
     assert!(src.contains("bf16*bf16->bf16"));
     assert!(src.contains("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"));
     assert!(src.contains("warps (_2,_2):(_1,_2)"));

@@ -24,7 +24,11 @@ fn simulate(stages: i64, bk: i64, kt_n: i64) -> Result<(), String> {
         256,
         256,
         k,
-        &[opt("tile", tile(128, 128, bk)), opt("stages", int(stages)), opt("mma", Value::Tuple(gemm_common::t(&[2, 2, 1])))],
+        &[
+            opt("tile", tile(128, 128, bk)),
+            opt("stages", int(stages)),
+            opt("mma", Value::Tuple(gemm_common::t(&[2, 2, 1]))),
+        ],
     )
     .map_err(|e| e.to_string())?;
     let sch = schedule(&cfg);
@@ -54,7 +58,9 @@ fn simulate(stages: i64, bk: i64, kt_n: i64) -> Result<(), String> {
                     let s = stage.map(|x| x as usize).unwrap_or(wr);
                     let slot = &mut st[s];
                     if slot.last_read_epoch >= epoch {
-                        return Err(ctx(&format!("tile {t} written into stage {s} with no barrier after its last read")));
+                        return Err(ctx(&format!(
+                            "tile {t} written into stage {s} with no barrier after its last read"
+                        )));
                     }
                     if let Some(old) = slot.tile {
                         if old != t && frag_loads < (old + 1) * kk_n {
@@ -62,7 +68,12 @@ fn simulate(stages: i64, bk: i64, kt_n: i64) -> Result<(), String> {
                         }
                     }
                     if slot.tile != Some(t) {
-                        *slot = Stage { tile: Some(t), parts_done: vec![], parts_visible: vec![], last_read_epoch: slot.last_read_epoch };
+                        *slot = Stage {
+                            tile: Some(t),
+                            parts_done: vec![],
+                            parts_visible: vec![],
+                            last_read_epoch: slot.last_read_epoch,
+                        };
                     }
                     open.push((s, *part));
                 }
@@ -100,10 +111,16 @@ fn simulate(stages: i64, bk: i64, kt_n: i64) -> Result<(), String> {
                     }
                     let slot = &mut st[rd];
                     if slot.tile != Some(g / kk_n) {
-                        return Err(ctx(&format!("k-step {g} reads stage {rd} holding tile {:?}, not {}", slot.tile, g / kk_n)));
+                        return Err(ctx(&format!(
+                            "k-step {g} reads stage {rd} holding tile {:?}, not {}",
+                            slot.tile,
+                            g / kk_n
+                        )));
                     }
                     if (0..parts).any(|p| !slot.parts_visible.contains(&p)) {
-                        return Err(ctx(&format!("k-step {g} reads stage {rd} before its copy is complete and visible")));
+                        return Err(ctx(&format!(
+                            "k-step {g} reads stage {rd} before its copy is complete and visible"
+                        )));
                     }
                     slot.last_read_epoch = epoch;
                 }

@@ -95,12 +95,7 @@ fn cute_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, env: &[(&str, &str
     });
     #[cfg(not(unix))]
     let code = status.and_then(|s| s.code());
-    Run {
-        code,
-        out: String::from_utf8_lossy(&out).into_owned(),
-        err: String::from_utf8_lossy(&err).into_owned(),
-        took,
-    }
+    Run { code, out: String::from_utf8_lossy(&out).into_owned(), err: String::from_utf8_lossy(&err).into_owned(), took }
 }
 
 fn os(s: &str) -> &std::ffi::OsStr {
@@ -118,7 +113,8 @@ fn cute_e(src: &str) -> Run {
 
 fn temp_dir() -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!("cute-hostile-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+    let d =
+        std::env::temp_dir().join(format!("cute-hostile-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
@@ -195,10 +191,50 @@ fn accepted(src: &str, out: &str) {
 #[test]
 fn unbalanced_and_broken_syntax() {
     for src in [
-        "((1,2)", "(1,2))", "<1,2", "1,2>", "(1,2>", "<1,2)", ")", "(", "<", ">", "f(", "f)", "get<1(x)",
-        "A = (1,\n2", "2^63", "1:2:3", "(,)", "(1,)", "f(,1)", "a = ", "= 3", "assert", "assert 1 ==",
-        "x = 1 x = 2", "x == 1", "\\", "1 \\ 2", "o", "Sw<3,3>", "Sw<3,3,3,3>", "Sw<a,b,c>", "Sw", "get<>(1)",
-        "@", "1 $ 2", "\u{7f}", "é", "run gemm", "emit gemm 1 2", "--1", "_", "_ _", "1 2", "f (1)",
+        "((1,2)",
+        "(1,2))",
+        "<1,2",
+        "1,2>",
+        "(1,2>",
+        "<1,2)",
+        ")",
+        "(",
+        "<",
+        ">",
+        "f(",
+        "f)",
+        "get<1(x)",
+        "A = (1,\n2",
+        "2^63",
+        "1:2:3",
+        "(,)",
+        "(1,)",
+        "f(,1)",
+        "a = ",
+        "= 3",
+        "assert",
+        "assert 1 ==",
+        "x = 1 x = 2",
+        "x == 1",
+        "\\",
+        "1 \\ 2",
+        "o",
+        "Sw<3,3>",
+        "Sw<3,3,3,3>",
+        "Sw<a,b,c>",
+        "Sw",
+        "get<>(1)",
+        "@",
+        "1 $ 2",
+        "\u{7f}",
+        "é",
+        "run gemm",
+        "emit gemm 1 2",
+        "--1",
+        "_",
+        "_ _",
+        "1 2",
+        "f (1)",
     ] {
         if src == "_" {
             continue; // `_` is a value
@@ -220,7 +256,10 @@ fn literals_out_of_range() {
     ] {
         refused(src, 2);
     }
-    accepted("_9223372036854775807; -9223372036854775808; _-9223372036854775808", "_9223372036854775807\n-9223372036854775808\n_-9223372036854775808\n");
+    accepted(
+        "_9223372036854775807; -9223372036854775808; _-9223372036854775808",
+        "_9223372036854775807\n-9223372036854775808\n_-9223372036854775808\n",
+    );
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -342,10 +381,7 @@ fn deep_and_wide_values_built_step_by_step() {
         ("layouts.cute", format!("A = _2:_1\n{}rank(A)\n", "A = make_layout(A, _1:_0)\n".repeat(10_000))),
         ("tiles.cute", format!("A = <1,1>\n{}A\n", "A = <A,1>\n".repeat(10_000))),
         ("append.cute", format!("A = _2:_1\n{}A\n", "A = append(A, A)\n".repeat(1000))),
-        (
-            "grow.cute",
-            format!("{}\n", vec!["(12,(4,8)):(59,(13,1)) o <_3:_1, _8:_1>"; 12].join(" o ")),
-        ),
+        ("grow.cute", format!("{}\n", ["(12,(4,8)):(59,(13,1)) o <_3:_1, _8:_1>"; 12].join(" o "))),
     ];
     for (name, text) in cases {
         let p = d.join(name);
@@ -645,14 +681,47 @@ fn tokens(s: &str) -> Vec<String> {
 }
 
 const HUGE: &[&str] = &[
-    "9223372036854775807", "-9223372036854775808", "4611686018427387904", "4294967296", "3037000500",
-    "2147483648", "0", "-1", "1", "65536", "1048576", "63", "64", "-64", "31", "32", "99999999999999999999",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "4611686018427387904",
+    "4294967296",
+    "3037000500",
+    "2147483648",
+    "0",
+    "-1",
+    "1",
+    "65536",
+    "1048576",
+    "63",
+    "64",
+    "-64",
+    "31",
+    "32",
+    "99999999999999999999",
 ];
 
 const FUNCS: &[&str] = &[
-    "print_layout", "print_latex", "print_svg", "complement", "right_inverse", "left_inverse", "coalesce",
-    "size", "cosize", "logical_product", "logical_divide", "equivalent", "nullspace", "upcast<2>", "downcast<4>",
-    "zipped_divide", "blocked_product", "flatten", "make_layout", "tile_to_shape", "max_common_layout",
+    "print_layout",
+    "print_latex",
+    "print_svg",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "coalesce",
+    "size",
+    "cosize",
+    "logical_product",
+    "logical_divide",
+    "equivalent",
+    "nullspace",
+    "upcast<2>",
+    "downcast<4>",
+    "zipped_divide",
+    "blocked_product",
+    "flatten",
+    "make_layout",
+    "tile_to_shape",
+    "max_common_layout",
 ];
 
 fn is_number(t: &str) -> bool {
@@ -701,7 +770,10 @@ fn mutate(rng: &mut Rng, e: &str, pool: &[String]) -> String {
         }
         7 => return format!("{e} o {}", last_stmt(rng.pick(pool).as_str())),
         8 => {
-            let noise = ["(", ")", "<", ">", ",", ":", "_", ";", "o", "+", "-", "*", "/", "\\", "#", "\t", "\n", "\r\n", "==", "assert", "é", "\u{0}", "\u{7f}"];
+            let noise = [
+                "(", ")", "<", ">", ",", ":", "_", ";", "o", "+", "-", "*", "/", "\\", "#", "\t", "\n", "\r\n", "==",
+                "assert", "é", "\u{0}", "\u{7f}",
+            ];
             t.insert(i, rng.pick(&noise).to_string());
         }
         9 => {
@@ -717,7 +789,8 @@ fn mutate(rng: &mut Rng, e: &str, pool: &[String]) -> String {
             if !nums.is_empty() {
                 let k = *rng.pick(&nums);
                 let n = 2 + rng.below(5);
-                let parts: Vec<&str> = (0..n).map(|_| *rng.pick(&["_65536", "65536", "_2", "1024", "_1048576"])).collect();
+                let parts: Vec<&str> =
+                    (0..n).map(|_| *rng.pick(&["_65536", "65536", "_2", "1024", "_1048576"])).collect();
                 t[k] = format!("({})", parts.join(","));
             }
         }

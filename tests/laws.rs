@@ -12,7 +12,8 @@ use cute::eval::int_tuple::IntTuple::{self, I, T};
 use cute::eval::layout::Layout;
 use cute::eval::ops::algebra::util::eval_idx;
 use cute::eval::ops::algebra::{
-    check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition, composition_raw, left_inverse, right_inverse, Tiler,
+    check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition, composition_raw,
+    left_inverse, right_inverse, Tiler,
 };
 use cute::eval::ops::divide::{logical_divide, logical_divide_tiler, logical_product, logical_product_tiler};
 use cute::eval::ops::structure::{cosize, filter, make_layout_cat, size};

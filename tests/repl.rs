@@ -215,7 +215,7 @@ fn commands_help_save_load_quit() {
     prompt(&mut s);
     s.send_line("nosuch").unwrap(); // not accepted: not saved
     prompt(&mut s);
-    s.send_line(&format!(":save {}", script.display())).unwrap();
+    s.send_line(format!(":save {}", script.display())).unwrap();
     until(&mut s, "saved 1 input");
     prompt(&mut s);
     s.send_line(":reset").unwrap();
@@ -223,7 +223,7 @@ fn commands_help_save_load_quit() {
     s.send_line(":vars").unwrap();
     until(&mut s, "(no bindings)");
     prompt(&mut s);
-    s.send_line(&format!(":load {}", script.display())).unwrap();
+    s.send_line(format!(":load {}", script.display())).unwrap();
     prompt(&mut s);
     s.send_line("B").unwrap();
     until(&mut s, "(3,5)");
@@ -262,16 +262,16 @@ fn deep_entries_and_saving_the_last_value() {
     let script = home.join("deep.cute");
     let mut s = start(&home, true);
     // Deeply nested input runs (on a large stack) and prints like any other.
-    s.send_line(&format!("size({}_4{})", "(".repeat(200), ")".repeat(200))).unwrap();
+    s.send_line(format!("size({}_4{})", "(".repeat(200), ")".repeat(200))).unwrap();
     until(&mut s, "_4\r\n");
     prompt(&mut s);
-    s.send_line(&format!("{}1{}", "(".repeat(300), ")".repeat(300))).unwrap();
+    s.send_line(format!("{}1{}", "(".repeat(300), ")".repeat(300))).unwrap();
     until(&mut s, "nesting too deep");
     prompt(&mut s);
     s.send_line("_").unwrap();
     until(&mut s, "_4\r\n");
     prompt(&mut s);
-    s.send_line(&format!(":save {}", script.display())).unwrap();
+    s.send_line(format!(":save {}", script.display())).unwrap();
     until(&mut s, "saved 2 input");
     prompt(&mut s);
     exit_with_ctrl_d(s);

@@ -20,11 +20,8 @@ fn every_script_passes() {
             continue;
         }
         ran += 1;
-        let out = Command::new(env!("CARGO_BIN_EXE_cute"))
-            .args(["--color", "never"])
-            .arg(p)
-            .output()
-            .expect("run cute");
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_cute")).args(["--color", "never"]).arg(p).output().expect("run cute");
         if !out.status.success() {
             failed.push(format!(
                 "{}: exit {:?}\n{}",

@@ -43,7 +43,9 @@ impl<'a> Args<'a> {
     pub fn tint(&self, i: usize) -> R<i64> {
         match self.targs.get(i) {
             Some(TArg::Int(v)) => Ok(*v),
-            Some(TArg::Name(n)) => Err(EvalError::type_err(format!("template argument {} must be an integer, got {n}", i + 1))),
+            Some(TArg::Name(n)) => {
+                Err(EvalError::type_err(format!("template argument {} must be an integer, got {n}", i + 1)))
+            }
             None => Err(EvalError::arity(format!("missing template argument {}", i + 1))),
         }
     }

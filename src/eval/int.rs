@@ -51,26 +51,17 @@ impl Int {
 
     /// `a + b`: static only if both are.
     pub fn add(self, o: Int) -> R<Int> {
-        Ok(Int::new(
-            self.v.checked_add(o.v).ok_or_else(|| EvalError::overflow("+", self, o))?,
-            self.s && o.s,
-        ))
+        Ok(Int::new(self.v.checked_add(o.v).ok_or_else(|| EvalError::overflow("+", self, o))?, self.s && o.s))
     }
     pub fn sub(self, o: Int) -> R<Int> {
-        Ok(Int::new(
-            self.v.checked_sub(o.v).ok_or_else(|| EvalError::overflow("-", self, o))?,
-            self.s && o.s,
-        ))
+        Ok(Int::new(self.v.checked_sub(o.v).ok_or_else(|| EvalError::overflow("-", self, o))?, self.s && o.s))
     }
     /// `a * b`: static if both are; `_0 * x` and `x * _0` are static `_0` (CuTe's C<0> overloads).
     pub fn mul(self, o: Int) -> R<Int> {
         if self.is_const(0) || o.is_const(0) {
             return Ok(st(0));
         }
-        Ok(Int::new(
-            self.v.checked_mul(o.v).ok_or_else(|| EvalError::overflow("*", self, o))?,
-            self.s && o.s,
-        ))
+        Ok(Int::new(self.v.checked_mul(o.v).ok_or_else(|| EvalError::overflow("*", self, o))?, self.s && o.s))
     }
     /// `a / b` truncating like C++; `_0 / x` is `_0`. Division by zero is an error.
     pub fn div(self, o: Int) -> R<Int> {
@@ -80,10 +71,7 @@ impl Int {
         if self.is_const(0) {
             return Ok(st(0));
         }
-        Ok(Int::new(
-            self.v.checked_div(o.v).ok_or_else(|| EvalError::overflow("/", self, o))?,
-            self.s && o.s,
-        ))
+        Ok(Int::new(self.v.checked_div(o.v).ok_or_else(|| EvalError::overflow("/", self, o))?, self.s && o.s))
     }
     /// `a % b` like C++; `x % _1` and `_0 % x` are `_0`.
     pub fn rem(self, o: Int) -> R<Int> {
@@ -93,10 +81,7 @@ impl Int {
         if self.is_const(0) || o.is_const(1) || o.is_const(-1) {
             return Ok(st(0));
         }
-        Ok(Int::new(
-            self.v.checked_rem(o.v).ok_or_else(|| EvalError::overflow("%", self, o))?,
-            self.s && o.s,
-        ))
+        Ok(Int::new(self.v.checked_rem(o.v).ok_or_else(|| EvalError::overflow("%", self, o))?, self.s && o.s))
     }
     pub fn neg(self) -> R<Int> {
         st(0).sub(self).map(|r| Int::new(r.v, self.s))

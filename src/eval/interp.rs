@@ -5,6 +5,8 @@
 //! (`Failure`); `session` writes values and diagnostics.
 //! May import: `eval` (algebra, builtins, atoms), `parser::ast` (types only), `runtime`
 //! (the GEMM statement). Never the parser itself, the session, the REPL or a terminal.
+// A failure carries both values of a failed assert: large, and rare.
+#![allow(clippy::result_large_err)]
 
 use super::builtins::{self, TArg};
 use super::error::{ErrorKind, EvalError};
@@ -69,9 +71,31 @@ pub enum Produced {
 
 /// Bare names that stand for CuTe tags and types (`Value::Tag`) unless bound.
 pub const TAG_NAMES: &[&str] = &[
-    "LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor", "K", "MN", "int8_t", "uint8_t", "int16_t",
-    "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float", "double", "bool", "half_t",
-    "bfloat16_t", "tfloat32_t", "float_e4m3_t", "float_e5m2_t", "int4b_t", "uint4b_t", "uint1b_t",
+    "LayoutLeft",
+    "LayoutRight",
+    "GenColMajor",
+    "GenRowMajor",
+    "K",
+    "MN",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "float",
+    "double",
+    "bool",
+    "half_t",
+    "bfloat16_t",
+    "tfloat32_t",
+    "float_e4m3_t",
+    "float_e5m2_t",
+    "int4b_t",
+    "uint4b_t",
+    "uint1b_t",
     "uint128_t",
 ];
 
@@ -183,12 +207,19 @@ impl Interp {
                     .into());
                 }
                 if name == "o" {
-                    return Err(Located::new(EvalError::rule("reserved name", "`o` is the composition operator"), *name_span).into());
+                    return Err(Located::new(
+                        EvalError::rule("reserved name", "`o` is the composition operator"),
+                        *name_span,
+                    )
+                    .into());
                 }
                 // NOTATION.md: a name is not a function name (calls would become ambiguous).
                 if builtins::exists(name) {
                     return Err(Located::new(
-                        EvalError::rule("reserved name", format!("`{name}` is a function; bind the value to another name")),
+                        EvalError::rule(
+                            "reserved name",
+                            format!("`{name}` is a function; bind the value to another name"),
+                        ),
                         *name_span,
                     )
                     .into());
@@ -250,16 +281,19 @@ impl Interp {
         for a in args {
             let v = match &a.value.kind {
                 // A bare unbound name (`dtype=f16`, `layout=TN`) is a tag.
-                ExprKind::Name { name, targs } if self.get(name).is_none() => match self.eval_name(name, targs, a.value.span) {
-                    Ok(v) => v,
-                    Err(l) if l.error.kind == ErrorKind::Unknown => Value::Tag(name.clone()),
-                    Err(l) => return Err(l),
-                },
+                ExprKind::Name { name, targs } if self.get(name).is_none() => {
+                    match self.eval_name(name, targs, a.value.span) {
+                        Ok(v) => v,
+                        Err(l) if l.error.kind == ErrorKind::Unknown => Value::Tag(name.clone()),
+                        Err(l) => return Err(l),
+                    }
+                }
                 _ => self.eval_arg(&a.value)?,
             };
             opts.push(crate::runtime::GemmOpt { key: a.key.clone(), value: v });
         }
-        let spans: Vec<Span> = [m.span, n.span, k.span].into_iter().chain(args.iter().map(|a| a.key_span.join(a.value.span))).collect();
+        let spans: Vec<Span> =
+            [m.span, n.span, k.span].into_iter().chain(args.iter().map(|a| a.key_span.join(a.value.span))).collect();
         let whole = m.span.join(spans.last().copied().unwrap_or(k.span));
         match crate::runtime::gemm_statement(emit, dims[0], dims[1], dims[2], &opts) {
             Ok(text) => Ok(Produced::Text(text)),
@@ -275,7 +309,9 @@ impl Interp {
         let v = self.eval(e)?;
         if let Value::Text(_) = v {
             return Err(Located::new(
-                EvalError::type_err("print_layout/print_latex print their answer; the printout cannot be used as a value"),
+                EvalError::type_err(
+                    "print_layout/print_latex print their answer; the printout cannot be used as a value",
+                ),
                 e.span,
             ));
         }
@@ -308,7 +344,10 @@ impl Interp {
                 let side = |v: Value, x: &Expr, what: &str| match v {
                     Value::Tuple(t) => Ok(t),
                     v => Err(Located::new(
-                        EvalError::type_err(format!("the {what} of `S:D` must be an integer or a tuple, got {} `{v}`", v.kind())),
+                        EvalError::type_err(format!(
+                            "the {what} of `S:D` must be an integer or a tuple, got {} `{v}`",
+                            v.kind()
+                        )),
                         x.span,
                     )),
                 };
@@ -321,7 +360,8 @@ impl Interp {
                     builtins::call("make_swizzle", &[TArg::Int(*b), TArg::Int(*m), TArg::Int(*s)], &[]).map_err(at)
                 } else {
                     let c = |x: i64| {
-                        i32::try_from(x).map_err(|_| at(EvalError::rule("swizzle parameters", format!("{x} is out of range"))))
+                        i32::try_from(x)
+                            .map_err(|_| at(EvalError::rule("swizzle parameters", format!("{x} is out of range"))))
                     };
                     Ok(Value::Swizzle(Swizzle { b: c(*b)?, m: c(*m)?, s: c(*s)? }))
                 }
@@ -341,7 +381,10 @@ impl Interp {
                         Value::Layout(l) => Ok(Func::Layout(l)),
                         Value::Swizzle(s) => Ok(Func::Swizzle(s)),
                         Value::Composed(c) => Ok(Func::Composed(c)),
-                        v => Err(Located::new(EvalError::type_err(format!("expected a layout or swizzle, got {} `{v}`", v.kind())), sp)),
+                        v => Err(Located::new(
+                            EvalError::type_err(format!("expected a layout or swizzle, got {} `{v}`", v.kind())),
+                            sp,
+                        )),
                     };
                     let outer = f(o, spans[0])?;
                     let offset = off.as_int().map_err(|err| Located::new(err, spans[1]))?;
@@ -419,7 +462,10 @@ impl Interp {
         spans.extend(args.iter().map(|a| a.span));
         if !builtins::exists("__apply") {
             return Err(Located::new(
-                EvalError::type_err(format!("evaluating {} at a coordinate is not available in this build", vals[0].kind())),
+                EvalError::type_err(format!(
+                    "evaluating {} at a coordinate is not available in this build",
+                    vals[0].kind()
+                )),
                 whole,
             ));
         }
@@ -457,7 +503,11 @@ impl Interp {
         if builtins::exists(name) && !name.starts_with("__") {
             let sig = builtins::lookup(name).map(|b| b.sig).unwrap_or("");
             let mut l = Located::new(
-                EvalError::new(ErrorKind::Type, "not a value", format!("`{name}` is a function; call it with arguments")),
+                EvalError::new(
+                    ErrorKind::Type,
+                    "not a value",
+                    format!("`{name}` is a function; call it with arguments"),
+                ),
                 span,
             );
             if !sig.is_empty() {
@@ -481,7 +531,9 @@ impl Interp {
         let mut longer: Vec<&str> = candidates
             .iter()
             .copied()
-            .filter(|c| name.len() >= 3 && c.len() > name.len() && c.starts_with(name) && c.as_bytes()[name.len()] == b'_')
+            .filter(|c| {
+                name.len() >= 3 && c.len() > name.len() && c.starts_with(name) && c.as_bytes()[name.len()] == b'_'
+            })
             .collect();
         longer.sort_unstable();
         longer.dedup();
@@ -707,7 +759,10 @@ mod tests {
         let i = Interp::new();
         assert_eq!(i.eval(&int(4, true, 0)).unwrap(), Value::from(st(4)));
         let l = ex(
-            ExprKind::Layout(Box::new(tup(vec![int(2, true, 1), int(4, false, 3)])), Box::new(tup(vec![int(1, true, 7), int(2, false, 9)]))),
+            ExprKind::Layout(
+                Box::new(tup(vec![int(2, true, 1), int(4, false, 3)])),
+                Box::new(tup(vec![int(1, true, 7), int(2, false, 9)])),
+            ),
             0,
             11,
         );
@@ -746,7 +801,9 @@ mod tests {
         assert_eq!(i.eval(&name("half_t", 0)).unwrap(), Value::Tag("half_t".into()));
         let e = i.eval(&name("foo", 0)).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 3)));
-        let r = i.exec(&stmt(StmtKind::Bind { name: "Apple".into(), name_span: sp(0, 1), value: int(8, true, 4) })).unwrap();
+        let r = i
+            .exec(&stmt(StmtKind::Bind { name: "Apple".into(), name_span: sp(0, 1), value: int(8, true, 4) }))
+            .unwrap();
         assert_eq!(r, Produced::Nothing);
         assert_eq!(i.eval(&name("Apple", 0)).unwrap(), Value::from(st(8)));
         let e = i.eval(&name("Appel", 0)).unwrap_err();
@@ -800,7 +857,8 @@ mod tests {
     #[test]
     fn function_names_cannot_be_bound() {
         let mut i = Interp::new();
-        let r = i.exec(&stmt(StmtKind::Bind { name: "identical".into(), name_span: sp(0, 9), value: int(1, false, 12) }));
+        let r =
+            i.exec(&stmt(StmtKind::Bind { name: "identical".into(), name_span: sp(0, 9), value: int(1, false, 12) }));
         match r {
             Err(Failure::Error(l)) => assert_eq!((l.error.rule.as_str(), l.span), ("reserved name", sp(0, 9))),
             r => panic!("{r:?}"),
@@ -811,10 +869,15 @@ mod tests {
     fn calling_a_non_function_value() {
         let mut i = Interp::new();
         i.bind("x", Value::from(dy(3)));
-        let call = ex(ExprKind::Call { name: "x".into(), name_span: sp(0, 1), targs: vec![], args: vec![int(1, false, 2)] }, 0, 4);
+        let call = ex(
+            ExprKind::Call { name: "x".into(), name_span: sp(0, 1), targs: vec![], args: vec![int(1, false, 2)] },
+            0,
+            4,
+        );
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Type, sp(0, 1)));
-        let call = ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
+        let call =
+            ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 8)));
     }
@@ -826,7 +889,10 @@ mod tests {
         let e = check_size(&flat(DEFAULT_MAX_LEAVES + 1)).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Limit);
         assert!(e.detail.contains("CUTE_MAX_LEAVES"), "{e}");
-        let l = Value::Layout(Layout::new(IntTuple::T(vec![IntTuple::I(st(1)); 3000]), IntTuple::T(vec![IntTuple::I(st(1)); 3000])));
+        let l = Value::Layout(Layout::new(
+            IntTuple::T(vec![IntTuple::I(st(1)); 3000]),
+            IntTuple::T(vec![IntTuple::I(st(1)); 3000]),
+        ));
         assert!(check_size(&l).is_err());
         let mut deep = IntTuple::I(st(1));
         for _ in 0..MAX_VALUE_DEPTH {
@@ -852,7 +918,11 @@ mod tests {
     fn suggestions_by_prefix() {
         let i = Interp::new();
         let call = |n: &str| {
-            let e = ex(ExprKind::Call { name: n.into(), name_span: sp(0, n.len()), targs: vec![], args: vec![] }, 0, n.len() + 2);
+            let e = ex(
+                ExprKind::Call { name: n.into(), name_span: sp(0, n.len()), targs: vec![], args: vec![] },
+                0,
+                n.len() + 2,
+            );
             i.eval(&e).unwrap_err().help
         };
         assert_eq!(call("print").as_deref(), Some("did you mean 'print_latex', 'print_layout' or 'print_svg'?"));

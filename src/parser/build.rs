@@ -20,10 +20,7 @@ fn span_of(p: &Pair<Rule>) -> Span {
 
 fn node(kind: ExprKind, span: Span, height: usize) -> R<H> {
     if height > MAX_EXPR_DEPTH {
-        return Err(ParseError::new(
-            format!("expression nested too deeply (limit {MAX_EXPR_DEPTH} levels)"),
-            span,
-        ));
+        return Err(ParseError::new(format!("expression nested too deeply (limit {MAX_EXPR_DEPTH} levels)"), span));
     }
     Ok((Expr { kind, span }, height))
 }
@@ -140,11 +137,7 @@ fn compose_chain(items: Vec<H>) -> R<H> {
         let span = outer.0.span.join(acc.0.span);
         let h = outer.1.max(offset.1).max(acc.1) + 1;
         acc = node(
-            ExprKind::ComposedLit {
-                outer: Box::new(outer.0),
-                offset: Box::new(offset.0),
-                inner: Box::new(acc.0),
-            },
+            ExprKind::ComposedLit { outer: Box::new(outer.0), offset: Box::new(offset.0), inner: Box::new(acc.0) },
             span,
             h,
         )?;
@@ -230,7 +223,8 @@ fn expr(mut p: Pair<Rule>) -> R<H> {
         Rule::under => node(ExprKind::Under, span, 1),
         Rule::paren => {
             let (mut items, h) = arg_list(p)?;
-            if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under) {
+            if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under)
+            {
                 // Plain grouping: the inner expression, spanning the parentheses.
                 let mut e = items.remove(0);
                 e.span = span;
@@ -313,10 +307,7 @@ fn swizzle(name: &str, name_span: Span, targs: &[TArg], span: Span) -> R<Option<
         [TArg::Int(b), TArg::Int(m), TArg::Int(s)] => {
             Ok(Some(Expr { kind: ExprKind::Swizzle { b: *b, m: *m, s: *s }, span }))
         }
-        _ => Err(ParseError::new(
-            format!("a swizzle needs three integers: {name}<B,M,S>, e.g. Sw<3,3,3>"),
-            span,
-        )),
+        _ => Err(ParseError::new(format!("a swizzle needs three integers: {name}<B,M,S>, e.g. Sw<3,3,3>"), span)),
     }
 }
 
@@ -330,7 +321,9 @@ fn int_lit(p: &Pair<Rule>) -> R<ExprKind> {
     match digits.parse::<i64>() {
         Ok(value) => Ok(ExprKind::Int { value, is_static }),
         Err(_) => Err(ParseError::new(
-            format!("integer literal {text} does not fit in 64 bits (range -9223372036854775808 to 9223372036854775807)"),
+            format!(
+                "integer literal {text} does not fit in 64 bits (range -9223372036854775808 to 9223372036854775807)"
+            ),
             span_of(p),
         )),
     }

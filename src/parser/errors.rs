@@ -25,8 +25,9 @@ enum Want {
 fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
-        expr | layout_expr | add_expr | mul_expr | postfix | primary | paren | tiler | named
-        | under | expr_stmt => Want::Operand,
+        expr | layout_expr | add_expr | mul_expr | postfix | primary | paren | tiler | named | under | expr_stmt => {
+            Want::Operand
+        }
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,
@@ -75,10 +76,7 @@ pub(super) fn token_at(text: &str, pos: usize) -> (String, usize) {
         return ("end of line".to_string(), 1);
     }
     if c.is_ascii_alphanumeric() || c == '_' {
-        let len = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
+        let len = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
         return (format!("'{}'", &rest[..len]), len);
     }
     if c == '=' && rest.starts_with("==") {

@@ -188,10 +188,8 @@ pub fn scan(src: &str) -> Scan {
             b'\n' if !stack.is_empty() => out[i] = b' ',
             b'(' | b'<' => {
                 if stack.len() >= MAX_NESTING {
-                    error = Some(ParseError::new(
-                        format!("nesting too deep (limit {MAX_NESTING})"),
-                        Span::new(i, i + 1),
-                    ));
+                    error =
+                        Some(ParseError::new(format!("nesting too deep (limit {MAX_NESTING})"), Span::new(i, i + 1)));
                     break;
                 }
                 stack.push((c, i));
@@ -201,11 +199,7 @@ pub fn scan(src: &str) -> Scan {
             b')' | b'>' => match stack.last() {
                 None => {
                     error = Some(ParseError::new(
-                        format!(
-                            "unbalanced '{}': no matching '{}' before it",
-                            c as char,
-                            opener_of(c) as char
-                        ),
+                        format!("unbalanced '{}': no matching '{}' before it", c as char, opener_of(c) as char),
                         Span::new(i, i + 1),
                     ));
                     break;
@@ -235,11 +229,7 @@ pub fn scan(src: &str) -> Scan {
         if let Some(&(open, at)) = stack.last() {
             incomplete = true;
             error = Some(ParseError::new(
-                format!(
-                    "unbalanced '{}': no matching '{}'",
-                    open as char,
-                    closer_of(open) as char
-                ),
+                format!("unbalanced '{}': no matching '{}'", open as char, closer_of(open) as char),
                 Span::new(at, at + 1),
             ));
         }

@@ -16,7 +16,12 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Compose(a, b) => format!("(o {} {})", sx(a), sx(b)),
         ExprKind::ComposedLit { outer, offset, inner } => format!("(olit {} {} {})", sx(outer), sx(offset), sx(inner)),
         ExprKind::Binary(op, a, b) => {
-            let o = match op { BinOp::Add => "+", BinOp::Sub => "-", BinOp::Mul => "*", BinOp::Div => "/" };
+            let o = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::Div => "/",
+            };
             format!("({o} {} {})", sx(a), sx(b))
         }
         ExprKind::Name { name, targs: t } if t.is_empty() => name.clone(),
@@ -50,7 +55,6 @@ pub(crate) fn sprog(src: &str) -> String {
         Err(e) => format!("ERR {}..{}: {}", e.span.start, e.span.end, e.message),
     }
 }
-
 
 /// The one expression of a one-statement program, rendered.
 fn e(src: &str) -> String {
@@ -173,8 +177,10 @@ fn precedence() {
     assert_eq!(e("f(x)(y)"), "(apply (call f x) y)");
     assert_eq!(e("size(A) * 2"), "(* (call size A) 2)");
     assert_eq!(e("left_inverse(L) o L"), "(o (call left_inverse L) L)");
-    assert_eq!(e("(_12,(_4,_8)):(_59,(_13,_1)) o <_3:_4, _8:_2>"),
-        "(o (: (tuple _12 (tuple _4 _8)) (tuple _59 (tuple _13 _1))) (tiler (: _3 _4) (: _8 _2)))");
+    assert_eq!(
+        e("(_12,(_4,_8)):(_59,(_13,_1)) o <_3:_4, _8:_2>"),
+        "(o (: (tuple _12 (tuple _4 _8)) (tuple _59 (tuple _13 _1))) (tiler (: _3 _4) (: _8 _2)))"
+    );
     assert_eq!(e("(_4,_8):(_8,_1) o <_, _4:_2>"), "(o (: (tuple _4 _8) (tuple _8 _1)) (tiler _ (: _4 _2)))");
 }
 
@@ -207,8 +213,10 @@ fn one_tuple_rule() {
     assert_eq!(e("(A)"), "A");
     assert_eq!(e("(size(A))"), "(call size A)");
     assert_eq!(e("(1+2)"), "(+ 1 2)");
-    assert_eq!(e("(Sw<2,0,3> o (_8,_8):(_8,_1)) o (_4,_4)"),
-        "(o (o Sw<2,0,3> (: (tuple _8 _8) (tuple _8 _1))) (tuple _4 _4))");
+    assert_eq!(
+        e("(Sw<2,0,3> o (_8,_8):(_8,_1)) o (_4,_4)"),
+        "(o (o Sw<2,0,3> (: (tuple _8 _8) (tuple _8 _1))) (tuple _4 _4))"
+    );
     // Grouping keeps the parentheses in the span.
     let p = parse("x = (A o B)").unwrap();
     let StmtKind::Bind { value, .. } = &p.stmts[0].kind else { panic!() };
@@ -217,8 +225,7 @@ fn one_tuple_rule() {
 
 #[test]
 fn composed_layout_literal() {
-    assert_eq!(e("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"),
-        "(olit Sw<3,3,3> _0 (: (tuple _8 _64) (tuple _64 _1)))");
+    assert_eq!(e("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"), "(olit Sw<3,3,3> _0 (: (tuple _8 _64) (tuple _64 _1)))");
     assert_eq!(e("Sw<2,0,3> o _0 o Sw<2,0,3> o _0 o L"), "(olit Sw<2,0,3> _0 (olit Sw<2,0,3> _0 L))");
     assert_eq!(e("Swizzle<1,2,3> o 5 o L"), "(olit Sw<1,2,3> 5 L)");
     assert_eq!(e("(_4,_8):(_8,_1) o _6"), "(o (: (tuple _4 _8) (tuple _8 _1)) _6)");
@@ -245,8 +252,10 @@ fn swizzles_names_calls() {
     assert_eq!(e("make_layout((2,3), LayoutRight)"), "(call make_layout (tuple 2 3) LayoutRight)");
     assert_eq!(e("SM90_64x64x16_F16F16F16_SS<K,K>"), "SM90_64x64x16_F16F16F16_SS<K,K>");
     assert_eq!(e("UniversalFMA<float,float,float,float>"), "UniversalFMA<float,float,float,float>");
-    assert_eq!(e("copy_atom(SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t)"),
-        "(call copy_atom SM80_CP_ASYNC_CACHEALWAYS<uint128_t> half_t)");
+    assert_eq!(
+        e("copy_atom(SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t)"),
+        "(call copy_atom SM80_CP_ASYNC_CACHEALWAYS<uint128_t> half_t)"
+    );
     assert_eq!(e("print_layout(x)"), "(call print_layout x)");
     assert_eq!(e("f()"), "(call f )");
     assert_eq!(e("Sw<3,3,3> o (8,64):(64,1)"), "(o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))");
@@ -257,8 +266,10 @@ fn swizzles_names_calls() {
 
 #[test]
 fn statements() {
-    assert_eq!(sprog("x = 3; assert x == 3\nassert identical(a, b)"),
-        "(= x 3); (assert== x 3); (assert (call identical a b))");
+    assert_eq!(
+        sprog("x = 3; assert x == 3\nassert identical(a, b)"),
+        "(= x 3); (assert== x 3); (assert (call identical a b))"
+    );
     assert_eq!(sprog(";;\n\n a ;\n"), "a");
     assert_eq!(sprog("a # comment (\nb"), "a; b");
     assert_eq!(sprog("x = 3 \\\n + 4"), "(= x (+ 3 4))");
@@ -272,8 +283,10 @@ fn statements() {
     assert_eq!(sprog("run gemm 128 128 64 tile=<128,128,32> smem_a=Sw<3,3,3> o (8,64):(64,1) dtype=f16 stages=3"),
         "(run 128 128 64 tile=(tiler 128 128 32) smem_a=(o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1))) dtype=f16 stages=3)");
     assert_eq!(sprog("emit gemm M N K"), "(emit M N K)");
-    assert_eq!(sprog("sA = Sw<3,3,3> o (8,64):(64,1); run gemm 4096 4096 4096 smem_a=sA"),
-        "(= sA (o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))); (run 4096 4096 4096 smem_a=sA)");
+    assert_eq!(
+        sprog("sA = Sw<3,3,3> o (8,64):(64,1); run gemm 4096 4096 4096 smem_a=sA"),
+        "(= sA (o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))); (run 4096 4096 4096 smem_a=sA)"
+    );
     let p = parse("emit gemm 1 2 3 mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((2,2,1)))").unwrap();
     let StmtKind::Gemm { emit: true, args, .. } = &p.stmts[0].kind else { panic!() };
     assert_eq!(args[0].key, "mma");
@@ -380,7 +393,8 @@ fn timed_err(src: &str, msg: &str) {
 #[test]
 fn deep_nesting() {
     // 256 is allowed (parsed on a large stack), whatever the bracket kind.
-    for (open, close) in [("(", ")"), ("f(", ")"), ("<", ">"), ("(1,", ")"), ("(a:", ")"), ("(1+", ")"), ("A o (", ")")] {
+    for (open, close) in [("(", ")"), ("f(", ")"), ("<", ">"), ("(1,", ")"), ("(a:", ")"), ("(1+", ")"), ("A o (", ")")]
+    {
         let s = format!("{}1{}", open.repeat(256), close.repeat(256));
         assert!(parse(&s).is_ok(), "{open} x 256: {:?}", parse(&s).err());
     }
@@ -462,9 +476,45 @@ impl Rng {
 #[test]
 fn never_panics_on_noise() {
     let pieces = [
-        "(", ")", "<", ">", ",", ":", " o ", "o", "_", "-", "+", "*", "/", "=", "==", ";", "\n", "\\\n", "\\", "#",
-        "1", "_3", "-2", "99999999999999999999", "a", "get", "Sw", "Sw<1,2,3>", "assert ", "run gemm ", "emit ",
-        " ", "\t", "é", "\r", "x=", "f(", "<_,", "\u{0}",
+        "(",
+        ")",
+        "<",
+        ">",
+        ",",
+        ":",
+        " o ",
+        "o",
+        "_",
+        "-",
+        "+",
+        "*",
+        "/",
+        "=",
+        "==",
+        ";",
+        "\n",
+        "\\\n",
+        "\\",
+        "#",
+        "1",
+        "_3",
+        "-2",
+        "99999999999999999999",
+        "a",
+        "get",
+        "Sw",
+        "Sw<1,2,3>",
+        "assert ",
+        "run gemm ",
+        "emit ",
+        " ",
+        "\t",
+        "é",
+        "\r",
+        "x=",
+        "f(",
+        "<_,",
+        "\u{0}",
     ];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..3000 {

@@ -4,10 +4,10 @@
 //! Also the size limit every printer checks before producing output.
 
 use crate::eval::error::{EvalError, R};
+use crate::eval::int::dy;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Func, Layout};
 use crate::eval::ops::swizzle::bits;
-use crate::eval::int::dy;
 use crate::eval::value::Value;
 
 /// Default largest number of cells a printer produces; `CUTE_PRINT_LIMIT` overrides it.
@@ -30,7 +30,7 @@ pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
 /// `check_limit` with an explicit limit.
 pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
     let cells = rows.max(0).checked_mul(cols.max(0));
-    let too_big = rows > lim || cols > lim || cells.map_or(true, |c| c > lim);
+    let too_big = rows > lim || cols > lim || cells.is_none_or(|c| c > lim);
     if too_big {
         let cells = cells.map_or_else(|| "more than 2^63".to_string(), |c| c.to_string());
         return Err(EvalError::limit(format!(
@@ -130,11 +130,7 @@ impl Grid {
         let (rows, cols) = match &d.shape {
             IntTuple::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
             s => {
-                let hint = if s.rank() == 1 {
-                    "; for one column write make_layout(L, _1:_0)"
-                } else {
-                    ""
-                };
+                let hint = if s.rank() == 1 { "; for one column write make_layout(L, _1:_0)" } else { "" };
                 return Err(EvalError::rule(
                     "rank(layout) == 2",
                     format!("CuTe prints rank-2 layouts only, `{v}` has rank {}{hint}", s.rank()),

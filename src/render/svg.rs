@@ -9,8 +9,14 @@ use crate::eval::value::Value;
 use std::fmt::Write;
 
 const GREYS: [&str; 8] = [
-    "255,255,255", "230,230,230", "205,205,205", "180,180,180",
-    "155,155,155", "130,130,130", "105,105,105", "080,080,080",
+    "255,255,255",
+    "230,230,230",
+    "205,205,205",
+    "180,180,180",
+    "155,155,155",
+    "130,130,130",
+    "105,105,105",
+    "080,080,080",
 ];
 
 /// Side of one cell, in SVG user units.
@@ -33,7 +39,10 @@ pub fn svg(v: &Value) -> R<String> {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">"
     );
     let _ = writeln!(out, "<title>{}</title>", escape(&layout.to_string()));
-    let _ = writeln!(out, "<g font-family=\"monospace\" font-size=\"10\" text-anchor=\"middle\" dominant-baseline=\"central\">");
+    let _ = writeln!(
+        out,
+        "<g font-family=\"monospace\" font-size=\"10\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+    );
     for n in 0..g.cols {
         let _ = writeln!(out, "<text x=\"{}\" y=\"{}\">{n}</text>", (n + 1) * CELL + CELL / 2, CELL / 2);
     }

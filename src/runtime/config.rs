@@ -4,12 +4,12 @@
 
 use super::lower::{self, host_eval, inverse_coords, mode_sizes};
 use super::GemmOpt;
+use crate::eval::atoms::mma_table::MmaTraits;
+use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
-use crate::eval::atoms::mma_table::MmaTraits;
-use crate::eval::atoms::AtomValue;
 use crate::eval::value::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,8 +146,10 @@ pub fn round_up(x: i64, m: i64) -> i64 {
 /// The largest dynamic shared memory a block may opt into on sm_90 (H100/H200).
 pub const MAX_SMEM: i64 = 232448;
 
-pub const KEYS: &[&str] =
-    &["dtype", "out", "layout", "tile", "stages", "mma", "smem_a", "smem_b", "copy_a", "copy_b", "iters", "warmup", "raster"];
+pub const KEYS: &[&str] = &[
+    "dtype", "out", "layout", "tile", "stages", "mma", "smem_a", "smem_b", "copy_a", "copy_b", "iters", "warmup",
+    "raster",
+];
 
 fn tag_name(v: &Value) -> Option<String> {
     match v {
@@ -157,14 +159,18 @@ fn tag_name(v: &Value) -> Option<String> {
 }
 
 fn parse_dtype(v: &Value, allow_f32: bool) -> R<DType> {
-    let name = tag_name(v).ok_or_else(|| EvalError::type_err(format!("expected a type name (f16, bf16), got {} `{v}`", v.kind())))?;
+    let name = tag_name(v)
+        .ok_or_else(|| EvalError::type_err(format!("expected a type name (f16, bf16), got {} `{v}`", v.kind())))?;
     match name.as_str() {
         "f16" | "half" | "half_t" | "fp16" => Ok(DType::F16),
         "bf16" | "bfloat16" | "bfloat16_t" => Ok(DType::BF16),
         "f32" | "float" | "fp32" if allow_f32 => Ok(DType::F32),
         _ => Err(EvalError::rule(
             "gemm type",
-            format!("`{name}` is not supported here; use {}", if allow_f32 { "f16, bf16 or f32" } else { "f16 or bf16" }),
+            format!(
+                "`{name}` is not supported here; use {}",
+                if allow_f32 { "f16, bf16 or f32" } else { "f16 or bf16" }
+            ),
         )),
     }
 }
@@ -247,7 +253,12 @@ pub fn default_atom(major: Major, tile_mn: i64, bk: i64) -> Value {
         (1, 16)
     };
     let inner = if major == Major::K { lay(&[8, w], &[w, 1]) } else { lay(&[w, 8], &[1, w]) };
-    Value::Composed(Box::new(Composed { outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(inner), mixed: None }))
+    Value::Composed(Box::new(Composed {
+        outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }),
+        offset: st(0),
+        inner: Func::Layout(inner),
+        mixed: None,
+    }))
 }
 
 /// Default copy thread layout: consecutive threads take consecutive 16-byte vectors along the
@@ -290,7 +301,8 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let mut seen: Vec<(&str, usize, &Value)> = Vec::new();
     for (i, o) in opts.iter().enumerate() {
         let key = KEYS.iter().find(|k| **k == o.key).ok_or_else(|| {
-            EvalError::rule("gemm option", format!("unknown key `{}`; known keys: {}", o.key, KEYS.join(", "))).at_arg(i + 3)
+            EvalError::rule("gemm option", format!("unknown key `{}`; known keys: {}", o.key, KEYS.join(", ")))
+                .at_arg(i + 3)
         })?;
         if seen.iter().any(|s| s.0 == *key) {
             return Err(EvalError::rule("gemm option", format!("`{key}` is given twice")).at_arg(i + 3));
@@ -316,12 +328,13 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     };
     let r = get("layout");
     let layout = match r.opt {
-        Some((_, v)) => tag_name(v)
-            .filter(|s| ["TN", "NN", "NT", "TT"].contains(&s.as_str()))
-            .ok_or_else(|| {
-                EvalError::rule("gemm layout", format!("expected TN, NN, NT or TT (BLAS convention: A is MxK, T = K-major), got `{v}`"))
-                    .at_arg(r.at())
-            })?,
+        Some((_, v)) => tag_name(v).filter(|s| ["TN", "NN", "NT", "TT"].contains(&s.as_str())).ok_or_else(|| {
+            EvalError::rule(
+                "gemm layout",
+                format!("expected TN, NN, NT or TT (BLAS convention: A is MxK, T = K-major), got `{v}`"),
+            )
+            .at_arg(r.at())
+        })?,
         None => "TN".to_string(),
     };
     let a_major = if layout.starts_with('T') { Major::K } else { Major::MN };
@@ -332,7 +345,9 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         Some((_, v)) => {
             let t = int_list(v).map_err(|e| e.at_arg(r.at()))?;
             if t.len() != 3 {
-                return Err(EvalError::rule("gemm tile", format!("expected a tiler <BM,BN,BK>, got `{v}`")).at_arg(r.at()));
+                return Err(
+                    EvalError::rule("gemm tile", format!("expected a tiler <BM,BN,BK>, got `{v}`")).at_arg(r.at())
+                );
             }
             (t[0], t[1], t[2])
         }
@@ -341,7 +356,9 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let tile_err = |msg: String| EvalError::rule("gemm tile", msg).at_arg(r.at());
     for (name, x) in [("BM", bm), ("BN", bn), ("BK", bk)] {
         if x <= 0 || x % 16 != 0 || x > 512 {
-            return Err(tile_err(format!("{name} = {x} must be a positive multiple of 16 (the MMA is 16x8x16), at most 512")));
+            return Err(tile_err(format!(
+                "{name} = {x} must be a positive multiple of 16 (the MMA is 16x8x16), at most 512"
+            )));
         }
     }
 
@@ -419,7 +436,13 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let (wm, wn) = match warp_sizes.as_slice() {
         [a, b] => (*a, *b),
         [a, b, 1] => (*a, *b),
-        _ => return Err(EvalError::rule("gemm mma", format!("the warp layout {warps} must have rank 2 (M, N) or K = 1")).at_arg(mma_at)),
+        _ => {
+            return Err(EvalError::rule(
+                "gemm mma",
+                format!("the warp layout {warps} must have rank 2 (M, N) or K = 1"),
+            )
+            .at_arg(mma_at))
+        }
     };
     let warps = if warp_sizes.len() == 3 {
         Layout::new(IntTuple::T(warps.shape.modes()[..2].to_vec()), IntTuple::T(warps.stride.modes()[..2].to_vec()))
@@ -427,11 +450,14 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         warps
     };
     if wm <= 0 || wn <= 0 || wm * wn > 16 {
-        return Err(EvalError::rule("gemm mma", format!("{wm}x{wn} warps: between 1 and 16 warps per block")).at_arg(mma_at));
+        return Err(
+            EvalError::rule("gemm mma", format!("{wm}x{wn} warps: between 1 and 16 warps per block")).at_arg(mma_at)
+        );
     }
     inverse_coords(&warps, super::expr::var("warp", 0, wm * wn)).map_err(|e| e.at_arg(mma_at))?;
     if bm % (wm * 16) != 0 {
-        return Err(EvalError::rule("gemm mma", format!("{wm} warps in M with 16-row MMAs do not tile BM = {bm}")).at_arg(mma_at));
+        return Err(EvalError::rule("gemm mma", format!("{wm} warps in M with 16-row MMAs do not tile BM = {bm}"))
+            .at_arg(mma_at));
     }
     if bn % (wn * 16) != 0 {
         return Err(EvalError::rule(
@@ -470,19 +496,25 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
                 // a shape: column-major threads
                 let t = int_list(v).map_err(|e| e.at_arg(rc.at()))?;
                 if t.len() != 2 {
-                    return Err(EvalError::rule("gemm copy", format!("expected a 2-D thread layout, got `{v}`")).at_arg(rc.at()));
+                    return Err(EvalError::rule("gemm copy", format!("expected a 2-D thread layout, got `{v}`"))
+                        .at_arg(rc.at()));
                 }
                 lay(&t, &[1, t[0]])
             }
             Some((_, v)) => {
-                return Err(EvalError::type_err(format!("copy_{name}: expected a thread layout, got {} `{v}`", v.kind())).at_arg(rc.at()))
+                return Err(EvalError::type_err(format!(
+                    "copy_{name}: expected a thread layout, got {} `{v}`",
+                    v.kind()
+                ))
+                .at_arg(rc.at()))
             }
             None => default_copy(major, tile_mn, bk, threads),
         };
         let copy_tile = check_copy(name, &copy, major, tile_mn, bk, threads).map_err(|e| e.at_arg(rc.at()))?;
         let contiguous = if major == Major::K { k } else { extent_mn };
         let vec = [8, 4, 2, 1].into_iter().find(|v| contiguous % v == 0).unwrap_or(1);
-        let gmem = if major == Major::K { dy_lay(&[extent_mn, k], &[k, 1]) } else { dy_lay(&[extent_mn, k], &[1, extent_mn]) };
+        let gmem =
+            if major == Major::K { dy_lay(&[extent_mn, k], &[k, 1]) } else { dy_lay(&[extent_mn, k], &[1, extent_mn]) };
         ops.push(Operand {
             name,
             major,
@@ -523,7 +555,11 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         None => 8,
     };
     if !(1..=1024).contains(&raster) {
-        return Err(EvalError::rule("gemm raster", format!("raster (block rows per group) must be 1..1024, got {raster}")).at_arg(r.at()));
+        return Err(EvalError::rule(
+            "gemm raster",
+            format!("raster (block rows per group) must be 1..1024, got {raster}"),
+        )
+        .at_arg(r.at()));
     }
 
     let cfg = GemmConfig {
@@ -570,7 +606,12 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
     let what = format!("smem_{name}");
     match given {
         Value::Layout(_) | Value::Composed(_) => {}
-        other => return Err(EvalError::type_err(format!("{what}: expected a layout or a swizzled layout, got {} `{other}`", other.kind()))),
+        other => {
+            return Err(EvalError::type_err(format!(
+                "{what}: expected a layout or a swizzled layout, got {} `{other}`",
+                other.kind()
+            )))
+        }
     }
     let sizes = mode_sizes(given)?;
     if sizes.len() < 2 || sizes.len() > 3 {
@@ -582,8 +623,9 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
     let tiled = if sizes.len() == 3 && sizes == [tile_mn, bk, stages] {
         given.clone()
     } else {
-        lower::tile_to_shape(given, &[tile_mn, bk, stages])
-            .map_err(|e| EvalError::rule("smem layout", format!("{what} = {given} does not tile the {tile_mn}x{bk} tile: {e}")))?
+        lower::tile_to_shape(given, &[tile_mn, bk, stages]).map_err(|e| {
+            EvalError::rule("smem layout", format!("{what} = {given} does not tile the {tile_mn}x{bk} tile: {e}"))
+        })?
     };
     let ts = mode_sizes(&tiled)?;
     if ts != [tile_mn, bk, stages] {
@@ -633,12 +675,17 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
             for mm in 0..tile_mn {
                 let off = at(mm, kk, p)?;
                 if off < 0 {
-                    return Err(EvalError::rule("smem layout", format!("{what} maps ({mm},{kk},{p}) to the negative offset {off}")));
+                    return Err(EvalError::rule(
+                        "smem layout",
+                        format!("{what} maps ({mm},{kk},{p}) to the negative offset {off}"),
+                    ));
                 }
                 if let Some((m0, k0, p0)) = seen.insert(off, (mm, kk, p)) {
                     return Err(EvalError::rule(
                         "smem layout",
-                        format!("{what} is not one-to-one: ({m0},{k0},{p0}) and ({mm},{kk},{p}) both map to offset {off}"),
+                        format!(
+                            "{what} is not one-to-one: ({m0},{k0},{p0}) and ({mm},{kk},{p}) both map to offset {off}"
+                        ),
                     ));
                 }
                 max = max.max(off);
@@ -696,7 +743,10 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
 fn check_copy(name: char, copy: &Layout, major: Major, tile_mn: i64, bk: i64, threads: i64) -> R<(i64, i64)> {
     let sizes = mode_sizes(&Value::Layout(copy.clone()))?;
     let [t0, t1] = sizes.as_slice() else {
-        return Err(EvalError::rule("copy layout", format!("copy_{name} = {copy} must have rank 2 (threads in rows, threads in k)")));
+        return Err(EvalError::rule(
+            "copy layout",
+            format!("copy_{name} = {copy} must have rank 2 (threads in rows, threads in k)"),
+        ));
     };
     if t0 * t1 != threads {
         return Err(EvalError::rule(
@@ -748,7 +798,10 @@ fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<Layout>)> {
     if !ATOMS.contains(&traits.name.as_str()) {
         return Err(EvalError::rule(
             "gemm mma",
-            format!("the generator emits mma.sync m16n8k16 with fp32 accumulation: {} or {}, not {}", ATOMS[0], ATOMS[1], traits.name),
+            format!(
+                "the generator emits mma.sync m16n8k16 with fp32 accumulation: {} or {}, not {}",
+                ATOMS[0], ATOMS[1], traits.name
+            ),
         ));
     }
     let Some(t) = tiled else { return Ok((traits, None)) };
@@ -770,7 +823,10 @@ fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<Layout>)> {
     for d in &modes_d[1..3] {
         strides.push(d.map_ints(&mut |i| {
             if i.v % 32 != 0 {
-                Err(EvalError::rule("gemm mma", format!("thread layout {} does not give whole warps", t.thr_layout_vmnk)))
+                Err(EvalError::rule(
+                    "gemm mma",
+                    format!("thread layout {} does not give whole warps", t.thr_layout_vmnk),
+                ))
             } else {
                 Ok(st(i.v / 32))
             }

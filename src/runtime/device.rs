@@ -4,12 +4,16 @@
 //! libraries are probed first and the whole run is wrapped in `catch_unwind`: every failure is
 //! one `EvalError` (kind Runtime), never a panic.
 //! May import: `runtime::config`, `eval::error`.
+// `!(err <= tol)` is deliberate: a NaN error must fail the check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::config::{DType, GemmConfig, Major};
 use super::kernel::KERNEL_NAME;
 use crate::eval::error::{EvalError, R};
 use cudarc::cublas::{result as blas, sys as blas_sys};
-use cudarc::driver::{sys as drv_sys, CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    sys as drv_sys, CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg,
+};
 use cudarc::nvrtc::{CompileError, CompileOptions};
 use std::sync::Arc;
 
@@ -67,9 +71,10 @@ pub fn compile(src: &str, arch: &'static str) -> R<String> {
     let opts = CompileOptions { arch: Some(arch), options: vec!["--std=c++17".to_string()], ..Default::default() };
     match guarded(|| cudarc::nvrtc::compile_ptx_with_opts(src, opts)) {
         Ok(Ok(ptx)) => Ok(ptx.to_src()),
-        Ok(Err(CompileError::CompileError { log, .. })) => {
-            Err(err("NVRTC compile error", format!("the generated kernel does not compile for {arch}:\n{}", log.to_string_lossy().trim_end())))
-        }
+        Ok(Err(CompileError::CompileError { log, .. })) => Err(err(
+            "NVRTC compile error",
+            format!("the generated kernel does not compile for {arch}:\n{}", log.to_string_lossy().trim_end()),
+        )),
         Ok(Err(e)) => Err(err("NVRTC error", format!("{e:?}"))),
         Err(p) => Err(err("NVRTC error", p)),
     }
@@ -85,7 +90,10 @@ pub fn run(cfg: &GemmConfig, src: &str) -> R<Measured> {
         ));
     }
     if !nvrtc {
-        return Err(err("no NVRTC", "libnvrtc.so was not found: `run gemm` compiles kernels with NVRTC (CUDA toolkit)"));
+        return Err(err(
+            "no NVRTC",
+            "libnvrtc.so was not found: `run gemm` compiles kernels with NVRTC (CUDA toolkit)",
+        ));
     }
     if !cublas {
         return Err(err("no cuBLAS", "libcublas.so was not found: `run gemm` checks and times against cuBLAS"));
@@ -180,7 +188,10 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     let ctx = CudaContext::new(0).map_err(|e| err("no GPU", format!("could not open GPU 0: {e:?}")))?;
     let (major, minor) = drv("compute capability", ctx.compute_capability())?;
     if major < 8 {
-        return Err(err("GPU too old", format!("the kernel uses sm_80 instructions (mma.sync, ldmatrix, cp.async); this GPU is sm_{major}{minor}")));
+        return Err(err(
+            "GPU too old",
+            format!("the kernel uses sm_80 instructions (mma.sync, ldmatrix, cp.async); this GPU is sm_{major}{minor}"),
+        ));
     }
     let arch: &'static str = match (major, minor) {
         (8, 0) => "sm_80",
@@ -234,7 +245,11 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     }
 
     let grid = ((cfg.m + cfg.bm - 1) / cfg.bm) * ((cfg.n + cfg.bn - 1) / cfg.bn);
-    let lc = LaunchConfig { grid_dim: (grid as u32, 1, 1), block_dim: (cfg.threads() as u32, 1, 1), shared_mem_bytes: cfg.smem_bytes() as u32 };
+    let lc = LaunchConfig {
+        grid_dim: (grid as u32, 1, 1),
+        block_dim: (cfg.threads() as u32, 1, 1),
+        shared_mem_bytes: cfg.smem_bytes() as u32,
+    };
     let launch = |c: &mut Out| -> R<()> {
         let mut lb = stream.launch_builder(&func);
         lb.arg(&a).arg(&b);
@@ -379,11 +394,26 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     if let Some(i) = again.iter().zip(&got).position(|(x, y)| x.to_bits() != y.to_bits()) {
         return Err(err(
             "gemm check failed",
-            format!("{}: C({}, {}) changed between runs ({} then {}): a race in the kernel", cfg.describe(), i / n, i % n, got[i], again[i]),
+            format!(
+                "{}: C({}, {}) changed between runs ({} then {}): a race in the kernel",
+                cfg.describe(),
+                i / n,
+                i % n,
+                got[i],
+                again[i]
+            ),
         ));
     }
     drv("synchronize", stream.synchronize())?;
     let _ = unsafe { blas::destroy_handle(handle) };
     let tf = |ms: f64| cfg.flops() / (ms * 1e-3) / 1e12;
-    Ok(Measured { ms, tflops: tf(ms), cublas_ms, cublas_tflops: tf(cublas_ms), rel_err: rel, ref64_err: ref64, ref64_samples: samples })
+    Ok(Measured {
+        ms,
+        tflops: tf(ms),
+        cublas_ms,
+        cublas_tflops: tf(cublas_ms),
+        rel_err: rel,
+        ref64_err: ref64,
+        ref64_samples: samples,
+    })
 }

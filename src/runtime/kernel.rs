@@ -9,6 +9,7 @@
 //! identity is checked on the host for every thread before anything is emitted (when no such
 //! constants exist the full expression is emitted for that access instead).
 //! May import: `eval` (values), `runtime::{config, expr, lower}`.
+#![allow(clippy::type_complexity)]
 
 use super::config::{round_up, DType, GemmConfig, Major, Operand};
 use super::expr::{add, lit, mul, var, Expr};
@@ -219,7 +220,8 @@ fn operand_plan(cfg: &GemmConfig, op: &Operand, threads: i64) -> R<OperandPlan> 
     // ldmatrix
     let lane = var("lane", 0, 32);
     let (ld_mn, ld_k) = split_coords(&ldmatrix_layout(n, op.major), 16, lane)?;
-    let (wcount, wtile, wname) = if n == 'a' { (cfg.wm, cfg.bm / cfg.wm, "warp_m") } else { (cfg.wn, cfg.bn / cfg.wn, "warp_n") };
+    let (wcount, wtile, wname) =
+        if n == 'a' { (cfg.wm, cfg.bm / cfg.wm, "warp_m") } else { (cfg.wn, cfg.bn / cfg.wn, "warp_n") };
     let wv = var(wname, 0, wcount);
     let l_mn = var(&format!("l{n}_mn"), 0, 16);
     let l_k = var(&format!("l{n}_k"), 0, 16);
@@ -235,7 +237,10 @@ fn operand_plan(cfg: &GemmConfig, op: &Operand, threads: i64) -> R<OperandPlan> 
         }
     }
     let l_at = |dmn: i64, dk: i64| -> R<Expr> {
-        value_at(&op.smem, &[add(add(mul(wv.clone(), lit(wtile)), l_mn.clone()), lit(dmn)), add(l_k.clone(), lit(dk)), lit(0)])
+        value_at(
+            &op.smem,
+            &[add(add(mul(wv.clone(), lit(wtile)), l_mn.clone()), lit(dmn)), add(l_k.clone(), lit(dk)), lit(0)],
+        )
     };
     let lbase = l_at(0, 0)?;
     let lb = |g: &dyn Fn(&str) -> i64| lbase.eval(g);
@@ -282,7 +287,11 @@ pub fn plan(cfg: &GemmConfig) -> R<Plan> {
     let b = operand_plan(cfg, &cfg.b, threads)?;
     let cl = cfg.atom.c.clone();
     let lane = var("lane", 0, 32);
-    let (c_m, c_n) = split_coords(&Layout::new(IntTuple::T(vec![cl.shape.modes()[0].clone()]), IntTuple::T(vec![cl.stride.modes()[0].clone()])), 16, lane)?;
+    let (c_m, c_n) = split_coords(
+        &Layout::new(IntTuple::T(vec![cl.shape.modes()[0].clone()]), IntTuple::T(vec![cl.stride.modes()[0].clone()])),
+        16,
+        lane,
+    )?;
     // value offsets: CLayout(lane, v) - CLayout(lane, 0), the same for every lane
     let mut c_vals = Vec::new();
     let full = super::lower::layout_at_crd(&cl, &[var("lane", 0, 32), var("v", 0, 4)])?;
@@ -363,7 +372,7 @@ pub fn schedule(cfg: &GemmConfig) -> Schedule {
     }
     prologue.push(PipeOp::WaitSync { pending: st - 2, advance: false });
     prologue.push(PipeOp::Frags { buf: 0, kstep: 0 });
-    let nbodies = if kk_n % 2 == 0 { 1 } else { 2 };
+    let nbodies = if kk_n.is_multiple_of(2) { 1 } else { 2 };
     let mut bodies = Vec::new();
     for par in 0..nbodies {
         let mut b = Vec::new();
@@ -429,17 +438,40 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     if !cfg.given.is_empty() {
         writeln!(s, "// options: {}", cfg.given.join(" "))?;
     }
-    writeln!(s, "// C ({}x{}, row-major) = A ({}x{}, {}) * B ({}x{}, {}), fp32 accumulation", cfg.m, cfg.n, cfg.m, cfg.k,
-        if cfg.a.major == Major::K { "K-major" } else { "M-major" }, cfg.k, cfg.n,
-        if cfg.b.major == Major::K { "K-major" } else { "N-major" })?;
+    writeln!(
+        s,
+        "// C ({}x{}, row-major) = A ({}x{}, {}) * B ({}x{}, {}), fp32 accumulation",
+        cfg.m,
+        cfg.n,
+        cfg.m,
+        cfg.k,
+        if cfg.a.major == Major::K { "K-major" } else { "M-major" },
+        cfg.k,
+        cfg.n,
+        if cfg.b.major == Major::K { "K-major" } else { "N-major" }
+    )?;
     writeln!(s, "// Layouts (every index below is one of these, lowered with static values folded in):")?;
     writeln!(s, "//   gA = {}   gB = {}   gC = {}", cfg.a.gmem, cfg.b.gmem, cfg.gmem_c)?;
     writeln!(s, "//   smem_a = tile_to_shape({}, (_{bm},_{bk},_{st})) = {}", cfg.a.smem_given, cfg.a.smem)?;
     writeln!(s, "//   smem_b = tile_to_shape({}, (_{bn},_{bk},_{st})) = {}", cfg.b.smem_given, cfg.b.smem)?;
     writeln!(s, "//   copy_a = {} (thread layout, 16-byte vectors)   copy_b = {}", cfg.a.copy, cfg.b.copy)?;
-    writeln!(s, "//   warps = {}   MMA {}, C layout (lane, value) -> m + 16n: {}", cfg.warps, cfg.atom.name, cfg.atom.c)?;
-    writeln!(s, "//   ldmatrix lanes: A {}  B {}  (lane -> mn + 16*k in a 16x16 block)", ldmatrix_layout('a', cfg.a.major), ldmatrix_layout('b', cfg.b.major))?;
-    writeln!(s, "// grid {} blocks of {threads} threads, {} bytes of dynamic shared memory", gm * gn, cfg.smem_bytes())?;
+    writeln!(
+        s,
+        "//   warps = {}   MMA {}, C layout (lane, value) -> m + 16n: {}",
+        cfg.warps, cfg.atom.name, cfg.atom.c
+    )?;
+    writeln!(
+        s,
+        "//   ldmatrix lanes: A {}  B {}  (lane -> mn + 16*k in a 16x16 block)",
+        ldmatrix_layout('a', cfg.a.major),
+        ldmatrix_layout('b', cfg.b.major)
+    )?;
+    writeln!(
+        s,
+        "// grid {} blocks of {threads} threads, {} bytes of dynamic shared memory",
+        gm * gn,
+        cfg.smem_bytes()
+    )?;
     s.push_str(PRELUDE);
     let mma = format!("mma.sync.aligned.m16n8k16.row.col.f32.{ab}.{ab}.f32");
     writeln!(s, "__device__ __forceinline__ void mma16816(float (&d)[4], const u32 (&a)[4], u32 b0, u32 b1) {{")?;
@@ -449,7 +481,11 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "}}\n")?;
 
     writeln!(s, "extern \"C\" __global__ void __launch_bounds__({threads}, 1)")?;
-    writeln!(s, "{KERNEL_NAME}(const u16* __restrict__ A, const u16* __restrict__ B, {}* __restrict__ C) {{", ctype(cfg.out))?;
+    writeln!(
+        s,
+        "{KERNEL_NAME}(const u16* __restrict__ A, const u16* __restrict__ B, {}* __restrict__ C) {{",
+        ctype(cfg.out)
+    )?;
     writeln!(s, "  extern __shared__ __align__(128) unsigned char smem[];")?;
     writeln!(s, "  const u32 sa = smem_u32(smem);")?;
     writeln!(s, "  const u32 sb = sa + {a_bytes};")?;
@@ -483,13 +519,27 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
             rows.sort();
             rows.dedup();
             for dm in rows {
-                let subs: Vec<i64> = if op.major == Major::MN { (0..8 / op.vec).map(|q| q * op.vec).collect() } else { vec![0] };
+                let subs: Vec<i64> =
+                    if op.major == Major::MN { (0..8 / op.vec).map(|q| q * op.vec).collect() } else { vec![0] };
                 for q in subs {
-                    writeln!(s, "  const bool c{n}_p{}_{} = {bvar} * {} + c{n}_mn + {} < {};", dm, q, op.tile_mn, dm + q, op.extent_mn)?;
+                    writeln!(
+                        s,
+                        "  const bool c{n}_p{}_{} = {bvar} * {} + c{n}_mn + {} < {};",
+                        dm,
+                        q,
+                        op.tile_mn,
+                        dm + q,
+                        op.extent_mn
+                    )?;
                 }
             }
         }
-        writeln!(s, "  // {}: ldmatrix{} lane coordinates and per-warp shared offset", n.to_uppercase(), if op.major == Major::MN { ".trans" } else { "" })?;
+        writeln!(
+            s,
+            "  // {}: ldmatrix{} lane coordinates and per-warp shared offset",
+            n.to_uppercase(),
+            if op.major == Major::MN { ".trans" } else { "" }
+        )?;
         writeln!(s, "  const int l{n}_mn = {};", o.ld_mn)?;
         writeln!(s, "  const int l{n}_k = {};", o.ld_k)?;
         writeln!(s, "  const int l{n}_s = {};", o.ld)?;
@@ -508,70 +558,76 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "\n  // copy k-tile kt into shared-memory stage st (cp.async, zero-filled outside the matrix),")?;
     writeln!(s, "  // in {} part(s) spread over the k-steps", sched.parts)?;
     for part in 0..sched.parts {
-    writeln!(s, "  auto load_part{part} = [&](int st, int kt) {{")?;
-    for (op, o) in [(&cfg.a, &p.a), (&cfg.b, &p.b)] {
-        let n = op.name;
-        let ns = o.copy_steps.len();
-        let (lo, hi) = (part * ns / sched.parts, (part + 1) * ns / sched.parts);
-        if lo == hi {
-            continue;
-        }
-        let base = if n == 'a' { "sa" } else { "sb" };
-        let sb = if n == 'a' { a_stage_bytes } else { b_stage_bytes };
-        writeln!(s, "    {{")?;
-        writeln!(s, "      const u32 so = {base} + st * {sb};")?;
-        if wide {
-            writeln!(s, "      const u16* g = c{n}_g + (long long)kt * {};", o.gmem_ktile)?;
-        } else {
-            writeln!(s, "      const u16* g = c{n}_g + kt * {};", o.gmem_ktile)?;
-        }
-        let k_pred = cfg.k % bk != 0;
-        for (si, ((dm, dk), acc)) in o.copy_steps.iter().zip(&o.store_steps).enumerate() {
-            if si < lo || si >= hi {
+        writeln!(s, "  auto load_part{part} = [&](int st, int kt) {{")?;
+        for (op, o) in [(&cfg.a, &p.a), (&cfg.b, &p.b)] {
+            let n = op.name;
+            let ns = o.copy_steps.len();
+            let (lo, hi) = (part * ns / sched.parts, (part + 1) * ns / sched.parts);
+            if lo == hi {
                 continue;
             }
-            let gd = o.gmem_steps[si];
-            let soff = acc.c(&format!("c{n}_s"));
-            for q in 0..8 / op.vec {
-                let qo = q * op.vec;
-                let mut conds = Vec::new();
-                let (mn_add, k_add) = if op.major == Major::K { (0, qo) } else { (qo, 0) };
-                if op.extent_mn % op.tile_mn != 0 {
-                    conds.push(format!("c{n}_p{}_{}", dm, mn_add));
+            let base = if n == 'a' { "sa" } else { "sb" };
+            let sb = if n == 'a' { a_stage_bytes } else { b_stage_bytes };
+            writeln!(s, "    {{")?;
+            writeln!(s, "      const u32 so = {base} + st * {sb};")?;
+            if wide {
+                writeln!(s, "      const u16* g = c{n}_g + (long long)kt * {};", o.gmem_ktile)?;
+            } else {
+                writeln!(s, "      const u16* g = c{n}_g + kt * {};", o.gmem_ktile)?;
+            }
+            let k_pred = cfg.k % bk != 0;
+            for (si, ((dm, dk), acc)) in o.copy_steps.iter().zip(&o.store_steps).enumerate() {
+                if si < lo || si >= hi {
+                    continue;
                 }
-                if k_pred {
-                    conds.push(format!("kt * {bk} + c{n}_k + {} < {}", dk + k_add, cfg.k));
-                }
-                let pred = if conds.is_empty() { "true".to_string() } else { conds.join(" && ") };
-                let contiguous_stride = 1;
-                let goff = gd + qo * contiguous_stride;
-                let dst = if qo == 0 { format!("so + 2 * ({soff})") } else { format!("so + 2 * ({soff}) + {}", 2 * qo) };
-                match op.vec {
-                    8 | 4 | 2 => {
-                        let f = match op.vec {
-                            8 => "cp_async16",
-                            4 => "cp_async8",
-                            _ => "cp_async4",
-                        };
-                        if conds.is_empty() {
-                            writeln!(s, "      {f}({dst}, g + {goff}, {});", op.vec * 2)?;
-                        } else {
-                            writeln!(s, "      {{ const bool p = {pred}; {f}({dst}, p ? g + {goff} : {}, p ? {} : 0); }}", if n == 'a' { "A" } else { "B" }, op.vec * 2)?;
-                        }
+                let gd = o.gmem_steps[si];
+                let soff = acc.c(&format!("c{n}_s"));
+                for q in 0..8 / op.vec {
+                    let qo = q * op.vec;
+                    let mut conds = Vec::new();
+                    let (mn_add, k_add) = if op.major == Major::K { (0, qo) } else { (qo, 0) };
+                    if op.extent_mn % op.tile_mn != 0 {
+                        conds.push(format!("c{n}_p{}_{}", dm, mn_add));
                     }
-                    _ => {
-                        if conds.is_empty() {
-                            writeln!(s, "      st_shared_u16({dst}, g[{goff}]);")?;
-                        } else {
-                            writeln!(s, "      st_shared_u16({dst}, ({pred}) ? g[{goff}] : (u16)0);")?;
+                    if k_pred {
+                        conds.push(format!("kt * {bk} + c{n}_k + {} < {}", dk + k_add, cfg.k));
+                    }
+                    let pred = if conds.is_empty() { "true".to_string() } else { conds.join(" && ") };
+                    let contiguous_stride = 1;
+                    let goff = gd + qo * contiguous_stride;
+                    let dst =
+                        if qo == 0 { format!("so + 2 * ({soff})") } else { format!("so + 2 * ({soff}) + {}", 2 * qo) };
+                    match op.vec {
+                        8 | 4 | 2 => {
+                            let f = match op.vec {
+                                8 => "cp_async16",
+                                4 => "cp_async8",
+                                _ => "cp_async4",
+                            };
+                            if conds.is_empty() {
+                                writeln!(s, "      {f}({dst}, g + {goff}, {});", op.vec * 2)?;
+                            } else {
+                                writeln!(
+                                    s,
+                                    "      {{ const bool p = {pred}; {f}({dst}, p ? g + {goff} : {}, p ? {} : 0); }}",
+                                    if n == 'a' { "A" } else { "B" },
+                                    op.vec * 2
+                                )?;
+                            }
+                        }
+                        _ => {
+                            if conds.is_empty() {
+                                writeln!(s, "      st_shared_u16({dst}, g[{goff}]);")?;
+                            } else {
+                                writeln!(s, "      st_shared_u16({dst}, ({pred}) ? g[{goff}] : (u16)0);")?;
+                            }
                         }
                     }
                 }
             }
+            writeln!(s, "    }}")?;
         }
-        writeln!(s, "    }}")?;
-    }
-    writeln!(s, "  }};")?;
+        writeln!(s, "  }};")?;
     }
 
     // ---- fragments
@@ -592,8 +648,12 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
             let roff = if n == 'a' { "ra" } else { "rb" };
             for (i, acc) in o.ld_steps[kk].iter().enumerate() {
                 let addr = match (acc, &o.ld_steps[kk][0]) {
-                    (Access::Fast { x, d }, Access::Fast { x: x0, .. }) if x == x0 => format!("l{n}_{kk} + {roff} + {}", 2 * d),
-                    (Access::Fast { x, d }, _) => format!("{} + 2 * ((l{n}_s ^ {x}) + {d}) + {roff}", if n == 'a' { "sa" } else { "sb" }),
+                    (Access::Fast { x, d }, Access::Fast { x: x0, .. }) if x == x0 => {
+                        format!("l{n}_{kk} + {roff} + {}", 2 * d)
+                    }
+                    (Access::Fast { x, d }, _) => {
+                        format!("{} + 2 * ((l{n}_s ^ {x}) + {d}) + {roff}", if n == 'a' { "sa" } else { "sb" })
+                    }
                     (Access::Full(e), _) => format!("{} + 2 * ({e}) + {roff}", if n == 'a' { "sa" } else { "sb" }),
                 };
                 if n == 'a' {
@@ -610,7 +670,8 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         for i in 0..mi_n {
             for jj in 0..ni_n {
                 let j = if i % 2 == 0 { jj } else { ni_n - 1 - jj };
-                let _ = writeln!(t, "      mma16816(acc[{i}][{j}], fa[{buf}][{i}], fb[{buf}][{j}][0], fb[{buf}][{j}][1]);");
+                let _ =
+                    writeln!(t, "      mma16816(acc[{i}][{j}], fa[{buf}][{i}], fb[{buf}][{j}][0], fb[{buf}][{j}][1]);");
             }
         }
         t
@@ -626,7 +687,9 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
                     let st_s = stage.map(|x| x.to_string()).unwrap_or_else(|| "wr".to_string());
                     match tile {
                         TileRef::Fixed(q) => writeln!(t, "{ind}load_part{part}({st_s}, {q});"),
-                        TileRef::Ahead(d) => writeln!(t, "{ind}if ({kt} + {d} < {kt_n}) load_part{part}({st_s}, {kt} + {d});"),
+                        TileRef::Ahead(d) => {
+                            writeln!(t, "{ind}if ({kt} + {d} < {kt_n}) load_part{part}({st_s}, {kt} + {d});")
+                        }
                     }
                 }
                 PipeOp::Commit { advance } => {
@@ -682,7 +745,8 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     let gc = super::lower::layout_at_crd(&cfg.gmem_c, &[var("row0", 0, cfg.m), var("col0", 0, cfg.n)])
         .map_err(|_| std::fmt::Error)?;
     writeln!(s, "  {}* const cp = C + ({});", ctype(cfg.out), gc.to_c(wide))?;
-    let pair = cfg.n % 2 == 0 && p.c_vals[1] == (0, 1) && p.c_vals[3].0 == p.c_vals[2].0 && p.c_vals[3].1 == p.c_vals[2].1 + 1;
+    let pair =
+        cfg.n % 2 == 0 && p.c_vals[1] == (0, 1) && p.c_vals[3].0 == p.c_vals[2].0 && p.c_vals[3].1 == p.c_vals[2].1 + 1;
     let mpred = cfg.m % bm != 0;
     let npred = cfg.n % bn != 0;
     for i in 0..mi_n {

@@ -19,7 +19,9 @@ pub fn int_leaves(t: &IntTuple) -> R<Vec<i64>> {
         .iter()
         .map(|l| match l {
             IntTuple::I(i) => Ok(i.v),
-            other => Err(EvalError::type_err(format!("the GEMM generator needs integer shapes and strides, got `{other}`"))),
+            other => {
+                Err(EvalError::type_err(format!("the GEMM generator needs integer shapes and strides, got `{other}`")))
+            }
         })
         .collect()
 }
@@ -38,7 +40,10 @@ fn crd2idx_int(x: Expr, shape: &IntTuple, stride: &IntTuple) -> R<Expr> {
     match (shape, stride) {
         (IntTuple::T(ss), IntTuple::T(ds)) => {
             if ss.len() != ds.len() {
-                return Err(EvalError::rule("shape and stride congruence", format!("{shape} and {stride} have different ranks")));
+                return Err(EvalError::rule(
+                    "shape and stride congruence",
+                    format!("{shape} and {stride} have different ranks"),
+                ));
             }
             if ss.is_empty() {
                 return Ok(lit(0));
@@ -60,7 +65,9 @@ fn crd2idx_int(x: Expr, shape: &IntTuple, stride: &IntTuple) -> R<Expr> {
         (IntTuple::T(_), _) | (_, IntTuple::T(_)) => {
             Err(EvalError::rule("shape and stride congruence", format!("{shape} and {stride} are not congruent")))
         }
-        _ => Err(EvalError::type_err(format!("the GEMM generator needs integer shapes and strides, got {shape}:{stride}"))),
+        _ => Err(EvalError::type_err(format!(
+            "the GEMM generator needs integer shapes and strides, got {shape}:{stride}"
+        ))),
     }
 }
 
@@ -196,7 +203,10 @@ fn tile_to_shape_fallback(block: &Value, trg: &[i64]) -> R<Value> {
             let size = product(&l.shape)?;
             let cosize = cosize(block)?;
             if cosize != size {
-                return Err(EvalError::rule("tile_to_shape", format!("{l} is not compact (size {size}, cosize {cosize})")));
+                return Err(EvalError::rule(
+                    "tile_to_shape",
+                    format!("{l} is not compact (size {size}, cosize {cosize})"),
+                ));
             }
             let mut shape = Vec::new();
             let mut stride = Vec::new();
@@ -299,7 +309,12 @@ mod tests {
 
     #[test]
     fn swizzled_atom() {
-        let atom = Composed { outer: Func::Swizzle(Swizzle { b: 3, m: 3, s: 3 }), offset: st(0), inner: Func::Layout(lay(t(&[8, 64]), t(&[64, 1]))), mixed: None };
+        let atom = Composed {
+            outer: Func::Swizzle(Swizzle { b: 3, m: 3, s: 3 }),
+            offset: st(0),
+            inner: Func::Layout(lay(t(&[8, 64]), t(&[64, 1]))),
+            mixed: None,
+        };
         let v = Value::Composed(Box::new(atom));
         // row 1, col 0: 64 -> bits 6..8 = 1 -> xor into bits 3..5 -> 64 ^ 8 = 72
         assert_eq!(host_eval(&v, &[1, 0]).unwrap(), 72);

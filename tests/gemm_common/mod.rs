@@ -67,15 +67,35 @@ pub fn configurations() -> Vec<(String, Case)> {
     add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[2, 2, 1])))]);
     add(2048, 2048, 2048, vec![opt("tile", tile(128, 256, 64)), opt("stages", int(3))]);
     add(2048, 2048, 2048, vec![opt("tile", tile(256, 128, 32)), opt("mma", Value::Tuple(t(&[4, 2, 1])))]);
-    add(1000, 1000, 1000, vec![opt("tile", tile(64, 64, 32)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("stages", int(2))]);
-    add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 64)), opt("mma", layout(&[2, 2], &[2, 1])), opt("stages", int(3))]);
+    add(
+        1000,
+        1000,
+        1000,
+        vec![opt("tile", tile(64, 64, 32)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("stages", int(2))],
+    );
+    add(
+        2048,
+        2048,
+        2048,
+        vec![opt("tile", tile(128, 128, 64)), opt("mma", layout(&[2, 2], &[2, 1])), opt("stages", int(3))],
+    );
     // odd number of 16-deep k-steps per tile (BK = 16, 48)
     add(1000, 1000, 1000, vec![opt("tile", tile(128, 128, 16)), opt("mma", Value::Tuple(t(&[2, 2, 1])))]);
-    add(257, 129, 65, vec![opt("tile", tile(64, 128, 48)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("layout", tag("NT"))]);
+    add(
+        257,
+        129,
+        65,
+        vec![opt("tile", tile(64, 128, 48)), opt("mma", Value::Tuple(t(&[2, 2, 1]))), opt("layout", tag("NT"))],
+    );
     // the previous default
     add(8192, 8192, 8192, vec![opt("tile", tile(128, 256, 32)), opt("stages", int(4))]);
     // a tiled MMA value from the atoms module
-    add(2048, 2048, 2048, vec![opt("mma", tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", &[4, 2, 1])), opt("tile", tile(256, 128, 64))]);
+    add(
+        2048,
+        2048,
+        2048,
+        vec![opt("mma", tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", &[4, 2, 1])), opt("tile", tile(256, 128, 64))],
+    );
     // explicit layouts
     add(
         4096,
@@ -96,7 +116,12 @@ pub fn configurations() -> Vec<(String, Case)> {
         1000,
         1000,
         1000,
-        vec![opt("layout", tag("NN")), opt("smem_a", swizzled(3, 3, 3, &[64, 8], &[1, 64])), opt("tile", tile(128, 128, 32)), opt("mma", Value::Tuple(t(&[2, 2])))],
+        vec![
+            opt("layout", tag("NN")),
+            opt("smem_a", swizzled(3, 3, 3, &[64, 8], &[1, 64])),
+            opt("tile", tile(128, 128, 32)),
+            opt("mma", Value::Tuple(t(&[2, 2]))),
+        ],
     );
     v
 }

@@ -92,10 +92,16 @@ pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tl) -> R<T
     let tv = alg::product(&alg::get(&layout_tv.shape, 1)?)?;
     let (an, av) = (atom.num_thr()?, atom.num_val()?);
     if tn.rem(an)?.v != 0 {
-        return Err(EvalError::rule("TiledCopy uses too few thrs for selected CopyAtom", format!("{tn} threads, the atom needs a multiple of {an}")));
+        return Err(EvalError::rule(
+            "TiledCopy uses too few thrs for selected CopyAtom",
+            format!("{tn} threads, the atom needs a multiple of {an}"),
+        ));
     }
     if tv.rem(av)?.v != 0 {
-        return Err(EvalError::rule("TiledCopy uses too few vals for selected CopyAtom", format!("{tv} values, the atom needs a multiple of {av}")));
+        return Err(EvalError::rule(
+            "TiledCopy uses too few vals for selected CopyAtom",
+            format!("{tv} values, the atom needs a multiple of {av}"),
+        ));
     }
     Ok(TiledCopy { atom, layout_tv, tiler })
 }
@@ -141,7 +147,10 @@ pub fn make_tiled_copy_c_atom(atom: CopyAtom, mma: &TiledMma) -> R<TiledCopy> {
     let copy_v = atom.num_val_src()?;
     let n1 = alg::product(&alg::get(&layout_c_tv.shape, 1)?)?;
     if copy_v.v > n1.v {
-        return Err(EvalError::rule("static assertion failed", format!("the atom's {copy_v} values exceed the {n1} values per thread of the MMA's C")));
+        return Err(EvalError::rule(
+            "static assertion failed",
+            format!("the atom's {copy_v} values exceed the {n1} values per thread of the MMA's C"),
+        ));
     }
     let n0 = alg::product(&alg::get(&layout_c_tv.shape, 0)?)?;
     let layout_tv = alg::composition(&layout_c_tv, &alg::make_layout(&T(vec![I(n0), I(copy_v)]))?)?;
@@ -198,7 +207,12 @@ impl TiledCopy {
         match mode {
             None => self.tiler.size(),
             Some(i) => match &self.tiler {
-                Tl::T(v) => v.get(i).ok_or_else(|| EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len())))?.size(),
+                Tl::T(v) => v
+                    .get(i)
+                    .ok_or_else(|| {
+                        EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len()))
+                    })?
+                    .size(),
                 t if i == 0 => t.size(),
                 _ => Err(EvalError::rule("Index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
             },
@@ -232,7 +246,10 @@ impl TiledCopy {
             _ => 1,
         };
         if alg::rank(t) < tr {
-            return Err(EvalError::rule("Rank of tensor to be partitioned too small.", format!("{t} has rank {}, the tiler {}", alg::rank(t), tr)));
+            return Err(EvalError::rule(
+                "Rank of tensor to be partitioned too small.",
+                format!("{t} has rank {}, the tiler {}", alg::rank(t), tr),
+            ));
         }
         let z = alg::zipped_divide(t, &self.tiler)?;
         self.tile2thrfrg(&z, &self.ref2trg(side)?)
@@ -248,10 +265,7 @@ impl TiledCopy {
     /// `get_slice(thr).partition_S/D(counting tensor)`.
     pub fn partition(&self, side: Side, thr: i64, src: &Source) -> R<Partition> {
         let r = alg::rank(src.layout());
-        src.partition(
-            |l| self.tidfrg(side, l),
-            |_| Ok(T(vec![I(dy(thr)), Under, repeat_under(r)])),
-        )
+        src.partition(|l| self.tidfrg(side, l), |_| Ok(T(vec![I(dy(thr)), Under, repeat_under(r)])))
     }
 
     /// `retile(tensor)`: the tensor's layout in the copy's value order.
@@ -259,7 +273,10 @@ impl TiledCopy {
         let r = alg::rank(t);
         let v = alg::product(&alg::get(&t.shape, 0)?)?;
         if !v.s {
-            return Err(EvalError::rule("static assertion failed", format!("retile needs a static first mode, got {}", alg::get(&t.shape, 0)?)));
+            return Err(EvalError::rule(
+                "static assertion failed",
+                format!("retile needs a static first mode, got {}", alg::get(&t.shape, 0)?),
+            ));
         }
         let n = self.num_thr()?.mul(v)?;
         let tiler_shape = self.tiler.shape()?;
@@ -273,7 +290,7 @@ impl TiledCopy {
         let t_tensor = alg::zipped_divide(t, &Tl::from_shape(&T(tile))?)?;
         let v_tensor = alg::composition_t(&t_tensor, &Tl::T(vec![Tl::L(frg_layout_v), Tl::U]))?;
         let mut second = vec![I(st(0))];
-        second.extend(std::iter::repeat(Under).take(r.saturating_sub(1)));
+        second.extend(std::iter::repeat_n(Under, r.saturating_sub(1)));
         let second = if r <= 1 { I(st(0)) } else { T(second) };
         alg::slice(&T(vec![Under, second]), &v_tensor)
     }

@@ -35,20 +35,68 @@ const COPY_ROWS: &[(&str, &str, &str, &str, Ref)] = &[
     ("SM75_U32x1_LDSM_N", "_32:_1", "((_8,_4),_128):((_128,_0),_1)", "(_32,_32):(_32,_1)", Ref::Dst),
     ("SM75_U32x2_LDSM_N", "_32:_1", "((_16,_2),_128):((_128,_0),_1)", "(_32,(_32,_2)):(_32,(_1,_1024))", Ref::Dst),
     ("SM75_U32x4_LDSM_N", "_32:_1", "(_32,_128):(_128,_1)", "(_32,(_32,_4)):(_32,(_1,_1024))", Ref::Dst),
-    ("SM75_U16x2_LDSM_T", "_32:_1", "((_8,_4),_128):((_128,_0),_1)", "((_4,_8),(_16,_2)):((_256,_16),(_1,_128))", Ref::Dst),
-    ("SM75_U16x4_LDSM_T", "_32:_1", "((_16,_2),_128):((_128,_0),_1)", "((_4,_8),(_16,_2,_2)):((_256,_16),(_1,_128,_1024))", Ref::Dst),
-    ("SM75_U16x8_LDSM_T", "_32:_1", "(_32,_128):(_128,_1)", "((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))", Ref::Dst),
+    (
+        "SM75_U16x2_LDSM_T",
+        "_32:_1",
+        "((_8,_4),_128):((_128,_0),_1)",
+        "((_4,_8),(_16,_2)):((_256,_16),(_1,_128))",
+        Ref::Dst,
+    ),
+    (
+        "SM75_U16x4_LDSM_T",
+        "_32:_1",
+        "((_16,_2),_128):((_128,_0),_1)",
+        "((_4,_8),(_16,_2,_2)):((_256,_16),(_1,_128,_1024))",
+        Ref::Dst,
+    ),
+    (
+        "SM75_U16x8_LDSM_T",
+        "_32:_1",
+        "(_32,_128):(_128,_1)",
+        "((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))",
+        Ref::Dst,
+    ),
     ("SM75_U32x1_MOVM_T", "_32:_1", "(_32,_32):(_32,_1)", "(_32,_32):(_32,_1)", Ref::Dst),
     // stmatrix (copy_traits_sm90.hpp): Src/Dst of the matching ldmatrix swapped, Ref = Src
     ("SM90_U32x1_STSM_N", "_32:_1", "(_32,_32):(_32,_1)", "((_8,_4),_128):((_128,_0),_1)", Ref::Src),
     ("SM90_U32x2_STSM_N", "_32:_1", "(_32,(_32,_2)):(_32,(_1,_1024))", "((_16,_2),_128):((_128,_0),_1)", Ref::Src),
     ("SM90_U32x4_STSM_N", "_32:_1", "(_32,(_32,_4)):(_32,(_1,_1024))", "(_32,_128):(_128,_1)", Ref::Src),
-    ("SM90_U16x2_STSM_T", "_32:_1", "((_4,_8),(_16,_2)):((_256,_16),(_1,_128))", "((_8,_4),_128):((_128,_0),_1)", Ref::Src),
-    ("SM90_U16x4_STSM_T", "_32:_1", "((_4,_8),(_16,_2,_2)):((_256,_16),(_1,_128,_1024))", "((_16,_2),_128):((_128,_0),_1)", Ref::Src),
-    ("SM90_U16x8_STSM_T", "_32:_1", "((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))", "(_32,_128):(_128,_1)", Ref::Src),
+    (
+        "SM90_U16x2_STSM_T",
+        "_32:_1",
+        "((_4,_8),(_16,_2)):((_256,_16),(_1,_128))",
+        "((_8,_4),_128):((_128,_0),_1)",
+        Ref::Src,
+    ),
+    (
+        "SM90_U16x4_STSM_T",
+        "_32:_1",
+        "((_4,_8),(_16,_2,_2)):((_256,_16),(_1,_128,_1024))",
+        "((_16,_2),_128):((_128,_0),_1)",
+        Ref::Src,
+    ),
+    (
+        "SM90_U16x8_STSM_T",
+        "_32:_1",
+        "((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))",
+        "(_32,_128):(_128,_1)",
+        Ref::Src,
+    ),
     // warp shuffles (copy_traits_sm50.hpp)
-    ("SM50_Shuffle_U32_2x2Trans_XOR1", "_32:_1", "(_32,_64):(_64,_1)", "((_2,_16),(_32,_2)):((_32,_128),(_1,_64))", Ref::Src),
-    ("SM50_Shuffle_U32_2x2Trans_XOR4", "_32:_1", "(_32,_64):(_64,_1)", "((_4,_2,_4),(_32,_2)):((_64,_32,_512),(_1,_256))", Ref::Src),
+    (
+        "SM50_Shuffle_U32_2x2Trans_XOR1",
+        "_32:_1",
+        "(_32,_64):(_64,_1)",
+        "((_2,_16),(_32,_2)):((_32,_128),(_1,_64))",
+        Ref::Src,
+    ),
+    (
+        "SM50_Shuffle_U32_2x2Trans_XOR4",
+        "_32:_1",
+        "(_32,_64):(_64,_1)",
+        "((_4,_2,_4),(_32,_2)):((_64,_32,_512),(_1,_256))",
+        Ref::Src,
+    ),
 ];
 
 /// cp.async operations: (name, allowed sizeof(T) in bytes).
@@ -61,7 +109,13 @@ const CP_ASYNC: &[(&str, &[i64])] = &[
 
 fn one_thread(name: String, src_bits: i64, dst_bits: i64) -> R<CopyTraits> {
     let src = parse_layout(&format!("(_1,_{src_bits}):(_0,_1)"))?;
-    Ok(CopyTraits { name, thr_id: parse_layout("_1:_0")?, dst: parse_layout(&format!("(_1,_{dst_bits}):(_0,_1)"))?, r#ref: src.clone(), src })
+    Ok(CopyTraits {
+        name,
+        thr_id: parse_layout("_1:_0")?,
+        dst: parse_layout(&format!("(_1,_{dst_bits}):(_0,_1)"))?,
+        r#ref: src.clone(),
+        src,
+    })
 }
 
 fn auto_vectorizing(name: String, bits: i64) -> R<CopyTraits> {
@@ -83,7 +137,9 @@ fn src_dst_types(name: &str, targs: &[TArg]) -> R<Vec<(String, i64)>> {
     targs
         .iter()
         .map(|t| match t {
-            TArg::Name(n) => value_type_bits(n).map(|b| (n.clone(), b)).ok_or_else(|| EvalError::type_err(format!("{name}: `{n}` is not a value type"))),
+            TArg::Name(n) => value_type_bits(n)
+                .map(|b| (n.clone(), b))
+                .ok_or_else(|| EvalError::type_err(format!("{name}: `{n}` is not a value type"))),
             TArg::Int(i) => Err(EvalError::type_err(format!("{name}: `{i}` is not a value type"))),
         })
         .collect()
@@ -114,10 +170,16 @@ pub fn lookup(name: &str, targs: &[TArg]) -> Option<R<CopyTraits>> {
             let ts = src_dst_types(name, targs)?;
             let (s, d) = (&ts[0], ts.get(1).unwrap_or(&ts[0]));
             if bytes(s.1) != bytes(d.1) {
-                return Err(EvalError::rule("cp.async requires sizeof(src_value_type) == sizeof(dst_value_type)", format!("{name}<{},{}>", s.0, d.0)));
+                return Err(EvalError::rule(
+                    "cp.async requires sizeof(src_value_type) == sizeof(dst_value_type)",
+                    format!("{name}<{},{}>", s.0, d.0),
+                ));
             }
             if !sizes.contains(&bytes(s.1)) {
-                return Err(EvalError::rule("cp.async sizeof(TS) is not supported", format!("{name}<{}>: {} bytes", s.0, bytes(s.1))));
+                return Err(EvalError::rule(
+                    "cp.async sizeof(TS) is not supported",
+                    format!("{name}<{}>: {} bytes", s.0, bytes(s.1)),
+                ));
             }
             let shown = ts.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(",");
             one_thread(format!("{name}<{shown}>"), s.1, d.1)
@@ -128,7 +190,10 @@ pub fn lookup(name: &str, targs: &[TArg]) -> Option<R<CopyTraits>> {
             let ts = src_dst_types(name, targs)?;
             for t in &ts {
                 if t.1 < 8 {
-                    return Err(EvalError::rule("static assertion failed", format!("UniversalCopy needs values of at least 8 bits: sizeof_bits<{}> = {}", t.0, t.1)));
+                    return Err(EvalError::rule(
+                        "static assertion failed",
+                        format!("UniversalCopy needs values of at least 8 bits: sizeof_bits<{}> = {}", t.0, t.1),
+                    ));
                 }
             }
             let d = ts.get(1).unwrap_or(&ts[0]);
@@ -143,7 +208,9 @@ pub fn lookup(name: &str, targs: &[TArg]) -> Option<R<CopyTraits>> {
         "AutoVectorizingCopyWithAssumedAlignment" => Some(match targs {
             [] => auto_vectorizing(name.to_string(), 128),
             [TArg::Int(b)] => auto_vectorizing(format!("{name}<{b}>"), *b),
-            _ => Err(EvalError::type_err(format!("{name} takes one integer template argument (bits), e.g. {name}<64>"))),
+            _ => {
+                Err(EvalError::type_err(format!("{name} takes one integer template argument (bits), e.g. {name}<64>")))
+            }
         }),
         _ => None,
     }

@@ -46,7 +46,10 @@ fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
     let modes = alg::wrap(&l.shape);
     let strides = alg::wrap(&l.stride);
     if modes.len() != 2 || strides.len() != 2 {
-        return Err(EvalError::rule("static assertion failed", format!("print_latex needs a rank-2 (thread, value) layout, got {l}")));
+        return Err(EvalError::rule(
+            "static assertion failed",
+            format!("print_latex needs a rank-2 (thread, value) layout, got {l}"),
+        ));
     }
     let mut acc = [0i64; 2];
     for (k, c) in [tid, vid].into_iter().enumerate() {
@@ -74,7 +77,7 @@ fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
 fn size2(l: &Layout) -> R<(i64, i64)> {
     let t = alg::product(&alg::get(&l.shape, 0)?)?.v;
     let v = alg::product(&alg::get(&l.shape, 1)?)?.v;
-    if t.checked_mul(v).map_or(true, |n| n > LIMIT) {
+    if t.checked_mul(v).is_none_or(|n| n > LIMIT) {
         return Err(EvalError::limit(format!("print_latex of {t} threads x {v} values is too large to draw")));
     }
     Ok((t, v))
@@ -89,7 +92,8 @@ fn nodes(out: &mut String, l: &Layout, place: impl Fn(i64, i64) -> (i64, i64)) -
             let (a, b) = eval_tv(l, tid, vid)?;
             if filled.insert((a, b)) {
                 let (x, y) = place(a, b);
-                let _ = writeln!(out, "\\node[fill={}] at ({x},{y}) {{\\shortstack{{T{tid} \\\\ V{vid}}}}};", color(tid));
+                let _ =
+                    writeln!(out, "\\node[fill={}] at ({x},{y}) {{\\shortstack{{T{tid} \\\\ V{vid}}}}};", color(tid));
             }
         }
     }
@@ -97,7 +101,8 @@ fn nodes(out: &mut String, l: &Layout, place: impl Fn(i64, i64) -> (i64, i64)) -
 }
 
 fn grid(out: &mut String, a: (i64, i64), b: (i64, i64)) {
-    let _ = writeln!(out, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] ({},{}) grid ({},{});\n", a.0, a.1, b.0, b.1);
+    let _ =
+        writeln!(out, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] ({},{}) grid ({},{});\n", a.0, a.1, b.0, b.1);
 }
 
 fn label(out: &mut String, x: i64, y: i64, text: i64) {
@@ -145,7 +150,12 @@ pub fn print_latex_copy(c: &TiledCopy) -> R<String> {
     let dims: Vec<i64> = alg::wrap(&tile_mn).iter().map(|x| x.as_int().map(|i| i.v)).collect::<R<_>>()?;
     let (m, n) = match dims[..] {
         [m, n] => (m, n),
-        _ => return Err(EvalError::rule("static assertion failed", format!("print_latex of a copy needs a rank-2 tile, got {tile_mn}"))),
+        _ => {
+            return Err(EvalError::rule(
+                "static assertion failed",
+                format!("print_latex of a copy needs a rank-2 tile, got {tile_mn}"),
+            ))
+        }
     };
     let id = crate::eval::ops::structure::make_identity_layout(&tile_mn);
     let cut = |side| -> R<Layout> { alg::slice(&T(vec![Under, Under, I(st(0))]), &c.tidfrg(side, &id)?) };

@@ -67,7 +67,10 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
     let thr_layout_mnk = match atom_layout {
         Some(l) => {
             if alg::rank(l) > 3 {
-                return Err(EvalError::rule("TiledMMA requires rank-3 AtomLayoutMNK", format!("{l} has rank {}", alg::rank(l))));
+                return Err(EvalError::rule(
+                    "TiledMMA requires rank-3 AtomLayoutMNK",
+                    format!("{l} has rank {}", alg::rank(l)),
+                ));
             }
             alg::append_to(l, 3)?
         }
@@ -144,7 +147,10 @@ impl TiledMma {
     /// `thrfrg_A/B/C(tensor)`: ((ThrV,(Thr_r,Thr_c)),(FrgV,(Rest_r,Rest_c))).
     pub fn thrfrg(&self, op: Operand, t: &Layout) -> R<Layout> {
         if alg::rank(t) < 2 {
-            return Err(EvalError::rule("static assertion failed", format!("thrfrg needs a tensor of rank >= 2, got {t}")));
+            return Err(EvalError::rule(
+                "static assertion failed",
+                format!("thrfrg needs a tensor of rank >= 2, got {t}"),
+            ));
         }
         let (r, c) = op.mnk();
         let t_tile = Tl::T(vec![self.permutation_mnk(r)?, self.permutation_mnk(c)?]);
@@ -200,7 +206,9 @@ impl TiledMma {
         let vmnk = alg::get_flat_coord(&self.thr_layout_vmnk, dy(thr))?;
         let (r, c) = op.mnk();
         let at = |i: usize| {
-            vmnk.get(i).copied().ok_or_else(|| EvalError::rule("mismatched ranks", format!("{} is not rank 4", self.thr_layout_vmnk)))
+            vmnk.get(i)
+                .copied()
+                .ok_or_else(|| EvalError::rule("mismatched ranks", format!("{} is not rank 4", self.thr_layout_vmnk)))
         };
         let thr_crd = T(vec![I(at(0)?), T(vec![I(at(r + 1)?), I(at(c + 1)?)])]);
         src.partition(|l| self.thrfrg(op, l), |t| partition_coord(thr_crd.clone(), t))

@@ -172,8 +172,14 @@ const GMMA_FAMILIES: &[GmmaFamily] = &[
     },
     GmmaFamily {
         types: &[
-            "F16E4M3E4M3", "F16E4M3E5M2", "F16E5M2E4M3", "F16E5M2E5M2",
-            "F32E4M3E4M3", "F32E4M3E5M2", "F32E5M2E4M3", "F32E5M2E5M2",
+            "F16E4M3E4M3",
+            "F16E4M3E5M2",
+            "F16E5M2E4M3",
+            "F16E5M2E5M2",
+            "F32E4M3E4M3",
+            "F32E4M3E5M2",
+            "F32E5M2E4M3",
+            "F32E5M2E5M2",
         ],
         k: 32,
         variants: &[("_SS_TN", GmmaArgs::Scale), ("_RS_TN", GmmaArgs::Scale)],
@@ -214,7 +220,12 @@ fn not_template(name: &str) -> EvalError {
 /// The names of all MMA operations of the table (GMMA ones without template arguments), for
 /// completion and the tests.
 pub fn all_names() -> Vec<String> {
-    let mut v: Vec<String> = MMA_ROWS.lines().filter_map(|l| l.split('|').next()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+    let mut v: Vec<String> = MMA_ROWS
+        .lines()
+        .filter_map(|l| l.split('|').next())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
     for f in GMMA_FAMILIES {
         for t in f.types {
             for (suffix, _) in f.variants {
@@ -264,7 +275,9 @@ fn gmma_traits(name: &str, n: i64, k: i64, rs: bool, args: GmmaArgs, rs_a: &str,
                 .iter()
                 .map(|t| match t {
                     TArg::Name(m) if m == "K" || m == "MN" => Ok(m.as_str()),
-                    other => Err(EvalError::type_err(format!("{name}: template argument `{other}` is not a GMMA major (K or MN)"))),
+                    other => Err(EvalError::type_err(format!(
+                        "{name}: template argument `{other}` is not a GMMA major (K or MN)"
+                    ))),
                 })
                 .collect::<R<_>>()?;
             if majors.len() != 2 {
@@ -274,7 +287,10 @@ fn gmma_traits(name: &str, n: i64, k: i64, rs: bool, args: GmmaArgs, rs_a: &str,
                 )));
             }
             if rs && majors[0] != "K" {
-                return Err(EvalError::rule("Register source operand A must have K major layout.", format!("{name}<{},{}>", majors[0], majors[1])));
+                return Err(EvalError::rule(
+                    "Register source operand A must have K major layout.",
+                    format!("{name}<{},{}>", majors[0], majors[1]),
+                ));
             }
             shown = format!("{name}<{},{}>", majors[0], majors[1]);
         }
@@ -287,12 +303,21 @@ fn gmma_traits(name: &str, n: i64, k: i64, rs: bool, args: GmmaArgs, rs_a: &str,
     let c = parse_layout(&format!("((_4,_8,_4),(_2,_2,_{})):((_128,_1,_16),(_64,_8,_512))", n / 8))?;
     let a = if rs { parse_layout(rs_a)? } else { parse_layout(&format!("(_128,(_64,_{k})):(_0,(_1,_64))"))? };
     let b = parse_layout(&format!("(_128,(_{n},_{k})):(_0,(_1,_{n}))"))?;
-    Ok(MmaTraits { name: shown, thr_id: parse_layout("_128:_1")?, shape_mnk: parse_tuple(&format!("(_64,_{n},_{k})"))?, a, b, c })
+    Ok(MmaTraits {
+        name: shown,
+        thr_id: parse_layout("_128:_1")?,
+        shape_mnk: parse_tuple(&format!("(_64,_{n},_{k})"))?,
+        a,
+        b,
+        c,
+    })
 }
 
 fn universal_fma(targs: &[TArg]) -> R<MmaTraits> {
     if targs.is_empty() || targs.len() > 4 {
-        return Err(EvalError::arity("UniversalFMA takes 1 to 4 value types: UniversalFMA<D,A,B,C>, e.g. UniversalFMA<float,float,float,float>"));
+        return Err(EvalError::arity(
+            "UniversalFMA takes 1 to 4 value types: UniversalFMA<D,A,B,C>, e.g. UniversalFMA<float,float,float,float>",
+        ));
     }
     let mut names = Vec::new();
     for t in targs {
@@ -333,7 +358,9 @@ fn templated(name: &str, targs: &[TArg]) -> Option<R<MmaTraits>> {
     let (_, base, combos) = TEMPLATED_ROWS.iter().find(|r| r.0 == name)?;
     let names: Vec<String> = targs.iter().map(|t| t.to_string()).collect();
     if names.len() != 3 {
-        return Some(Err(EvalError::arity(format!("{name} takes the types of A, B and C, e.g. {name}<float_e4m3_t,float_e4m3_t,float>"))));
+        return Some(Err(EvalError::arity(format!(
+            "{name} takes the types of A, B and C, e.g. {name}<float_e4m3_t,float_e4m3_t,float>"
+        ))));
     }
     if !combos.iter().any(|c| c.iter().zip(&names).all(|(a, b)| a == b)) {
         return Some(Err(EvalError::rule(

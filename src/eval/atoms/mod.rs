@@ -57,8 +57,14 @@ impl AtomValue {
     /// not compile): the interpreter should refuse to print these values.
     pub fn check_printable(&self) -> R<()> {
         match self {
-            AtomValue::MmaOp(m) => Err(EvalError::rule("no print for an MMA operation", format!("{} is an operation type; print mma_atom({0}) instead", m.name))),
-            AtomValue::CopyOp(c) => Err(EvalError::rule("no print for a copy operation", format!("{} is an operation type; print copy_atom({0}, T) instead", c.name))),
+            AtomValue::MmaOp(m) => Err(EvalError::rule(
+                "no print for an MMA operation",
+                format!("{} is an operation type; print mma_atom({0}) instead", m.name),
+            )),
+            AtomValue::CopyOp(c) => Err(EvalError::rule(
+                "no print for a copy operation",
+                format!("{} is an operation type; print copy_atom({0}, T) instead", c.name),
+            )),
             _ => Ok(()),
         }
     }
@@ -131,7 +137,10 @@ fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
 fn tiled_mma<'a>(a: &Args<'a>, i: usize) -> R<&'a TiledMma> {
     match atom_arg(a, i)? {
         AtomValue::TiledMma(t) => Ok(t),
-        other => Err(EvalError::type_err(format!("expected a TiledMMA (make_tiled_mma(...)), got `{}`", short(other))).at_arg(i)),
+        other => {
+            Err(EvalError::type_err(format!("expected a TiledMMA (make_tiled_mma(...)), got `{}`", short(other)))
+                .at_arg(i))
+        }
     }
 }
 
@@ -146,7 +155,10 @@ fn copy_atom_arg(a: &Args, i: usize) -> R<CopyAtom> {
     match atom_arg(a, i)? {
         AtomValue::CopyAtom(c) => Ok((**c).clone()),
         AtomValue::TiledCopy(c) => Ok(c.atom.clone()),
-        other => Err(EvalError::type_err(format!("expected a copy atom (copy_atom(OP, T)), got `{}`", short(other))).at_arg(i)),
+        other => {
+            Err(EvalError::type_err(format!("expected a copy atom (copy_atom(OP, T)), got `{}`", short(other)))
+                .at_arg(i))
+        }
     }
 }
 
@@ -174,10 +186,16 @@ fn source_arg(a: &Args, i: usize) -> R<Source> {
     match a.arg(i)? {
         Value::Layout(l) => Ok(Source::Plain(l.clone())),
         Value::Composed(c) => match (&c.outer, &c.inner) {
-            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Source::Swizzled { sw: *sw, offset: c.offset, inner: l.clone() }),
+            (Func::Swizzle(sw), Func::Layout(l)) => {
+                Ok(Source::Swizzled { sw: *sw, offset: c.offset, inner: l.clone() })
+            }
             _ => Err(tensor::unsupported_tensor("this composed layout (only Sw<B,M,S> o offset o layout)").at_arg(i)),
         },
-        v => Err(EvalError::type_err(format!("expected a layout (the counting tensor's layout), got {} `{v}`", v.kind())).at_arg(i)),
+        v => Err(EvalError::type_err(format!(
+            "expected a layout (the counting tensor's layout), got {} `{v}`",
+            v.kind()
+        ))
+        .at_arg(i)),
     }
 }
 
@@ -185,14 +203,12 @@ fn thr_arg(a: &Args, i: usize) -> R<i64> {
     match a.arg(i)? {
         // the thread index is an `int` in CuTe: a value outside it would be truncated
         Value::Tuple(IntTuple::I(n)) if i32::try_from(n.v).is_ok() => Ok(n.v),
-        Value::Tuple(IntTuple::I(n)) => {
-            Err(EvalError::new(
-                crate::eval::error::ErrorKind::Overflow,
-                "thread index out of range",
-                format!("{n} does not fit in CuTe's int thread index (32 bits)"),
-            )
-            .at_arg(i))
-        }
+        Value::Tuple(IntTuple::I(n)) => Err(EvalError::new(
+            crate::eval::error::ErrorKind::Overflow,
+            "thread index out of range",
+            format!("{n} does not fit in CuTe's int thread index (32 bits)"),
+        )
+        .at_arg(i)),
         v => Err(EvalError::type_err(format!("expected a thread index, got {} `{v}`", v.kind())).at_arg(i)),
     }
 }
@@ -274,8 +290,13 @@ fn f_tile_size(a: &Args) -> R<Value> {
     match atom_arg(a, 0)? {
         AtomValue::TiledMma(t) => match mode {
             Some(i) if i < 3 => Ok(Value::Tuple(IntTuple::I(t.tile_size(i)?))),
-            Some(i) => Err(EvalError::rule("static assertion failed", format!("tile_size<{i}> of a TiledMMA: I must be 0, 1 or 2"))),
-            None => Err(EvalError::arity("tile_size of a TiledMMA needs the mode: tile_size<0>(T), tile_size<1>(T), tile_size<2>(T)")),
+            Some(i) => Err(EvalError::rule(
+                "static assertion failed",
+                format!("tile_size<{i}> of a TiledMMA: I must be 0, 1 or 2"),
+            )),
+            None => Err(EvalError::arity(
+                "tile_size of a TiledMMA needs the mode: tile_size<0>(T), tile_size<1>(T), tile_size<2>(T)",
+            )),
         },
         AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.tile_size(mode)?))),
         other => Err(EvalError::type_err(format!("expected a TiledMMA or TiledCopy, got `{}`", short(other)))),
@@ -350,7 +371,9 @@ fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let mut args = vec![Value::Layout(p.layout.clone())];
     args.extend(a.args.iter().skip(1).cloned());
     match crate::eval::builtins::call(name, a.targs, &args)? {
-        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition { offset: p.offset.clone(), layout: l, swizzle: None }))),
+        Value::Layout(l) => {
+            Ok(atom(AtomValue::Partition(Partition { offset: p.offset.clone(), layout: l, swizzle: None })))
+        }
         other => Ok(other),
     }
 }
@@ -382,7 +405,12 @@ fn f_print_latex(a: &Args) -> R<Value> {
         AtomValue::MmaAtom(m) => latex::print_latex_mma(&mma::make_tiled_mma(m.clone(), None, None)?)?,
         AtomValue::TiledMma(t) => latex::print_latex_mma(t)?,
         AtomValue::TiledCopy(c) => latex::print_latex_copy(c)?,
-        other => return Err(EvalError::type_err(format!("print_latex draws a layout, an MMA atom, a TiledMMA or a TiledCopy, not `{}`", short(other)))),
+        other => {
+            return Err(EvalError::type_err(format!(
+                "print_latex draws a layout, an MMA atom, a TiledMMA or a TiledCopy, not `{}`",
+                short(other)
+            )))
+        }
     }))
 }
 
@@ -452,11 +480,16 @@ fn f_copy_atom(a: &Args) -> R<Value> {
     let ty = match a.arg(1)? {
         Value::Tag(t) => t.clone(),
         v => {
-            return Err(EvalError::type_err(format!("expected a value type (half_t, float, uint128_t, ...), got {} `{v}`", v.kind())).at_arg(1))
+            return Err(EvalError::type_err(format!(
+                "expected a value type (half_t, float, uint128_t, ...), got {} `{v}`",
+                v.kind()
+            ))
+            .at_arg(1))
         }
     };
-    let bits = types::value_type_bits(&ty)
-        .ok_or_else(|| EvalError::type_err(format!("expected a value type (half_t, float, uint128_t, ...), got `{ty}`")).at_arg(1))?;
+    let bits = types::value_type_bits(&ty).ok_or_else(|| {
+        EvalError::type_err(format!("expected a value type (half_t, float, uint128_t, ...), got `{ty}`")).at_arg(1)
+    })?;
     Ok(atom(AtomValue::CopyAtom(Box::new(copy::make_copy_atom(op, &ty, bits)?))))
 }
 
@@ -478,7 +511,9 @@ fn f_make_tiled_copy(a: &Args) -> R<Value> {
     nargs(a, 1, 3, "make_tiled_copy(A, thr_layout [, val_layout])")?;
     let at = copy_atom_arg(a, 0)?;
     if a.nargs() < 2 {
-        return Err(EvalError::arity("make_tiled_copy needs a thread layout: make_tiled_copy(A, thr_layout [, val_layout])"));
+        return Err(EvalError::arity(
+            "make_tiled_copy needs a thread layout: make_tiled_copy(A, thr_layout [, val_layout])",
+        ));
     }
     let thr = layout_arg(a, 1)?;
     let val = if a.nargs() > 2 { Some(layout_arg(a, 2)?) } else { None };
@@ -568,7 +603,6 @@ macro_rules! b {
         Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: |a| quiet(|| ($f)(a)) }
     };
 }
-
 
 /// What CuTe prints for the `print_latex` example (from the oracle).
 const PRINT_LATEX_COPY_EXAMPLE: &str = "% Layout S TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n% Layout D TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,1) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,0) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,1) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,2);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\node at (-1,1) {\\Large{\\texttt{1}}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,5) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,6) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,5) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,6) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,5) grid (2,7);\n\n\\node at (0,7) {\\Large{\\texttt{0}}};\n\\node at (1,7) {\\Large{\\texttt{1}}};\n\\node at (-1,5) {\\Large{\\texttt{0}}};\n\\node at (-1,6) {\\Large{\\texttt{1}}};\n\\end{tikzpicture}\n\\end{document}";

@@ -105,10 +105,10 @@ impl Mb {
 }
 
 fn yyy(sw: &Swizzle) -> u32 {
-    (((1u32 << sw.b) - 1) as u32) << (sw.m + sw.s.max(0))
+    ((1u32 << sw.b) - 1) << (sw.m + sw.s.max(0))
 }
 fn zzz(sw: &Swizzle) -> u32 {
-    (((1u32 << sw.b) - 1) as u32) << (sw.m - sw.s.min(0))
+    ((1u32 << sw.b) - 1) << (sw.m - sw.s.min(0))
 }
 
 /// `Swizzle::apply(offset) = offset ^ shiftr(offset & yyy_msk, msk_sft)`.
@@ -151,7 +151,9 @@ fn dice(c: &IntTuple, t: &IntTuple) -> R<IntTuple> {
 /// `idx2crd(coord, shape)` (colexicographic, the last mode not reduced).
 fn idx2crd_shape(c: &IntTuple, s: &IntTuple) -> R<IntTuple> {
     match (c, s) {
-        (T(cv), T(sv)) if cv.len() == sv.len() => Ok(T(cv.iter().zip(sv).map(|(a, b)| idx2crd_shape(a, b)).collect::<R<_>>()?)),
+        (T(cv), T(sv)) if cv.len() == sv.len() => {
+            Ok(T(cv.iter().zip(sv).map(|(a, b)| idx2crd_shape(a, b)).collect::<R<_>>()?))
+        }
         (T(_), _) => Err(EvalError::rule("mismatched ranks", format!("idx2crd({c}, {s})"))),
         (I(x), T(sv)) => {
             let mut coord = *x;
@@ -191,7 +193,10 @@ fn to_mixed_bits(s: &IntTuple, d: &IntTuple, c: &IntTuple) -> R<Mb> {
             let f = si.sub(st(1))?.mul(*di)?;
             let p = si.mul(*di)?;
             if !f.s || !p.s {
-                return Err(EvalError::rule("not supported", "a swizzled layout with dynamic strides sliced at a thread"));
+                return Err(EvalError::rule(
+                    "not supported",
+                    "a swizzled layout with dynamic strides sliced at a thread",
+                ));
             }
             if p.v != 0 && (p.v < 0 || (p.v & (p.v - 1)) != 0) {
                 return Err(EvalError::rule("Requires pow2 shape*stride.", format!("{si}*{di}")));
@@ -261,7 +266,8 @@ pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &La
             .map(|i| {
                 let bit = 1i64 << i;
                 // make_swizzle_strides(true_type, ...) when Z is the lower mask, else the other
-                let (test, a, c) = if lo == (z < y) { (y << i, z * bit, -z * bit) } else { (z << i, (y + z) * bit, (y - z) * bit) };
+                let (test, a, c) =
+                    if lo == (z < y) { (y << i, z * bit, -z * bit) } else { (z << i, (y + z) * bit, (y - z) * bit) };
                 match offset_only_zy.and_c(test as u32).eq_c(0) {
                     Some(true) => I(st(a)),
                     Some(false) => I(st(c)),
@@ -284,10 +290,13 @@ pub fn slice_and_offset(coord: &IntTuple, sw: &Swizzle, offset: Int, layout: &La
         // repeat<1>(_2) is `_2` while the strides are a 1-tuple; CuTe's flattening makes them agree
         Layout::new(
             swizzle_layout.shape.clone(),
-            T(alg::wrap(&swizzle_layout.stride).into_iter().map(|x| match x {
-                T(v) if v.len() == 1 => v.into_iter().next().unwrap_or(I(st(0))),
-                o => o,
-            }).collect()),
+            T(alg::wrap(&swizzle_layout.stride)
+                .into_iter()
+                .map(|x| match x {
+                    T(v) if v.len() == 1 => v.into_iter().next().unwrap_or(I(st(0))),
+                    o => o,
+                })
+                .collect()),
         )
     } else {
         swizzle_layout

@@ -16,7 +16,11 @@ use std::fmt;
 pub enum Source {
     Plain(Layout),
     /// `Sw<B,M,S> o offset o L`: its counting tensor starts at the integer `_0`.
-    Swizzled { sw: Swizzle, offset: Int, inner: Layout },
+    Swizzled {
+        sw: Swizzle,
+        offset: Int,
+        inner: Layout,
+    },
 }
 
 /// A thread's partition of a counting tensor.
@@ -66,7 +70,11 @@ impl Source {
     }
 
     /// Partition: `make_tensor(data, frg(layout))(coord)`.
-    pub fn partition(&self, frg: impl Fn(&Layout) -> R<Layout>, coord: impl Fn(&Layout) -> R<IntTuple>) -> R<Partition> {
+    pub fn partition(
+        &self,
+        frg: impl Fn(&Layout) -> R<Layout>,
+        coord: impl Fn(&Layout) -> R<IntTuple>,
+    ) -> R<Partition> {
         match self {
             Source::Plain(l) => {
                 let t = frg(l)?;
@@ -88,7 +96,9 @@ impl Source {
     /// A tensor whose layout is rebuilt without moving the iterator (`retile`).
     pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
         match self {
-            Source::Plain(l) => Ok(Partition { offset: crate::eval::ops::structure::coprofile(l)?, layout: f(l)?, swizzle: None }),
+            Source::Plain(l) => {
+                Ok(Partition { offset: crate::eval::ops::structure::coprofile(l)?, layout: f(l)?, swizzle: None })
+            }
             Source::Swizzled { inner, .. } => {
                 // CuTe's retile ends with a slice of the ComposedLayout at a static coordinate,
                 // which may or may not decay the swizzle; only CuTe's refusals are reproduced.

@@ -2,6 +2,7 @@
 //! `identical(a,b)` (exact equality, static-ness included) and `equivalent(a,b)` (layouts as
 //! functions: same size, same value at every index).
 //! May import: `eval` algebra types and `builtins` (to evaluate layouts through `__apply`).
+#![allow(clippy::while_let_loop)]
 
 use crate::eval::builtins::{self, Args, Builtin};
 use crate::eval::error::{EvalError, R};
@@ -51,9 +52,7 @@ fn equivalent(a: &Args) -> R<Value> {
     }
     let n = sx.max(0);
     let too_large = |what: &str, limit: i64| {
-        EvalError::limit(format!(
-            "equivalent compares at most {limit} {what}; these layouts have size {sx}"
-        ))
+        EvalError::limit(format!("equivalent compares at most {limit} {what}; these layouts have size {sx}"))
     };
     if n > EQUIVALENT_LIMIT {
         return Err(too_large("indices", EQUIVALENT_LIMIT));
@@ -63,7 +62,10 @@ fn equivalent(a: &Args) -> R<Value> {
         // functions of composed layouts (O(rank) each).
         let work = n.saturating_mul(1 + fx.outer_cost() + fy.outer_cost());
         if work > EQUIVALENT_WORK_LIMIT {
-            return Err(too_large("index evaluations for layouts this deep", EQUIVALENT_WORK_LIMIT / (1 + fx.outer_cost() + fy.outer_cost())));
+            return Err(too_large(
+                "index evaluations for layouts this deep",
+                EQUIVALENT_WORK_LIMIT / (1 + fx.outer_cost() + fy.outer_cost()),
+            ));
         }
         let mut wx = Walk::new(&fx);
         let mut wy = Walk::new(&fy);
@@ -241,7 +243,11 @@ impl<'a> Walk<'a> {
         };
         self.value = Some(v);
         i64::try_from(v).map_err(|_| {
-            EvalError::new(crate::eval::error::ErrorKind::Overflow, "integer overflow", format!("a layout value {v} does not fit in 64 bits"))
+            EvalError::new(
+                crate::eval::error::ErrorKind::Overflow,
+                "integer overflow",
+                format!("a layout value {v} does not fit in 64 bits"),
+            )
         })
     }
 
@@ -280,7 +286,9 @@ fn flat_int_layout(v: &Value) -> Option<Vec<(i64, i64)>> {
                 out.push((a.v, b.v));
                 Some(())
             }
-            (IntTuple::T(a), IntTuple::T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out)),
+            (IntTuple::T(a), IntTuple::T(b)) if a.len() == b.len() => {
+                a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out))
+            }
             _ => None,
         }
     }
@@ -324,7 +332,9 @@ pub fn equal_ignoring_static(a: &Value, b: &Value) -> bool {
         (Value::Layout(x), Value::Layout(y)) => layout_eq(x, y),
         (Value::Swizzle(x), Value::Swizzle(y)) => x == y,
         (Value::Composed(x), Value::Composed(y)) => composed_eq(x, y),
-        (Value::Tile(x), Value::Tile(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal_ignoring_static(p, q)),
+        (Value::Tile(x), Value::Tile(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal_ignoring_static(p, q))
+        }
         (Value::Tag(x), Value::Tag(y)) => x == y,
         (Value::Text(x), Value::Text(y)) => x == y,
         // Atoms: compare their printouts with static markers removed.
@@ -392,8 +402,14 @@ mod tests {
 
     #[test]
     fn loose_equality() {
-        let a = Value::Layout(Layout::new(t(vec![IntTuple::st(2), IntTuple::dy(4)]), t(vec![IntTuple::st(1), IntTuple::dy(2)])));
-        let b = Value::Layout(Layout::new(t(vec![IntTuple::dy(2), IntTuple::st(4)]), t(vec![IntTuple::dy(1), IntTuple::dy(2)])));
+        let a = Value::Layout(Layout::new(
+            t(vec![IntTuple::st(2), IntTuple::dy(4)]),
+            t(vec![IntTuple::st(1), IntTuple::dy(2)]),
+        ));
+        let b = Value::Layout(Layout::new(
+            t(vec![IntTuple::dy(2), IntTuple::st(4)]),
+            t(vec![IntTuple::dy(1), IntTuple::dy(2)]),
+        ));
         assert!(equal_ignoring_static(&a, &b));
         assert!(!equal_ignoring_static(&a, &Value::from(st(8))));
         assert!(!equal_ignoring_static(&Value::Tuple(t(vec![IntTuple::st(8)])), &Value::from(st(8))));
@@ -457,7 +473,8 @@ mod tests {
             }
             if let Value::Layout(_) = v {
                 for i in [-7, -1, n, n + 5, 3 * n + 1] {
-                    let a = builtins::call("__apply", &[], &[v.clone(), Value::from(dy(i))]).unwrap().as_int().unwrap().v;
+                    let a =
+                        builtins::call("__apply", &[], &[v.clone(), Value::from(dy(i))]).unwrap().as_int().unwrap().v;
                     assert_eq!(f.eval(i).unwrap(), a, "{src} at {i}");
                 }
             }

@@ -14,11 +14,11 @@ use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, lmode, lrank, product};
-use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
-use crate::eval::ops::tuple::ceil_div;
 use crate::eval::ops::algebra::{
     check_composition, coalesce, complement, composition_raw, layout_arg, tiler_arg, Tiler,
 };
+use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
+use crate::eval::ops::tuple::ceil_div;
 use crate::eval::value::Value;
 
 /// `make_layout(n)` for an integer tiler: `n:_1` (`_1:_0` for a static `_1`).
@@ -220,7 +220,6 @@ pub fn flat_product(b: &Layout, t: &Tiler) -> R<Layout> {
     unpack(&zipped_product(b, t)?, true)
 }
 
-
 /// `append<N>(layout)`: pad with `_1:_0` modes up to rank `n`.
 fn pad(l: &Layout, n: usize) -> R<Layout> {
     append_n(l, n as i64, &Layout::new(I(st(1)), I(st(0))))
@@ -258,8 +257,6 @@ pub enum Order {
     /// An explicit step/order tuple such as `(_2,_1)`.
     Tuple(IntTuple),
 }
-
-
 
 /// `make_ordered_layout(shape, order)` with a tag or an order tuple.
 pub fn make_ordered_layout(shape: &IntTuple, order: &Order) -> R<Layout> {
@@ -312,15 +309,13 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &Order) -> R<L
                     format!("{} does not divide {trg_shape}", padded.shape),
                 ))
             }
-            None => {
-                return Err(EvalError::rule(
-                    "static assertion needs a static value",
-                    format!(
-                        "tile_to_shape: whether {} divides the static target shape {trg_shape} is only known at run time",
-                        padded.shape
-                    ),
-                ))
-            }
+            None => return Err(EvalError::rule(
+                "static assertion needs a static value",
+                format!(
+                    "tile_to_shape: whether {} divides the static target shape {trg_shape} is only known at run time",
+                    padded.shape
+                ),
+            )),
         }
     }
     let tv = T(target_shape.into_iter().map(I).collect());
@@ -414,7 +409,10 @@ pub fn order_arg(v: &Value) -> R<Order> {
         Value::Tag(t) if t == "LayoutLeft" || t == "GenColMajor" => Ok(Order::Left),
         Value::Tag(t) if t == "LayoutRight" || t == "GenRowMajor" => Ok(Order::Right),
         Value::Tuple(t) => Ok(Order::Tuple(t.clone())),
-        v => Err(EvalError::type_err(format!("expected a mode order (LayoutLeft, LayoutRight or a tuple), got {} `{v}`", v.kind()))),
+        v => Err(EvalError::type_err(format!(
+            "expected a mode order (LayoutLeft, LayoutRight or a tuple), got {} `{v}`",
+            v.kind()
+        ))),
     }
 }
 
@@ -426,7 +424,11 @@ fn b_tile_to_shape(a: &Args) -> R<Value> {
     let shape = match a.arg(1)? {
         Value::Tuple(t) => t.clone(),
         Value::Layout(l) => l.shape.clone(),
-        v => return Err(EvalError::type_err(format!("tile_to_shape needs a target shape, got {} `{v}`", v.kind())).at_arg(1)),
+        v => {
+            return Err(
+                EvalError::type_err(format!("tile_to_shape needs a target shape, got {} `{v}`", v.kind())).at_arg(1)
+            )
+        }
     };
     let order = match a.args.get(2) {
         Some(v) => order_arg(v).map_err(|e| e.at_arg(2))?,

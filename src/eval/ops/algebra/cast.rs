@@ -2,11 +2,11 @@
 //! the unit of a layout's codomain (N old elements become one new element, or the reverse).
 
 use super::util::{ceil_div_i, concat, leaf_int, signum};
-use crate::eval::ops::tuple::get_mode;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::tuple::get_mode;
 
 fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
     if let T(sv) = s {

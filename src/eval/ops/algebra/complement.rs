@@ -5,12 +5,12 @@
 
 use super::coalesce::{coalesce, coalesce_shape};
 use super::util::{compact_col_major, leaf_int};
-use crate::eval::ops::structure::{cosize, filter};
-use crate::eval::ops::tuple::ceil_div;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::structure::{cosize, filter};
+use crate::eval::ops::tuple::ceil_div;
 
 /// `detail::complement(shape, stride, cotarget)` on a filtered layout.
 fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> R<Layout> {

@@ -7,12 +7,12 @@
 
 use super::coalesce::{coalesce_x, coalesce_x_profile};
 use super::util::{ceil_div_i, concat, leaf_int, lmode, lrank, signum, size_of};
-use crate::eval::ops::structure::coprofile;
-use crate::eval::ops::tuple::{arith_mul, get_mode, get_path};
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::structure::coprofile;
+use crate::eval::ops::tuple::{arith_mul, get_mode, get_path};
 use crate::eval::value::Value;
 
 /// A tiler: what may stand on the right of `o` or as the second argument of the divides and

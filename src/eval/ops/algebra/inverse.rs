@@ -5,13 +5,13 @@
 use super::coalesce::coalesce;
 use super::composition::{composition_raw, eval_flat, flat_i128, CHECK_LIMIT};
 use super::util::size_of;
-use crate::eval::error::warn;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
-use crate::eval::ops::tuple::{gcd, get_mode};
+use crate::eval::error::warn;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::tuple::{gcd, get_mode};
 
 /// Coalesced layout as (shape, stride) leaves, wrapped to tuples, plus the exclusive prefix
 /// products of the shape `(_1, s0, s0*s1, ...)`.
@@ -38,8 +38,7 @@ fn tup(v: Vec<Int>) -> IntTuple {
 /// static strides of L only (dynamic strides are ignored).
 pub fn right_inverse(l: &Layout) -> R<Layout> {
     let (shape, stride, pre) = prepared(l, "right_inverse")?;
-    let keyed: Vec<(i64, usize)> =
-        stride.iter().enumerate().filter(|(_, d)| d.s).map(|(k, d)| (d.v, k)).collect();
+    let keyed: Vec<(i64, usize)> = stride.iter().enumerate().filter(|(_, d)| d.s).map(|(k, d)| (d.v, k)).collect();
     let sorted = exchange_sort_by_key(keyed);
     let mut rshape = vec![st(1)];
     let mut rstride = vec![st(0)];
@@ -59,10 +58,7 @@ pub fn right_inverse(l: &Layout) -> R<Layout> {
 pub fn left_inverse(l: &Layout) -> R<Layout> {
     let (shape, stride, pre) = prepared(l, "left_inverse")?;
     if !stride.iter().all(|d| d.s) {
-        return Err(EvalError::rule(
-            "left inverse requires static strides",
-            format!("{l} has dynamic strides"),
-        ));
+        return Err(EvalError::rule("left inverse requires static strides", format!("{l} has dynamic strides")));
     }
     let sorted = exchange_sort_by_key(stride.iter().enumerate().map(|(k, d)| (d.v, k)).collect());
     let mut rshape: Vec<Int> = vec![];
@@ -160,12 +156,8 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> R<Int> {
 /// Post: `L(result(i)) == 0`.
 pub fn nullspace(l: &Layout) -> R<Layout> {
     let flat_stride = l.stride.leaves();
-    let iseq: Vec<usize> = flat_stride
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| matches!(d, I(i) if i.is_const(0)))
-        .map(|(k, _)| k)
-        .collect();
+    let iseq: Vec<usize> =
+        flat_stride.iter().enumerate().filter(|(_, d)| matches!(d, I(i) if i.is_const(0))).map(|(k, _)| k).collect();
     if iseq.is_empty() {
         return Ok(Layout::new(I(st(1)), I(st(0))));
     }
@@ -224,7 +216,7 @@ pub fn max_alignment(l: &Layout) -> R<Int> {
     let permuted = crate::eval::ops::divide::logical_divide(&f, &right_inverse(&f)?)?;
     let s0 = product(&get_mode(&permuted.shape, 0)?)?;
     let d1 = get_mode(&permuted.stride, 1)?;
-    Ok(gcd_tuple(s0, &d1)?)
+    gcd_tuple(s0, &d1)
 }
 
 /// `gcd(a, t)` with a tuple folded the CuTe way: `gcd(a, gcd(t0, gcd(t1, ...)))`.

@@ -26,7 +26,8 @@ pub use composition::{
     check_composition, composition, composition_raw, composition_tiler, composition_tiler_raw, Tiler, CHECK_LIMIT,
 };
 pub use inverse::{
-    check_left_inverse, check_right_inverse, domain_distribute, left_inverse, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse,
+    check_left_inverse, check_right_inverse, domain_distribute, left_inverse, max_alignment, max_common_layout,
+    max_common_vector, nullspace, right_inverse,
 };
 
 use crate::eval::builtins::{Args, Builtin, TArg};

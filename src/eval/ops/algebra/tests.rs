@@ -183,9 +183,7 @@ impl<'a> P<'a> {
                     let args = self.list(')')?;
                     if n == "make_layout" && args.len() == 1 {
                         if let Value::Tuple(s) = &args[0] {
-                            return Ok(Value::Layout(
-                                crate::eval::ops::structure::make_layout(s).map_err(Ok)?,
-                            ));
+                            return Ok(Value::Layout(crate::eval::ops::structure::make_layout(s).map_err(Ok)?));
                         }
                     }
                     if n == "make_identity_layout" && args.len() == 1 {
@@ -232,9 +230,27 @@ fn run(line: &str) -> Result<Result<String, EvalError>, String> {
 }
 
 const MINE: &[&str] = &[
-    "coalesce", "composition", " o ", "complement", "right_inverse", "left_inverse", "max_common",
-    "nullspace", "domain_distribute", "max_alignment", "upcast", "downcast", "recast_layout", "divide",
-    "product(", "tile_to_shape", "with_shape", "compose(", "tile(", "zip2_by", "tile_unzip",
+    "coalesce",
+    "composition",
+    " o ",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "max_common",
+    "nullspace",
+    "domain_distribute",
+    "max_alignment",
+    "upcast",
+    "downcast",
+    "recast_layout",
+    "divide",
+    "product(",
+    "tile_to_shape",
+    "with_shape",
+    "compose(",
+    "tile(",
+    "zip2_by",
+    "tile_unzip",
 ];
 
 fn field(line: &str, key: &str) -> Option<String> {
@@ -280,7 +296,11 @@ fn golden_records() {
 fn check_text(text: &str, checked: &mut usize, skipped: &mut usize, bad: &mut Vec<String>) {
     for line in text.lines() {
         let Some(expr) = field(line, "expr") else { continue };
-        if !MINE.iter().any(|m| expr.contains(m)) || expr.contains("Sw<") || expr.contains("print_") || expr.contains("SM") {
+        if !MINE.iter().any(|m| expr.contains(m))
+            || expr.contains("Sw<")
+            || expr.contains("print_")
+            || expr.contains("SM")
+        {
             continue;
         }
         let want = field(line, "cute");
@@ -330,7 +350,6 @@ fn composition_warns_when_not_pointwise() {
     assert!(take_warnings().is_empty());
 }
 
-
 /// Differential-testing hook (run by `scripts/difftest_algebra.py`): evaluates each line of
 /// `$ALGEBRA_EVAL_IN` and writes one JSON object per line to `$ALGEBRA_EVAL_OUT`.
 #[test]
@@ -353,8 +372,16 @@ fn eval_file() {
         let warn = if w.is_empty() { String::new() } else { format!(", \"warning\": \"{}\"", esc(&w.join("; "))) };
         match r {
             Ok(Ok(v)) => out.push_str(&format!("{{\"expr\": \"{}\", \"cute\": \"{}\"{warn}}}\n", esc(line), esc(&v))),
-            Ok(Err(e)) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"eval\", \"detail\": \"{}\"}}\n", esc(line), esc(&e.to_string()))),
-            Err(e) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"reader\", \"detail\": \"{}\"}}\n", esc(line), esc(&e))),
+            Ok(Err(e)) => out.push_str(&format!(
+                "{{\"expr\": \"{}\", \"error\": \"eval\", \"detail\": \"{}\"}}\n",
+                esc(line),
+                esc(&e.to_string())
+            )),
+            Err(e) => out.push_str(&format!(
+                "{{\"expr\": \"{}\", \"error\": \"reader\", \"detail\": \"{}\"}}\n",
+                esc(line),
+                esc(&e)
+            )),
         }
     }
     let _ = std::fs::write(outp, out);

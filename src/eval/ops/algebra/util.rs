@@ -23,9 +23,9 @@ pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
     match t {
         I(i) => Ok(*i),
         Under => Err(EvalError::type_err(format!("{what}: `_` is not an integer here"))),
-        Basis(..) => Err(EvalError::type_err(format!(
-            "{what}: ScaledBasis strides ({t}) are not supported by this operation"
-        ))),
+        Basis(..) => {
+            Err(EvalError::type_err(format!("{what}: ScaledBasis strides ({t}) are not supported by this operation")))
+        }
         T(_) => Err(EvalError::type_err(format!("{what}: expected an integer, got the tuple {t}"))),
     }
 }
@@ -133,4 +133,3 @@ pub fn exchange_sort_by_key(mut a: Vec<(i64, usize)>) -> Vec<(i64, usize)> {
     }
     a
 }
-

@@ -139,8 +139,11 @@ fn f_apply(a: &Args) -> R<Value> {
         match v {
             Value::Tuple(t) => cs.push(t.clone()),
             other => {
-                return Err(EvalError::type_err(format!("a coordinate must be an integer, `_` or a tuple, got {} `{other}`", other.kind()))
-                    .at_arg(k + 1))
+                return Err(EvalError::type_err(format!(
+                    "a coordinate must be an integer, `_` or a tuple, got {} `{other}`",
+                    other.kind()
+                ))
+                .at_arg(k + 1))
             }
         }
     }
@@ -160,25 +163,92 @@ macro_rules! b {
 
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
-    b!("crd2idx", "crd2idx(coord, shape [, stride]) | crd2idx(coord, L)", "Index of a coordinate (with a stride: the layout's value; without: the column-major 1-D index)",
-       "crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))", "17", f_crd2idx),
-    b!("idx2crd", "idx2crd(index, shape [, stride])", "The natural (hierarchical) coordinate of a 1-D index",
-       "idx2crd(16, (_3,(_2,_3)))", "(1,(1,2))", f_idx2crd),
-    b!("crd2crd", "crd2crd(coord, src_shape, dst_shape)", "A coordinate of one shape as a coordinate of another",
-       "crd2crd((1,5), (_3,(_2,_3)), (_3,_6))", "(1,5)", f_crd2crd),
-    b!("slice", "slice(coord, L)", "The sublayout of the modes marked `_` in coord",
-       "slice((_,1), (_4,_8):(_1,_4))", "(_4):(_1)", f_slice),
-    b!("dice", "dice(coord, L)", "The sublayout of the modes given by integers in coord",
-       "dice((_,1), (_4,_8):(_1,_4))", "(_8):(_4)", f_dice),
-    b!("slice_and_offset", "slice_and_offset(coord, L)", "(slice(coord, L), offset of coord with `_` as 0)",
-       "slice_and_offset((_,2), (4,8):(1,4))", "((4):(1),8)", f_slice_and_offset),
-    b!("domain_offset", "domain_offset(coord, L)", "(L, L(coord))", "domain_offset((1,2), (4,8):(1,4))", "((4,8):(1,4),9)", f_domain_offset),
-    b!("get_hier_coord", "get_hier_coord(L, i)", "L.get_hier_coord(i): the hierarchical coordinate of index i (compact layouts)",
-       "L = make_layout((_3,(_2,_3)), LayoutRight); get_hier_coord(L, 11)", "(1,(1,2))", f_get_hier_coord),
-    b!("get_flat_coord", "get_flat_coord(L, i)", "L.get_flat_coord(i): the flat (rank-preserving) coordinate of index i",
-       "L = make_layout((_3,(_2,_3)), LayoutRight); get_flat_coord(L, 11)", "(1,5)", f_get_flat_coord),
-    b!("get_1d_coord", "get_1d_coord(L, i)", "L.get_1d_coord(i): the column-major 1-D coordinate of index i",
-       "L = make_layout((_3,(_2,_3)), LayoutRight); get_1d_coord(L, 11)", "16", f_get_1d_coord),
-    b!("__apply", "L(coord...)", "Evaluate a layout at a coordinate (several arguments form one coordinate); `_` slices",
-       "A = ((_3,2),(2,_5,_2)):((4,1),(_2,13,100)); A((_,1),(0,_,1))", "(_3,_5):(4,13)", f_apply),
+    b!(
+        "crd2idx",
+        "crd2idx(coord, shape [, stride]) | crd2idx(coord, L)",
+        "Index of a coordinate (with a stride: the layout's value; without: the column-major 1-D index)",
+        "crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))",
+        "17",
+        f_crd2idx
+    ),
+    b!(
+        "idx2crd",
+        "idx2crd(index, shape [, stride])",
+        "The natural (hierarchical) coordinate of a 1-D index",
+        "idx2crd(16, (_3,(_2,_3)))",
+        "(1,(1,2))",
+        f_idx2crd
+    ),
+    b!(
+        "crd2crd",
+        "crd2crd(coord, src_shape, dst_shape)",
+        "A coordinate of one shape as a coordinate of another",
+        "crd2crd((1,5), (_3,(_2,_3)), (_3,_6))",
+        "(1,5)",
+        f_crd2crd
+    ),
+    b!(
+        "slice",
+        "slice(coord, L)",
+        "The sublayout of the modes marked `_` in coord",
+        "slice((_,1), (_4,_8):(_1,_4))",
+        "(_4):(_1)",
+        f_slice
+    ),
+    b!(
+        "dice",
+        "dice(coord, L)",
+        "The sublayout of the modes given by integers in coord",
+        "dice((_,1), (_4,_8):(_1,_4))",
+        "(_8):(_4)",
+        f_dice
+    ),
+    b!(
+        "slice_and_offset",
+        "slice_and_offset(coord, L)",
+        "(slice(coord, L), offset of coord with `_` as 0)",
+        "slice_and_offset((_,2), (4,8):(1,4))",
+        "((4):(1),8)",
+        f_slice_and_offset
+    ),
+    b!(
+        "domain_offset",
+        "domain_offset(coord, L)",
+        "(L, L(coord))",
+        "domain_offset((1,2), (4,8):(1,4))",
+        "((4,8):(1,4),9)",
+        f_domain_offset
+    ),
+    b!(
+        "get_hier_coord",
+        "get_hier_coord(L, i)",
+        "L.get_hier_coord(i): the hierarchical coordinate of index i (compact layouts)",
+        "L = make_layout((_3,(_2,_3)), LayoutRight); get_hier_coord(L, 11)",
+        "(1,(1,2))",
+        f_get_hier_coord
+    ),
+    b!(
+        "get_flat_coord",
+        "get_flat_coord(L, i)",
+        "L.get_flat_coord(i): the flat (rank-preserving) coordinate of index i",
+        "L = make_layout((_3,(_2,_3)), LayoutRight); get_flat_coord(L, 11)",
+        "(1,5)",
+        f_get_flat_coord
+    ),
+    b!(
+        "get_1d_coord",
+        "get_1d_coord(L, i)",
+        "L.get_1d_coord(i): the column-major 1-D coordinate of index i",
+        "L = make_layout((_3,(_2,_3)), LayoutRight); get_1d_coord(L, 11)",
+        "16",
+        f_get_1d_coord
+    ),
+    b!(
+        "__apply",
+        "L(coord...)",
+        "Evaluate a layout at a coordinate (several arguments form one coordinate); `_` slices",
+        "A = ((_3,2),(2,_5,_2)):((4,1),(_2,13,100)); A((_,1),(0,_,1))",
+        "(_3,_5):(4,13)",
+        f_apply
+    ),
 ];

@@ -130,7 +130,9 @@ impl<'a> P<'a> {
                     Ok((Value::Tuple(IntTuple::Under), false))
                 }
             }
-            c if c.is_ascii_digit() || c == b'-' => Ok((Value::Tuple(IntTuple::I(Int::new(self.num()?, false))), false)),
+            c if c.is_ascii_digit() || c == b'-' => {
+                Ok((Value::Tuple(IntTuple::I(Int::new(self.num()?, false))), false))
+            }
             _ => {
                 let id = self.ident();
                 if id.is_empty() {
@@ -281,7 +283,13 @@ fn builtin_examples_of_coord_structure_tuple() {
         for b in t.iter() {
             match eval(b.example) {
                 Ok(g) if g == b.result => {}
-                r => bad.push(format!("{}: {} -> {:?}, want {}", b.name, b.example, r.map_err(|e| e.to_string()), b.result)),
+                r => bad.push(format!(
+                    "{}: {} -> {:?}, want {}",
+                    b.name,
+                    b.example,
+                    r.map_err(|e| e.to_string()),
+                    b.result
+                )),
             }
         }
     }
@@ -304,7 +312,11 @@ fn eval_cases_file() {
         let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
         match eval(e) {
             Ok(v) => out.push_str(&format!("{{\"expr\": \"{}\", \"cute\": \"{}\"}}\n", esc(e), esc(&v))),
-            Err(err) => out.push_str(&format!("{{\"expr\": \"{}\", \"error\": \"mine\", \"detail\": \"{}\"}}\n", esc(e), esc(&err.to_string()))),
+            Err(err) => out.push_str(&format!(
+                "{{\"expr\": \"{}\", \"error\": \"mine\", \"detail\": \"{}\"}}\n",
+                esc(e),
+                esc(&err.to_string())
+            )),
         }
     }
     let _ = std::fs::write(format!("{path}.mine"), out);

@@ -50,7 +50,12 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<IntTu
             }
             let d = match stride {
                 T(d) if d.len() == c.len() => d,
-                _ => return Err(EvalError::rule("Mismatched Ranks", format!("coordinate `{coord}` for stride `{stride}`"))),
+                _ => {
+                    return Err(EvalError::rule(
+                        "Mismatched Ranks",
+                        format!("coordinate `{coord}` for stride `{stride}`"),
+                    ))
+                }
             };
             if c.is_empty() {
                 return Err(EvalError::rule("Invalid parameters", "crd2idx of an empty coordinate"));
@@ -61,7 +66,10 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<IntTu
             }
             Ok(acc)
         }
-        (T(_), _) => Err(EvalError::rule("Invalid parameters", format!("tuple coordinate `{coord}` for the integer shape `{shape}`"))),
+        (T(_), _) => Err(EvalError::rule(
+            "Invalid parameters",
+            format!("tuple coordinate `{coord}` for the integer shape `{shape}`"),
+        )),
         (_, T(s)) => {
             let d = match stride {
                 T(d) if d.len() == s.len() => d,
@@ -73,7 +81,10 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<IntTu
             crd2idx_itt(coord, s, d)
         }
         _ => match stride {
-            T(_) => Err(EvalError::rule("Invalid parameters", format!("integer shape `{shape}` with tuple stride `{stride}`"))),
+            T(_) => Err(EvalError::rule(
+                "Invalid parameters",
+                format!("integer shape `{shape}` with tuple stride `{stride}`"),
+            )),
             _ => tp::arith_mul(&I(cint(coord)?), stride),
         },
     }
@@ -122,7 +133,10 @@ pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
             }
             Ok(I(acc))
         }
-        (T(_), _) => Err(EvalError::rule("Invalid parameters", format!("tuple coordinate `{coord}` for the integer shape `{shape}`"))),
+        (T(_), _) => Err(EvalError::rule(
+            "Invalid parameters",
+            format!("tuple coordinate `{coord}` for the integer shape `{shape}`"),
+        )),
         _ => Ok(coord.clone()),
     }
 }
@@ -137,7 +151,9 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(i.iter().zip(s).map(|(a, b)| idx2crd(a, b)).collect::<R<_>>()?))
         }
-        (T(_), _) => Err(EvalError::rule("Invalid parameters", format!("tuple index `{idx}` for the integer shape `{shape}`"))),
+        (T(_), _) => {
+            Err(EvalError::rule("Invalid parameters", format!("tuple index `{idx}` for the integer shape `{shape}`")))
+        }
         (_, T(_)) => {
             let r = crd2idx(idx, shape, &tp::make_basis_like(shape))?;
             Ok(tp::to_plain(&r))
@@ -152,11 +168,18 @@ pub fn idx2crd_stride(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<
         (T(i), T(s)) => {
             let d = match stride {
                 T(d) if d.len() == i.len() && s.len() == i.len() => d,
-                _ => return Err(EvalError::rule("Mismatched Ranks", format!("index `{idx}`, shape `{shape}`, stride `{stride}`"))),
+                _ => {
+                    return Err(EvalError::rule(
+                        "Mismatched Ranks",
+                        format!("index `{idx}`, shape `{shape}`, stride `{stride}`"),
+                    ))
+                }
             };
             Ok(T(i.iter().zip(s).zip(d).map(|((a, b), c)| idx2crd_stride(a, b, c)).collect::<R<_>>()?))
         }
-        (T(_), _) => Err(EvalError::rule("Invalid parameters", format!("tuple index `{idx}` for the integer shape `{shape}`"))),
+        (T(_), _) => {
+            Err(EvalError::rule("Invalid parameters", format!("tuple index `{idx}` for the integer shape `{shape}`")))
+        }
         (_, T(s)) => match stride {
             T(d) => {
                 if d.len() != s.len() {
@@ -190,7 +213,10 @@ pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> R<IntTuple> 
     match (coord, src, dst) {
         (T(c), T(s), T(d)) => {
             if c.len() != s.len() || c.len() != d.len() {
-                return Err(EvalError::rule("Mismatched Ranks", format!("crd2crd of `{coord}` from `{src}` to `{dst}`")));
+                return Err(EvalError::rule(
+                    "Mismatched Ranks",
+                    format!("crd2crd of `{coord}` from `{src}` to `{dst}`"),
+                ));
             }
             Ok(T(c.iter().zip(s).zip(d).map(|((a, b), e)| crd2crd(a, b, e)).collect::<R<_>>()?))
         }
@@ -339,6 +365,6 @@ pub fn get_1d_coord(l: &Layout, i: &IntTuple) -> R<IntTuple> {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod golden;
+#[cfg(test)]
+mod tests;

@@ -73,7 +73,8 @@ fn f_make_layout(a: &Args) -> R<Value> {
             _ => Err(EvalError::type_err(format!("make_layout: `{t}` is not LayoutLeft or LayoutRight")).at_arg(1)),
         },
         ls if !ls.is_empty() && ls.iter().all(|v| matches!(v, Value::Layout(_))) => {
-            let ls: Vec<Layout> = ls.iter().filter_map(|v| if let Value::Layout(l) = v { Some(l.clone()) } else { None }).collect();
+            let ls: Vec<Layout> =
+                ls.iter().filter_map(|v| if let Value::Layout(l) = v { Some(l.clone()) } else { None }).collect();
             lv(st::make_layout_cat(&ls))
         }
         _ => nm(),
@@ -446,50 +447,232 @@ pub const BUILTINS: &[Builtin] = &[
     b!("make_layout", "make_layout(shape [, stride | LayoutLeft | LayoutRight]) | make_layout(L0, L1, ...)",
        "A layout from a shape (column-major), shape and stride, shape and a major tag, or the concatenation of layouts",
        "make_layout((_2,4), LayoutRight)", "(_2,4):(4,_1)", f_make_layout),
-    b!("make_shape", "make_shape(s0, s1, ...)", "A tuple of the arguments (a shape)", "make_shape(2, _3)", "(2,_3)", f_make_tuple),
-    b!("make_stride", "make_stride(d0, d1, ...)", "A tuple of the arguments (a stride)", "make_stride(_1, 4)", "(_1,4)", f_make_tuple),
-    b!("make_coord", "make_coord(c0, c1, ...)", "A tuple of the arguments (a coordinate)", "make_coord(1, (2,_3))", "(1,(2,_3))", f_make_tuple),
-    b!("make_step", "make_step(s0, s1, ...)", "A tuple of the arguments (a step / order)", "make_step(_1, _0)", "(_1,_0)", f_make_tuple),
-    b!("make_tuple", "make_tuple(x0, x1, ...)", "A tuple of the arguments", "make_tuple(8, _2)", "(8,_2)", f_make_tuple),
-    b!("make_tile", "make_tile(t0, t1, ...)", "A tiler: a tuple of layouts, shapes or integers", "make_tile(_3:_3, (_2,_4):(_1,_8))", "(_3:_3,(_2,_4):(_1,_8))", f_make_tuple),
-    b!("make_ordered_layout", "make_ordered_layout(shape, order)", "Compact layout whose strides follow the order of the leaves of order",
-       "make_ordered_layout((_2,_2,_2,_2), (_0,_2,_3,_1))", "(_2,_2,_2,_2):(_1,_4,_8,_2)", f_make_ordered_layout),
-    b!("make_layout_like", "make_layout_like(L)", "Compact layout of L's shape, strides ordered like L's (static _0 strides kept)",
-       "make_layout_like((2,3,4,5):(_0,42,_1,_0))", "(2,3,4,5):(_0,4,_1,_0)", f_make_layout_like),
-    b!("make_fragment_like", "make_fragment_like(L | shape)", "Register-fragment layout: mode 0 column-major, the rest ordered like L",
-       "make_fragment_like((_4,_8):(_8,_1))", "(_4,(_8)):(_1,(_4))", f_make_fragment_like),
-    b!("make_identity_layout", "make_identity_layout(shape)", "Layout mapping each coordinate to itself (ScaledBasis strides)",
-       "make_identity_layout((_4,_8))", "(_4,_8):(_1@0,_1@1)", f_make_identity_layout),
+    b!(
+        "make_shape",
+        "make_shape(s0, s1, ...)",
+        "A tuple of the arguments (a shape)",
+        "make_shape(2, _3)",
+        "(2,_3)",
+        f_make_tuple
+    ),
+    b!(
+        "make_stride",
+        "make_stride(d0, d1, ...)",
+        "A tuple of the arguments (a stride)",
+        "make_stride(_1, 4)",
+        "(_1,4)",
+        f_make_tuple
+    ),
+    b!(
+        "make_coord",
+        "make_coord(c0, c1, ...)",
+        "A tuple of the arguments (a coordinate)",
+        "make_coord(1, (2,_3))",
+        "(1,(2,_3))",
+        f_make_tuple
+    ),
+    b!(
+        "make_step",
+        "make_step(s0, s1, ...)",
+        "A tuple of the arguments (a step / order)",
+        "make_step(_1, _0)",
+        "(_1,_0)",
+        f_make_tuple
+    ),
+    b!(
+        "make_tuple",
+        "make_tuple(x0, x1, ...)",
+        "A tuple of the arguments",
+        "make_tuple(8, _2)",
+        "(8,_2)",
+        f_make_tuple
+    ),
+    b!(
+        "make_tile",
+        "make_tile(t0, t1, ...)",
+        "A tiler: a tuple of layouts, shapes or integers",
+        "make_tile(_3:_3, (_2,_4):(_1,_8))",
+        "(_3:_3,(_2,_4):(_1,_8))",
+        f_make_tuple
+    ),
+    b!(
+        "make_ordered_layout",
+        "make_ordered_layout(shape, order)",
+        "Compact layout whose strides follow the order of the leaves of order",
+        "make_ordered_layout((_2,_2,_2,_2), (_0,_2,_3,_1))",
+        "(_2,_2,_2,_2):(_1,_4,_8,_2)",
+        f_make_ordered_layout
+    ),
+    b!(
+        "make_layout_like",
+        "make_layout_like(L)",
+        "Compact layout of L's shape, strides ordered like L's (static _0 strides kept)",
+        "make_layout_like((2,3,4,5):(_0,42,_1,_0))",
+        "(2,3,4,5):(_0,4,_1,_0)",
+        f_make_layout_like
+    ),
+    b!(
+        "make_fragment_like",
+        "make_fragment_like(L | shape)",
+        "Register-fragment layout: mode 0 column-major, the rest ordered like L",
+        "make_fragment_like((_4,_8):(_8,_1))",
+        "(_4,(_8)):(_1,(_4))",
+        f_make_fragment_like
+    ),
+    b!(
+        "make_identity_layout",
+        "make_identity_layout(shape)",
+        "Layout mapping each coordinate to itself (ScaledBasis strides)",
+        "make_identity_layout((_4,_8))",
+        "(_4,_8):(_1@0,_1@1)",
+        f_make_identity_layout
+    ),
     // structure
-    b!("get", "get<I...>(x)", "Mode I (nested: get<i,j> = get<j>(get<i>)) of a tuple or layout",
-       "get<2,0>(((_2,_2),_4,(_2,_4)):((_1,_2),_4,(_16,_32)))", "_2:_16", f_get),
-    b!("layout", "layout<I...>(L)", "The sublayout of mode I... (L itself without indices)",
-       "a = make_layout((_4,(_3,_6))); layout<1>(a)", "(_3,_6):(_4,_12)", f_layout),
-    b!("shape", "shape<I...>(x)", "The shape of a layout (of mode I...), or an IntTuple's mode",
-       "shape<0>(((2,_3),4):((1,2),_6))", "(2,_3)", f_shape),
-    b!("stride", "stride<I...>(L)", "The stride of a layout (of mode I...)", "stride<0,1>(((2,_3),4):((1,2),_6))", "2", f_stride),
-    b!("size", "size<I...>(x)", "Number of elements: product of the shape (of mode I...)", "size(((2,_3),4):((1,2),_6))", "24", f_size),
+    b!(
+        "get",
+        "get<I...>(x)",
+        "Mode I (nested: get<i,j> = get<j>(get<i>)) of a tuple or layout",
+        "get<2,0>(((_2,_2),_4,(_2,_4)):((_1,_2),_4,(_16,_32)))",
+        "_2:_16",
+        f_get
+    ),
+    b!(
+        "layout",
+        "layout<I...>(L)",
+        "The sublayout of mode I... (L itself without indices)",
+        "a = make_layout((_4,(_3,_6))); layout<1>(a)",
+        "(_3,_6):(_4,_12)",
+        f_layout
+    ),
+    b!(
+        "shape",
+        "shape<I...>(x)",
+        "The shape of a layout (of mode I...), or an IntTuple's mode",
+        "shape<0>(((2,_3),4):((1,2),_6))",
+        "(2,_3)",
+        f_shape
+    ),
+    b!(
+        "stride",
+        "stride<I...>(L)",
+        "The stride of a layout (of mode I...)",
+        "stride<0,1>(((2,_3),4):((1,2),_6))",
+        "2",
+        f_stride
+    ),
+    b!(
+        "size",
+        "size<I...>(x)",
+        "Number of elements: product of the shape (of mode I...)",
+        "size(((2,_3),4):((1,2),_6))",
+        "24",
+        f_size
+    ),
     b!("rank", "rank<I...>(x)", "Number of top-level modes (static)", "rank<0>(((2,_3),4):((1,2),_6))", "_2", f_rank),
-    b!("depth", "depth<I...>(x)", "Nesting depth of the shape (static; an integer has depth 0)", "depth(((2,_3),4):((1,2),_6))", "_2", f_depth),
-    b!("cosize", "cosize<I...>(L)", "Size of the codomain: L(size-1)+1 for non-negative strides", "cosize((_4,_2):(_-1,_4))", "_8", f_cosize),
-    b!("coshape", "coshape<I...>(L)", "Shape of the codomain (a tuple for ScaledBasis strides)", "coshape((_4,(_2,_3)):(_2,(_1,_8)))", "_24", f_coshape),
-    b!("coprofile", "coprofile<I...>(L)", "_0s congruent with the codomain", "coprofile((4,8):(1,4))", "_0", f_coprofile),
-    b!("filter", "filter(L [, profile])", "Remove stride-0 and size-1 modes and coalesce (at the profile's terminals)",
-       "filter((_4,_1,_2,_3):(_1,_7,_0,_4))", "_12:_1", f_filter),
-    b!("filter_zeros", "filter_zeros(L [, profile]) | filter_zeros(a [, b])", "Give the static stride-0 modes size _1",
-       "filter_zeros((_4,_2,_3):(_1,_0,_4))", "(_4,_1,_3):(_1,_0,_4)", f_filter_zeros),
-    b!("flatten", "flatten(x)", "Depth at most 1: all leaves as top-level modes", "flatten(((4,2),(3,(5,6))):((1,4),(8,(24,120))))",
-       "(4,2,3,5,6):(1,4,8,24,120)", f_flatten),
-    b!("unflatten", "unflatten(x, profile)", "Fold a flat tuple or layout into the profile's nesting",
-       "unflatten((1,2,3,4,5), (_0,(_0,(_0,_0)),_0))", "(1,(2,(3,4)),5)", f_unflatten),
-    b!("zip", "zip(x [, y ...])", "Transpose a tuple of tuples (layouts: shape and stride alike)",
-       "zip(((_2,_3),(_4,_5)):((_1,_2),(_6,_24)))", "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))", f_zip),
-    b!("append", "append[<N>](x [, y])", "Add y as the last mode (to rank N); a layout's default y is _1:_0",
-       "append<3>((2,3):(1,2), _5:_6)", "(2,3,_5):(1,2,_6)", f_append),
-    b!("prepend", "prepend[<N>](x [, y])", "Add y as the first mode (to rank N); a layout's default y is _1:_0",
-       "prepend(_3:_1, _4:_3)", "(_4,_3):(_3,_1)", f_prepend),
+    b!(
+        "depth",
+        "depth<I...>(x)",
+        "Nesting depth of the shape (static; an integer has depth 0)",
+        "depth(((2,_3),4):((1,2),_6))",
+        "_2",
+        f_depth
+    ),
+    b!(
+        "cosize",
+        "cosize<I...>(L)",
+        "Size of the codomain: L(size-1)+1 for non-negative strides",
+        "cosize((_4,_2):(_-1,_4))",
+        "_8",
+        f_cosize
+    ),
+    b!(
+        "coshape",
+        "coshape<I...>(L)",
+        "Shape of the codomain (a tuple for ScaledBasis strides)",
+        "coshape((_4,(_2,_3)):(_2,(_1,_8)))",
+        "_24",
+        f_coshape
+    ),
+    b!(
+        "coprofile",
+        "coprofile<I...>(L)",
+        "_0s congruent with the codomain",
+        "coprofile((4,8):(1,4))",
+        "_0",
+        f_coprofile
+    ),
+    b!(
+        "filter",
+        "filter(L [, profile])",
+        "Remove stride-0 and size-1 modes and coalesce (at the profile's terminals)",
+        "filter((_4,_1,_2,_3):(_1,_7,_0,_4))",
+        "_12:_1",
+        f_filter
+    ),
+    b!(
+        "filter_zeros",
+        "filter_zeros(L [, profile]) | filter_zeros(a [, b])",
+        "Give the static stride-0 modes size _1",
+        "filter_zeros((_4,_2,_3):(_1,_0,_4))",
+        "(_4,_1,_3):(_1,_0,_4)",
+        f_filter_zeros
+    ),
+    b!(
+        "flatten",
+        "flatten(x)",
+        "Depth at most 1: all leaves as top-level modes",
+        "flatten(((4,2),(3,(5,6))):((1,4),(8,(24,120))))",
+        "(4,2,3,5,6):(1,4,8,24,120)",
+        f_flatten
+    ),
+    b!(
+        "unflatten",
+        "unflatten(x, profile)",
+        "Fold a flat tuple or layout into the profile's nesting",
+        "unflatten((1,2,3,4,5), (_0,(_0,(_0,_0)),_0))",
+        "(1,(2,(3,4)),5)",
+        f_unflatten
+    ),
+    b!(
+        "zip",
+        "zip(x [, y ...])",
+        "Transpose a tuple of tuples (layouts: shape and stride alike)",
+        "zip(((_2,_3),(_4,_5)):((_1,_2),(_6,_24)))",
+        "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))",
+        f_zip
+    ),
+    b!(
+        "append",
+        "append[<N>](x [, y])",
+        "Add y as the last mode (to rank N); a layout's default y is _1:_0",
+        "append<3>((2,3):(1,2), _5:_6)",
+        "(2,3,_5):(1,2,_6)",
+        f_append
+    ),
+    b!(
+        "prepend",
+        "prepend[<N>](x [, y])",
+        "Add y as the first mode (to rank N); a layout's default y is _1:_0",
+        "prepend(_3:_1, _4:_3)",
+        "(_4,_3):(_3,_1)",
+        f_prepend
+    ),
     b!("replace", "replace<N>(x, y)", "Mode N replaced by y", "replace<1>((1,5,3), _2)", "(1,_2,3)", f_replace),
     b!("group", "group<B,E>(x)", "Modes [B,E) grouped into one mode", "group<1,3>((1,2,3,4))", "(1,(2,3),4)", f_group),
-    b!("take", "take<B,E>(x)", "Modes [B,E)", "a = make_layout((_2,_3,_5,_7)); take<1,3>(a)", "(_3,_5):(_2,_6)", f_take),
-    b!("select", "select<I...>(x)", "The modes I... in that order", "a = make_layout((_2,_3,_5,_7)); select<1,3>(a)", "(_3,_7):(_2,_30)", f_select),
+    b!(
+        "take",
+        "take<B,E>(x)",
+        "Modes [B,E)",
+        "a = make_layout((_2,_3,_5,_7)); take<1,3>(a)",
+        "(_3,_5):(_2,_6)",
+        f_take
+    ),
+    b!(
+        "select",
+        "select<I...>(x)",
+        "The modes I... in that order",
+        "a = make_layout((_2,_3,_5,_7)); select<1,3>(a)",
+        "(_3,_7):(_2,_30)",
+        f_select
+    ),
 ];

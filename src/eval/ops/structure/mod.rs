@@ -214,7 +214,10 @@ pub fn take(l: &Layout, b: i64, e: i64) -> R<Layout> {
         return Err(EvalError::rule("take: empty range error", format!("take<{b},{e}> of `{l}`")));
     }
     if b < 0 || e > rank(l) as i64 {
-        return Err(EvalError::rule("take: range out of bounds", format!("take<{b},{e}> of `{l}`, which has rank {}", rank(l))));
+        return Err(EvalError::rule(
+            "take: range out of bounds",
+            format!("take<{b},{e}> of `{l}`, which has rank {}", rank(l)),
+        ));
     }
     Ok(Layout::new(tp::take(&l.shape, b, e)?, tp::take(&l.stride, b, e)?))
 }

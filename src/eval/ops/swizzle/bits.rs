@@ -25,10 +25,7 @@ pub fn make(b: i64, m: i64, s: i64) -> R<Swizzle> {
         return Err(EvalError::rule("BBits must be positive", format!("Sw<{b},{m},{s}> has BBits = {b}")));
     }
     if s.abs() < b {
-        return Err(EvalError::rule(
-            "abs(SShift) must be more than BBits",
-            format!("Sw<{b},{m},{s}>: |{s}| < {b}"),
-        ));
+        return Err(EvalError::rule("abs(SShift) must be more than BBits", format!("Sw<{b},{m},{s}>: |{s}| < {b}")));
     }
     // bit_msk = (1 << B) - 1 must be a constant expression of type int.
     if b > 30 {
@@ -213,6 +210,8 @@ fn num(v: i64, s: bool, u: bool) -> Off {
     Off::Int { i: Int::new(v, s), u }
 }
 
+// `add` returns `R<Int>` (checked), so it is not `std::ops::Add`.
+#[allow(clippy::should_implement_trait)]
 impl Off {
     /// A signed integer offset.
     pub fn int(i: Int) -> Off {
@@ -245,7 +244,8 @@ impl Off {
     pub fn xor(self, o: Off) -> Off {
         match (self, o) {
             (Off::Int { i: a, u: ua }, Off::Int { i: b, u: ub }) => num(a.v ^ b.v, a.s && b.s, ua || ub),
-            (Off::Mixed { s: s0, f: f0, d }, Off::Int { i: c, .. }) | (Off::Int { i: c, .. }, Off::Mixed { s: s0, f: f0, d }) => {
+            (Off::Mixed { s: s0, f: f0, d }, Off::Int { i: c, .. })
+            | (Off::Int { i: c, .. }, Off::Mixed { s: s0, f: f0, d }) => {
                 if c.s {
                     let s1 = c.v as u32;
                     Off::make((!s0 & s1 & !f0) | (s0 & !s1), dy(((s0 | d) ^ s1) as i64), f0, true)
@@ -254,12 +254,9 @@ impl Off {
                     num(((s0 | d) as i64) ^ c.v, false, true)
                 }
             }
-            (Off::Mixed { s: s0, f: f0, d: d0 }, Off::Mixed { s: s1, f: f1, d: d1 }) => Off::make(
-                (!s0 & s1 & !f0) | (s0 & !s1 & !f1),
-                dy(((s0 | d0) ^ (s1 | d1)) as i64),
-                f0 | f1,
-                true,
-            ),
+            (Off::Mixed { s: s0, f: f0, d: d0 }, Off::Mixed { s: s1, f: f1, d: d1 }) => {
+                Off::make((!s0 & s1 & !f0) | (s0 & !s1 & !f1), dy(((s0 | d0) ^ (s1 | d1)) as i64), f0 | f1, true)
+            }
         }
     }
 
@@ -282,7 +279,13 @@ impl Off {
         match self {
             Off::Int { i: a, u } => num(shiftr64(a.v, k), a.s, u),
             Off::Mixed { s, f, d } => {
-                let sh = |x: u32| if k >= 0 { x.checked_shr(k as u32).unwrap_or(0) } else { x.checked_shl((-k) as u32).unwrap_or(0) };
+                let sh = |x: u32| {
+                    if k >= 0 {
+                        x.checked_shr(k as u32).unwrap_or(0)
+                    } else {
+                        x.checked_shl((-k) as u32).unwrap_or(0)
+                    }
+                };
                 Off::make(sh(s), dy(sh(d) as i64), sh(f), true)
             }
         }

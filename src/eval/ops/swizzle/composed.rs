@@ -27,10 +27,7 @@ pub fn to_func(v: Value) -> R<Func> {
         Value::Layout(l) => Ok(Func::Layout(l)),
         Value::Swizzle(s) => Ok(Func::Swizzle(s)),
         Value::Composed(c) => Ok(Func::Composed(c)),
-        v => Err(EvalError::type_err(format!(
-            "expected a layout, swizzle or composed layout, got {} `{v}`",
-            v.kind()
-        ))),
+        v => Err(EvalError::type_err(format!("expected a layout, swizzle or composed layout, got {} `{v}`", v.kind()))),
     }
 }
 
@@ -167,8 +164,11 @@ pub fn composition(a: &Value, b: &Value) -> R<Value> {
                 .at_arg(1));
             }
             if cb.offset.v != 0 {
-                return Err(EvalError::rule("Require offset == 0", format!("{a} o ({b}): the offset is {}", cb.offset))
-                    .at_arg(1));
+                return Err(EvalError::rule(
+                    "Require offset == 0",
+                    format!("{a} o ({b}): the offset is {}", cb.offset),
+                )
+                .at_arg(1));
             }
             let t = call("composition", &[], vec![a.clone(), Value::from(cb.outer.clone())])?;
             call("composition", &[], vec![t, Value::from(cb.inner.clone())])
@@ -548,9 +548,11 @@ pub fn logical_product_layout_composed(layout: &Value, c: &Composed) -> R<Value>
         Func::Layout(l) => l.clone(),
         f => return Err(EvalError::type_err(format!("logical_product: the tiler's inner part `{f}` is not a layout"))),
     };
-    let new_layout = as_layout(call("logical_product", &[], vec![layout.clone(), Value::Layout(tb.clone())])?, "logical_product")?;
+    let new_layout =
+        as_layout(call("logical_product", &[], vec![layout.clone(), Value::Layout(tb.clone())])?, "logical_product")?;
     let (only_zy, _) = projections(sw)?;
-    let lz = as_layout(call("composition", &[], vec![Value::Layout(only_zy), Value::Layout(tb.clone())])?, "composition")?;
+    let lz =
+        as_layout(call("composition", &[], vec![Value::Layout(only_zy), Value::Layout(tb.clone())])?, "composition")?;
     let sz = int_of(call("size", &[], vec![Value::Layout(lz.clone())])?, "size")?;
     let active = eval_layout(&lz, Value::from(sz.sub(st(1))?))?;
     let az = Int::new(active.v & bits::zzz_msk(sw), active.s);

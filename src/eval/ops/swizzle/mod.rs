@@ -56,7 +56,8 @@ fn f_make_swizzle(a: &Args) -> R<Value> {
             let y = a.tint(0)?;
             let z = a.tint(1)?;
             let u = |v: i64| {
-                u32::try_from(v).map_err(|_| EvalError::rule("make_swizzle masks are uint32_t", format!("{v} is not one")))
+                u32::try_from(v)
+                    .map_err(|_| EvalError::rule("make_swizzle masks are uint32_t", format!("{v} is not one")))
             };
             Ok(Value::Swizzle(bits::from_masks(u(y)?, u(z)?)?))
         }
@@ -108,7 +109,10 @@ fn f_apply(a: &Args) -> R<Value> {
                 Value::Tuple(IntTuple::I(i)) => Ok(Value::from(bits::apply(*sw, *i))),
                 // CuTe's Underscore is an Int<0>.
                 Value::Tuple(IntTuple::Under) => Ok(Value::from(bits::apply(*sw, st(0)))),
-                v => Err(EvalError::type_err(format!("a swizzle applies to an integer, not {} `{v}`", v.kind())).at_arg(1)),
+                v => {
+                    Err(EvalError::type_err(format!("a swizzle applies to an integer, not {} `{v}`", v.kind()))
+                        .at_arg(1))
+                }
             }
         }
         Some(Value::Composed(c)) => composed::apply_composed(c, coord()?),
@@ -361,7 +365,9 @@ fn cast(a: &Args, which: &str) -> R<Value> {
     }
     let n = a.tint(0)?;
     match &a.args[0] {
-        Value::Swizzle(sw) => Ok(Value::Swizzle(if which == "upcast" { bits::upcast(*sw, n)? } else { bits::downcast(*sw, n)? })),
+        Value::Swizzle(sw) => {
+            Ok(Value::Swizzle(if which == "upcast" { bits::upcast(*sw, n)? } else { bits::downcast(*sw, n)? }))
+        }
         Value::Composed(c) => composed::cast(c, which, a.targs, n),
         _ => no_match(),
     }
@@ -513,7 +519,9 @@ fn part(a: &Args, which: &str) -> R<Value> {
             "o" => Value::from(c.offset),
             _ => Value::from(c.inner.clone()),
         }),
-        [v] => Err(EvalError::type_err(format!("layout_a/offset/layout_b need a composed layout, got {} `{v}`", v.kind()))),
+        [v] => {
+            Err(EvalError::type_err(format!("layout_a/offset/layout_b need a composed layout, got {} `{v}`", v.kind())))
+        }
         _ => Err(EvalError::arity("takes one composed layout")),
     }
 }

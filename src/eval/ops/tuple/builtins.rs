@@ -58,7 +58,11 @@ pub(crate) fn want(a: &Args, n: usize, name: &str) -> R<()> {
         return Err(EvalError::arity(format!("{name} takes no template arguments")));
     }
     if a.nargs() != n {
-        return Err(EvalError::arity(format!("{name} takes {n} argument{}, got {}", if n == 1 { "" } else { "s" }, a.nargs())));
+        return Err(EvalError::arity(format!(
+            "{name} takes {n} argument{}, got {}",
+            if n == 1 { "" } else { "s" },
+            a.nargs()
+        )));
     }
     Ok(())
 }
@@ -79,7 +83,11 @@ pub(crate) fn tints(a: &Args) -> R<Vec<i64>> {
 /// Exactly `n` integer template arguments.
 pub(crate) fn want_targs(a: &Args, n: usize, name: &str) -> R<Vec<i64>> {
     if a.targs.len() != n {
-        return Err(EvalError::arity(format!("{name} needs {n} template argument{}, got {}", if n == 1 { "" } else { "s" }, a.targs.len())));
+        return Err(EvalError::arity(format!(
+            "{name} needs {n} template argument{}, got {}",
+            if n == 1 { "" } else { "s" },
+            a.targs.len()
+        )));
     }
     tints(a)
 }
@@ -245,7 +253,8 @@ fn f_ceil_div(a: &Args) -> R<Value> {
         return tv(ceil_div_layout(t, l)?);
     }
     let (x, y) = two(a, "ceil_div")?;
-    tv(tp::ceil_div(&x, &y).map_err(|e| if e.kind == crate::eval::error::ErrorKind::DivZero { e.at_arg(1) } else { e })?)
+    tv(tp::ceil_div(&x, &y)
+        .map_err(|e| if e.kind == crate::eval::error::ErrorKind::DivZero { e.at_arg(1) } else { e })?)
 }
 fn f_shape_div(a: &Args) -> R<Value> {
     let (x, y) = two(a, "shape_div")?;

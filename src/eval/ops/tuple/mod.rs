@@ -126,7 +126,9 @@ pub fn rank_of<X: Tup>(t: &X) -> usize {
 /// tuple anywhere is an error (CuTe's `max()` of no arguments).
 pub fn depth_of<X: Tup>(t: &X) -> R<usize> {
     match t.modes_of() {
-        Some(v) if v.is_empty() => Err(EvalError::rule("Invalid parameters", format!("depth of `{t}`: max() of an empty tuple"))),
+        Some(v) if v.is_empty() => {
+            Err(EvalError::rule("Invalid parameters", format!("depth of `{t}`: max() of an empty tuple")))
+        }
         Some(v) => {
             let mut d = 0;
             for e in &v {
@@ -251,7 +253,10 @@ pub fn unflatten<X: Tup, P: Tup>(flat: &X, profile: &P) -> R<X> {
             }
             None => match flat.first() {
                 Some(x) => Ok((x.clone(), 1)),
-                None => Err(EvalError::rule("Index out of range", format!("unflatten: too few elements for the profile `{p}`"))),
+                None => Err(EvalError::rule(
+                    "Index out of range",
+                    format!("unflatten: too few elements for the profile `{p}`"),
+                )),
             },
         }
     }
@@ -260,7 +265,10 @@ pub fn unflatten<X: Tup, P: Tup>(flat: &X, profile: &P) -> R<X> {
     let elems = match flat.modes_of() {
         Some(v) => v,
         None if flat.dyn_int().is_some() => {
-            return Err(EvalError::rule("Invalid parameters", format!("unflatten: `{flat}` is a run-time integer, not a tuple")));
+            return Err(EvalError::rule(
+                "Invalid parameters",
+                format!("unflatten: `{flat}` is a run-time integer, not a tuple"),
+            ));
         }
         None => vec![flat.clone()],
     };
@@ -307,7 +315,10 @@ pub fn append_n<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
                 return Ok(t.clone());
             }
             if n < v.len() as i64 {
-                return Err(EvalError::rule("N > tuple_size<T>", format!("append<{n}> of `{t}`, which has rank {}", v.len())));
+                return Err(EvalError::rule(
+                    "N > tuple_size<T>",
+                    format!("append<{n}> of `{t}`, which has rank {}", v.len()),
+                ));
             }
             let mut v = v;
             while (v.len() as i64) < n {
@@ -361,7 +372,10 @@ fn tuple_elems_for<X: Tup>(t: &X, what: &str) -> R<Vec<X>> {
 pub fn insert<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     let mut v = tuple_elems_for(t, "insert")?;
     if n < 0 || n as usize > v.len() {
-        return Err(EvalError::rule("Index out of range", format!("insert<{n}> into `{t}`, which has rank {}", v.len())));
+        return Err(EvalError::rule(
+            "Index out of range",
+            format!("insert<{n}> into `{t}`, which has rank {}", v.len()),
+        ));
     }
     v.insert(n as usize, x.clone());
     Ok(X::mk(v))
@@ -371,7 +385,10 @@ pub fn insert<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
 pub fn remove<X: Tup>(t: &X, n: i64) -> R<X> {
     let mut v = tuple_elems_for(t, "remove")?;
     if n < 0 || n as usize > v.len() {
-        return Err(EvalError::rule("Index out of range", format!("remove<{n}> from `{t}`, which has rank {}", v.len())));
+        return Err(EvalError::rule(
+            "Index out of range",
+            format!("remove<{n}> from `{t}`, which has rank {}", v.len()),
+        ));
     }
     if (n as usize) < v.len() {
         v.remove(n as usize);
@@ -385,7 +402,10 @@ pub fn replace<X: Tup>(t: &X, n: i64, x: &X) -> R<X> {
     match t.modes_of() {
         Some(mut v) => {
             if n < 0 || n as usize > v.len() {
-                return Err(EvalError::rule("Index out of range", format!("replace<{n}> in `{t}`, which has rank {}", v.len())));
+                return Err(EvalError::rule(
+                    "Index out of range",
+                    format!("replace<{n}> in `{t}`, which has rank {}", v.len()),
+                ));
             }
             if n as usize == v.len() {
                 v.push(x.clone());
@@ -560,7 +580,11 @@ pub fn size(t: &IntTuple) -> R<Int> {
 /// `product_each(t)`: a tuple of the products of the modes (a non-tuple is wrapped; a `_` mode
 /// is its own product).
 pub fn product_each(t: &IntTuple) -> R<IntTuple> {
-    Ok(T(wrap(t).modes().iter().map(|e| if matches!(e, Under) { Ok(Under) } else { product(e).map(I) }).collect::<R<_>>()?))
+    Ok(T(wrap(t)
+        .modes()
+        .iter()
+        .map(|e| if matches!(e, Under) { Ok(Under) } else { product(e).map(I) })
+        .collect::<R<_>>()?))
 }
 
 /// `product_like(t, guide)`: the products of t at the leaves of guide.
@@ -569,7 +593,10 @@ pub fn product_like(t: &IntTuple, guide: &IntTuple) -> R<IntTuple> {
         T(g) => {
             let tv = tsize(t, "product_like")?;
             if tv.len() != g.len() {
-                return Err(EvalError::rule("Mismatched tuple_size", format!("product_like: `{t}` and guide `{guide}`")));
+                return Err(EvalError::rule(
+                    "Mismatched tuple_size",
+                    format!("product_like: `{t}` and guide `{guide}`"),
+                ));
             }
             Ok(T(g.iter().zip(tv.iter()).map(|(gi, ti)| product_like(ti, gi)).collect::<R<_>>()?))
         }
@@ -731,7 +758,9 @@ pub fn round_up(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(out))
         }
-        (T(_), _) | (_, T(_)) => Err(EvalError::type_err(format!("round_up of `{a}` and `{b}`: a tuple and an integer"))),
+        (T(_), _) | (_, T(_)) => {
+            Err(EvalError::type_err(format!("round_up of `{a}` and `{b}`: a tuple and an integer")))
+        }
         _ => {
             let (x, y) = (leaf_int(a, "round_up")?, leaf_int(b, "round_up")?);
             Ok(I(ceil_div_int(x, y)?.mul(y)?))
@@ -770,7 +799,8 @@ pub fn shape_div_int(a: Int, b: Int) -> R<Int> {
         if b.v == 0 {
             return Err(EvalError::rule("Divisibility Condition", format!("shape_div({a}, {b}): division by zero")));
         }
-        let ok = a.v.checked_rem(b.v).map(|r| r == 0).unwrap_or(true) || b.v.checked_rem(a.v).map(|r| r == 0).unwrap_or(true);
+        let ok = a.v.checked_rem(b.v).map(|r| r == 0).unwrap_or(true)
+            || b.v.checked_rem(a.v).map(|r| r == 0).unwrap_or(true);
         if !ok {
             return Err(EvalError::rule("Divisibility Condition", format!("neither of {a} and {b} divides the other")));
         }
@@ -1134,10 +1164,16 @@ pub fn compact_major(shape: &IntTuple, current: &IntTuple, left: bool) -> R<IntT
     match current {
         T(c) => {
             let Some(s) = shape.modes_of() else {
-                return Err(EvalError::rule("Invalid parameters", format!("compact stride: shape `{shape}` is not a tuple but current `{current}` is")));
+                return Err(EvalError::rule(
+                    "Invalid parameters",
+                    format!("compact stride: shape `{shape}` is not a tuple but current `{current}` is"),
+                ));
             };
             if s.len() != c.len() {
-                return Err(EvalError::rule("Mismatched Ranks", format!("compact stride of `{shape}` with current `{current}`")));
+                return Err(EvalError::rule(
+                    "Mismatched Ranks",
+                    format!("compact stride of `{shape}` with current `{current}`"),
+                ));
             }
             Ok(T(s.iter().zip(c).map(|(si, ci)| compact_major(si, ci, left)).collect::<R<_>>()?))
         }
@@ -1178,7 +1214,10 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> R<IntTuple> {
         if o.s {
             ref_order.push(o);
         } else {
-            ref_order.push(st(max_order.v.checked_add(1 + k as i64).ok_or_else(|| EvalError::overflow("+", max_order, st(1)))?));
+            ref_order.push(st(max_order
+                .v
+                .checked_add(1 + k as i64)
+                .ok_or_else(|| EvalError::overflow("+", max_order, st(1)))?));
         }
     }
     let new_order = unflatten(&T(ref_order.iter().map(|&o| I(o)).collect()), order)?;
@@ -1253,9 +1292,10 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
         }
         (x, y) if zero(y) && !matches!(x, I(_) | Under) => Ok(x.clone()),
-        (I(_) | Under, _) | (_, I(_) | Under) => {
-            Err(EvalError::rule("Arithmetic tuple op+ error", format!("cannot add the integer and the coordinate in {a} + {b}")))
-        }
+        (I(_) | Under, _) | (_, I(_) | Under) => Err(EvalError::rule(
+            "Arithmetic tuple op+ error",
+            format!("cannot add the integer and the coordinate in {a} + {b}"),
+        )),
         _ => {
             let to_at = |x: &IntTuple| -> Vec<IntTuple> {
                 match x {

@@ -247,10 +247,44 @@ pub(crate) fn ceil_div_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> 
     crate::eval::ops::structure::ceil_div_by_layout(target, tiler)
 }
 
+/// CuTe's `ceil_div` on values that are not both IntTuples: a layout divisor is `layout.hpp`'s
+/// `shape(complement(tiler, shape(target)))`; a tiler divides mode by mode (missing modes are
+/// `_1`); an integer by a tuple is divided by its size.
+fn ceil_div_value(x: &Value, y: &Value) -> R<Value> {
+    match (x, y) {
+        (Value::Tuple(a), Value::Tuple(b)) => Ok(Value::Tuple(tp::ceil_div(a, b)?)),
+        (_, Value::Layout(l)) => match tp::shape_value(x) {
+            Value::Tuple(t) => Ok(Value::Tuple(ceil_div_layout(&t, l)?)),
+            other => Err(EvalError::type_err(format!("ceil_div: `{other}` is not a shape"))),
+        },
+        _ => match (tp::Tup::modes_of(x), tp::Tup::modes_of(y)) {
+            (Some(xs), Some(ys)) => {
+                if ys.len() > xs.len() {
+                    return Err(EvalError::rule("Mismatched ranks", format!("ceil_div of `{x}` by `{y}`")));
+                }
+                let one = Value::Tuple(IntTuple::st(1));
+                let v = xs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, xi)| ceil_div_value(xi, ys.get(i).unwrap_or(&one)))
+                    .collect::<R<Vec<_>>>()?;
+                Ok(Value::tuple(v))
+            }
+            // an integer by a tiler: CuTe's `size` of a tiler is `void`
+            (None, Some(_)) => Err(EvalError::type_err(format!("ceil_div: {} `{y}` has no size", y.kind()))),
+            _ => nm(),
+        },
+    }
+}
+
 fn f_ceil_div(a: &Args) -> R<Value> {
-    if let (Ok(Value::Tuple(t)), Ok(Value::Layout(l))) = (a.arg(0), a.arg(1)) {
+    if !matches!(a.args, [Value::Tuple(_), Value::Tuple(_)]) {
+        no_foreign(a)?;
+        if matches!(a.args.first(), Some(Value::Swizzle(_))) {
+            return nm();
+        }
         want(a, 2, "ceil_div")?;
-        return tv(ceil_div_layout(t, l)?);
+        return ceil_div_value(a.arg(0)?, a.arg(1)?);
     }
     let (x, y) = two(a, "ceil_div")?;
     tv(tp::ceil_div(&x, &y)
@@ -289,17 +323,35 @@ fn f_compatible(a: &Args) -> R<Value> {
     let (x, y) = values2(a, "compatible")?;
     iv(tp::compatible_value(x, y)?)
 }
+/// `evenly_divides(shape, tiler)` of `layout.hpp` with a tiler of any kind: mode by mode for a
+/// tuple tiler (false when it has more modes), else `size(a) == size(b) * size(ceil_div(a, b))`.
+fn evenly_divides_value(s: &IntTuple, b: &Value) -> R<crate::eval::int::Int> {
+    match b {
+        Value::Tuple(t) => tp::evenly_divides(s, t),
+        Value::Layout(l) => {
+            let q = ceil_div_layout(s, l)?;
+            let rhs = tp::size(&l.shape)?.mul(tp::size(&q)?)?;
+            Ok(tp::size(s)?.eq(rhs))
+        }
+        Value::Tile(y) => {
+            if y.len() > s.rank() {
+                return Ok(crate::eval::int::Int::bool(false, true));
+            }
+            let mut acc = crate::eval::int::Int::bool(true, true);
+            for (k, yi) in y.iter().enumerate() {
+                acc = tp::band(acc, evenly_divides_value(&tp::get_mode(s, k)?, yi)?);
+            }
+            Ok(acc)
+        }
+        other => Err(EvalError::type_err(format!("evenly_divides by {} `{other}`", other.kind()))),
+    }
+}
+
 fn f_evenly_divides(a: &Args) -> R<Value> {
     let s = shape_arg(a, 0)?;
     want(a, 2, "evenly_divides")?;
     match a.arg(1)? {
-        Value::Tuple(t) => iv(tp::evenly_divides(&s, t)?),
-        Value::Layout(l) => {
-            // size(a) == size(b) * size(ceil_div(shape(a), b))
-            let q = ceil_div_layout(&s, l)?;
-            let rhs = tp::size(&l.shape)?.mul(tp::size(&q)?)?;
-            iv(tp::size(&s)?.eq(rhs))
-        }
+        b @ (Value::Tuple(_) | Value::Layout(_) | Value::Tile(_)) => iv(evenly_divides_value(&s, b)?),
         _ => nm(),
     }
 }

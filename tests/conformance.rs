@@ -136,3 +136,17 @@ fn swizzle_slices_with_mixed_bits_offsets() {
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), want, "{expr}");
     }
 }
+
+/// `L.with_shape(4)` does not compile in CuTe (argument-dependent lookup finds no `make_layout`
+/// for a plain int), while `_8` and tuples work (answers from the oracle).
+#[test]
+fn with_shape_of_a_dynamic_integer_is_refused() {
+    let run = |e: &str| Command::new(env!("CARGO_BIN_EXE_cute")).args(["--color", "never", "-e", e]).output().unwrap();
+    for e in ["with_shape((1):(0), 4)", "with_shape((3,6,1):(1,3,18), 4)", "with_shape(8:2, 8)"] {
+        let out = run(e);
+        assert_eq!(out.status.code(), Some(1), "{e}");
+    }
+    for (e, want) in [("with_shape(_8:_2, _8)", "_8:_2"), ("with_shape(_8:_2, 2, _4)", "(2,_4):(_2,4)")] {
+        assert_eq!(String::from_utf8_lossy(&run(e).stdout).trim_end(), want, "{e}");
+    }
+}

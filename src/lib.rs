@@ -3,6 +3,7 @@
 //! Dependencies point one way: `main/repl → session → parser, eval::interp, render, runtime → eval`.
 pub mod diagnostic;
 pub mod eval;
+pub mod jsonl;
 pub mod parser;
 pub mod render;
 pub mod repl;

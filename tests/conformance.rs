@@ -11,32 +11,7 @@ struct Record {
     cute: Option<String>,
 }
 
-/// Minimal JSON string-field reader for the flat golden records (no dependency needed).
-fn field(line: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = line.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = line[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(out),
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                '"' => out.push('"'),
-                '\\' => out.push('\\'),
-                '/' => out.push('/'),
-                'u' => {
-                    let hex: String = chars.by_ref().take(4).collect();
-                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                }
-                other => out.push(other),
-            },
-            c => out.push(c),
-        }
-    }
-    None
-}
+use cute::jsonl::field;
 
 fn records(file: &str) -> Vec<Record> {
     let path = format!("{}/tests/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -159,5 +134,19 @@ fn swizzle_slices_with_mixed_bits_offsets() {
     for (expr, want) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_cute")).args(["--color", "never", "-e", expr]).output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), want, "{expr}");
+    }
+}
+
+/// `L.with_shape(4)` does not compile in CuTe (argument-dependent lookup finds no `make_layout`
+/// for a plain int), while `_8` and tuples work (answers from the oracle).
+#[test]
+fn with_shape_of_a_dynamic_integer_is_refused() {
+    let run = |e: &str| Command::new(env!("CARGO_BIN_EXE_cute")).args(["--color", "never", "-e", e]).output().unwrap();
+    for e in ["with_shape((1):(0), 4)", "with_shape((3,6,1):(1,3,18), 4)", "with_shape(8:2, 8)"] {
+        let out = run(e);
+        assert_eq!(out.status.code(), Some(1), "{e}");
+    }
+    for (e, want) in [("with_shape(_8:_2, _8)", "_8:_2"), ("with_shape(_8:_2, 2, _4)", "(2,_4):(_2,4)")] {
+        assert_eq!(String::from_utf8_lossy(&run(e).stdout).trim_end(), want, "{e}");
     }
 }

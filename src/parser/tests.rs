@@ -86,29 +86,7 @@ fn golden_dir() -> Option<std::path::PathBuf> {
     shared.join("golden.jsonl").exists().then_some(shared)
 }
 
-/// The value of `"key": "..."` in one JSON line (the golden files are flat objects of strings).
-fn json_str(line: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = line.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = line[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(out),
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                'u' => {
-                    let hex: String = chars.by_ref().take(4).collect();
-                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                }
-                other => out.push(other),
-            },
-            c => out.push(c),
-        }
-    }
-    None
-}
+use crate::jsonl::field as json_str;
 
 #[test]
 fn golden_expressions_parse() {

@@ -309,13 +309,15 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &Order) -> R<L
                     format!("{} does not divide {trg_shape}", padded.shape),
                 ))
             }
-            None => return Err(EvalError::rule(
-                "static assertion needs a static value",
-                format!(
+            None => {
+                return Err(EvalError::rule(
+                    "static assertion needs a static value",
+                    format!(
                     "tile_to_shape: whether {} divides the static target shape {trg_shape} is only known at run time",
                     padded.shape
                 ),
-            )),
+                ))
+            }
         }
     }
     let tv = T(target_shape.into_iter().map(I).collect());

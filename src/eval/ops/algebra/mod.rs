@@ -122,7 +122,19 @@ fn b_with_shape(a: &Args) -> R<Value> {
     }
     let l = layout_arg(a, 0)?;
     let shape = if a.nargs() == 2 {
-        tuple_arg(a, 1)?.clone()
+        let s = tuple_arg(a, 1)?;
+        // CuTe's member `with_shape(shape)` calls `make_layout(shape)` unqualified: a plain `int`
+        // has no namespace for argument-dependent lookup, so the C++ does not compile.
+        if let IntTuple::I(i) = s {
+            if !i.s {
+                return Err(EvalError::rule(
+                    "with_shape of a dynamic integer",
+                    format!("CuTe cannot make a layout from the run-time int {i} here; write ({i}) or _{}", i.v),
+                )
+                .at_arg(1));
+            }
+        }
+        s.clone()
     } else {
         IntTuple::T((1..a.nargs()).map(|i| tuple_arg(a, i).cloned()).collect::<R<_>>()?)
     };

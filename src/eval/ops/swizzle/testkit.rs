@@ -70,29 +70,7 @@ pub(crate) fn eval_value(src: &str) -> R<Value> {
     last.ok_or_else(|| EvalError::type_err("no value"))
 }
 
-/// Minimal JSON string field reader.
-pub(crate) fn field(line: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = line.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = line[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(out),
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                'u' => {
-                    let h: String = chars.by_ref().take(4).collect();
-                    out.push(char::from_u32(u32::from_str_radix(&h, 16).ok()?)?);
-                }
-                c => out.push(c),
-            },
-            c => out.push(c),
-        }
-    }
-    None
-}
+pub(crate) use crate::jsonl::field;
 
 /// Check the golden records selected by `pick`: (matched, failures).
 pub(crate) fn check_golden(pick: &dyn Fn(&str) -> bool) -> (usize, Vec<String>) {

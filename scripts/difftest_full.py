@@ -927,7 +927,14 @@ def lay_tree(g, d=0):
 
 def c_nest(g):
     X = lay_tree(g)
-    k = g.ch(["value", "value", "value", "bind", "terminal", "print"], [40, 10, 10, 15, 20, 5])
+    k = g.ch(["value", "value", "value", "bind", "terminal", "print", "chain"], [40, 10, 10, 15, 20, 5, 10])
+    if k == "chain":  # a = ...; b = f(a); c = g(a, b); ...
+        a, b = lay_tree(g, 1), g.ch(["coalesce(a)", "right_inverse(a)", "complement(a, _64)", "logical_divide(a, _2)",
+                                     "a o _2:_1", "make_layout(a, a)", "filter(a)", "zipped_divide(a, <_2>)"])
+        c = g.ch(["composition(a, b)", "make_layout(a, b)", "logical_product(a, b)", "max_common_layout(a, b)",
+                  "b o a", "append(a, b)", "zip(a, b)", "blocked_product(b, a)"])
+        last = g.ch(["c", "size(c)", "coalesce(c)", "c(1)", "shape(c)", "rank(c)", "cosize(c)", "filter(c)"])
+        return f"a = {a}; b = {b}; c = {c}; {last}"
     if k == "bind":
         name = g.ch(["a", "b", "L", "T1", "x2"])
         return f"{name} = {X}; {name}({g.n(g.r.randrange(8), g.p(0.3))})" if g.p(0.5) else f"{name} = {X}; {g.ch(['size', 'cosize', 'coalesce', 'rank', 'depth', 'shape'])}({name})"

@@ -189,26 +189,7 @@ pub(crate) fn eval(src: &str) -> R<String> {
     }
 }
 
-/// Minimal JSON string field reader.
-pub(crate) fn field(line: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\": \"");
-    let start = line.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = line[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(out),
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                '"' => out.push('"'),
-                '\\' => out.push('\\'),
-                other => out.push(other),
-            },
-            c => out.push(c),
-        }
-    }
-    None
-}
+pub(crate) use crate::jsonl::field;
 
 /// Check every record of a JSONL file whose functions are all registered here and that has no
 /// `o`/swizzle/print; returns (matched, failures).

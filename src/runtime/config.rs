@@ -835,9 +835,12 @@ fn default_atom_traits(dtype: DType) -> R<MmaTraits> {
     atom_traits(if dtype == DType::BF16 { ATOMS[1] } else { ATOMS[0] })
 }
 
+/// A tiled MMA's warp layout and permutations.
+type WarpsAndPerms = (Layout, [Tl; 3]);
+
 /// An MMA value: the atom (which must be one the kernel implements) and, for a TiledMMA, its
 /// warp layout (the M and N modes of ThrLayoutVMNK, in warps) and permutations.
-fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<(Layout, [Tl; 3])>)> {
+fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<WarpsAndPerms>)> {
     let (traits, tiled) = match a {
         AtomValue::MmaOp(t) | AtomValue::MmaAtom(t) => (t.clone(), None),
         AtomValue::TiledMma(t) => (t.atom.clone(), Some(t)),

@@ -2,7 +2,7 @@
 """Randomized differential test: random `.cute` expressions through the real CuTe (the oracle)
 and through `cute`, compared byte for byte (or error vs error).
 
-    scripts/difftest.py [--gen algebra|wide|full|mutate|all] [--n 600] [--seed 1] [--cute target/release/cute]
+    scripts/difftest.py [--gen algebra|wide|full|extra|mutate|all] [--n 600] [--seed 1] [--cute target/release/cute]
                         [--oracle PATH] [--out DIR] [--answers OLD/oracle.jsonl]
 
 `--answers` rechecks `cute` against answers the oracle gave before (no compiling).
@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import difftest_full  # noqa: E402
+import difftest_extra  # noqa: E402
 
 VALS = [1, 2, 3, 4, 6, 8, 12, 16]
 STRIDES = [0, 1, 2, 3, 4, 6, 8, 12, 16, 32]
@@ -266,6 +267,8 @@ def generate(gen, n, seed):
     rng = random.Random(seed)
     if gen == "full":
         return difftest_full.generate(rng, n)
+    if gen == "extra":
+        return difftest_extra.generate(rng, n)
     if gen == "mutate":
         here = os.path.dirname(os.path.abspath(__file__))
         golden = [os.path.join(here, "..", "tests", "conformance", f) for f in ("golden.jsonl", "golden_extra.jsonl")]
@@ -299,9 +302,11 @@ def main():
     ap.add_argument("--cases", help="use this .cute file of cases instead of generating")
     ap.add_argument("--answers", help="reuse these oracle answers (JSONL) instead of running the oracle")
     ap.add_argument("--jobs", type=int, default=2, help="parallel oracle compiles and cute runs")
-    ap.add_argument("--gen", choices=["algebra", "wide", "full", "mutate", "all"], default="all",
+    ap.add_argument("--gen", choices=["algebra", "wide", "full", "extra", "mutate", "all"], default="all",
                     help="algebra: the core operations; wide: tuples, coordinates, casts, swizzles, printing; "
                          "full: every function of the oracle README but MMA/copy (scripts/difftest_full.py); "
+                         "extra: printing, composed layouts, mixed tilers, big values, deep nesting, mixed "
+                         "static/dynamic, tuple predicates, make_*, members (scripts/difftest_extra.py); "
                          "mutate: CuTe's golden cases with literals toggled static/dynamic and values changed; "
                          "all: a mix")
     a = ap.parse_args()

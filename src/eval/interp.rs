@@ -12,7 +12,7 @@ use super::builtins::{self, TArg};
 use super::error::{ErrorKind, EvalError};
 use super::int::Int;
 use super::int_tuple::IntTuple;
-use super::layout::{Composed, Func, Layout, Swizzle};
+use super::layout::{Composed, Func, Layout};
 use super::ops::compare::equal_ignoring_static;
 use super::value::Value;
 use crate::parser::ast::{BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
@@ -356,15 +356,8 @@ impl Interp {
                 Ok(Value::Layout(Layout::new(st, dt)))
             }
             ExprKind::Swizzle { b, m, s } => {
-                if builtins::exists("make_swizzle") {
-                    builtins::call("make_swizzle", &[TArg::Int(*b), TArg::Int(*m), TArg::Int(*s)], &[]).map_err(at)
-                } else {
-                    let c = |x: i64| {
-                        i32::try_from(x)
-                            .map_err(|_| at(EvalError::rule("swizzle parameters", format!("{x} is out of range"))))
-                    };
-                    Ok(Value::Swizzle(Swizzle { b: c(*b)?, m: c(*m)?, s: c(*s)? }))
-                }
+                // `Sw<B,M,S>` is `Swizzle<B,M,S>{}` (CuTe has no `make_swizzle<B,M,S>()`)
+                crate::eval::ops::swizzle::bits::make(*b, *m, *s).map(Value::Swizzle).map_err(at)
             }
             ExprKind::Compose(a, b) => {
                 let args = [self.eval_arg(a)?, self.eval_arg(b)?];

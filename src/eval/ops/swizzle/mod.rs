@@ -45,13 +45,13 @@ fn int_arg(a: &Args, i: usize) -> R<crate::eval::int::Int> {
 // construction and evaluation
 // ------------------------------------------------------------------------------------------
 
-/// `make_swizzle<B,M,S>()` (the literal `Sw<B,M,S>`) or CuTe's `make_swizzle<Y,Z>()` (masks).
+/// CuTe's `make_swizzle<Y,Z>()` (from the two bit masks). There is no `make_swizzle<B,M,S>()`
+/// in CuTe (the literal `Sw<B,M,S>` is `Swizzle<B,M,S>{}`): any other count is refused.
 fn f_make_swizzle(a: &Args) -> R<Value> {
     if a.nargs() != 0 {
-        return Err(EvalError::arity("make_swizzle takes template arguments only: make_swizzle<B,M,S>()"));
+        return Err(EvalError::arity("make_swizzle takes template arguments only: make_swizzle<Y,Z>()"));
     }
     match a.targs.len() {
-        3 => Ok(Value::Swizzle(bits::make(a.tint(0)?, a.tint(1)?, a.tint(2)?)?)),
         2 => {
             let y = a.tint(0)?;
             let z = a.tint(1)?;
@@ -62,7 +62,7 @@ fn f_make_swizzle(a: &Args) -> R<Value> {
             Ok(Value::Swizzle(bits::from_masks(u(y)?, u(z)?)?))
         }
         n => Err(EvalError::arity(format!(
-            "make_swizzle takes 3 template arguments <B,M,S> (or 2 masks <Y,Z>), got {n}"
+            "no matching function: make_swizzle takes 2 template arguments (the masks <Y,Z>), got {n}; write Sw<B,M,S> for Swizzle<B,M,S>"
         ))),
     }
 }
@@ -571,7 +571,7 @@ macro_rules! b {
 
 /// Built-in functions of this module (overloads for swizzles and composed layouts).
 pub const BUILTINS: &[Builtin] = &[
-    b!("make_swizzle", "make_swizzle<B,M,S>()", "the swizzle functor Sw<B,M,S> (what the literal `Sw<B,M,S>` evaluates to); make_swizzle<Y,Z>() builds it from its two bit masks", "make_swizzle<448,56>()", "Sw<3,3,3>", f_make_swizzle),
+    b!("make_swizzle", "make_swizzle<Y,Z>()", "the swizzle functor whose yyy and zzz bit masks are Y and Z (the literal `Sw<B,M,S>` is Swizzle<B,M,S>)", "make_swizzle<448,56>()", "Sw<3,3,3>", f_make_swizzle),
     b!("composition", "composition(A, B) | composition(A, offset, B)", "with swizzles and composed layouts: Sw o L, Sw o Sw (merge), L o Sw, L o (Sw o L), (Sw o L) o tiler; the 3-argument form builds A o offset o B", "Sw<2,3,3> o Sw<1,5,3>", "Sw<3,3,3>", f_composition),
     b!("make_composed_layout", "make_composed_layout(A, offset, B)", "the composed layout A o offset o B: x -> A(offset + B(x))", "make_composed_layout(Sw<3,3,3>, _0, (_8,_64):(_64,_1))", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", f_make_composed_layout),
     b!("__apply", "S(coord) | Sw(k)", "evaluate a composed layout at a coordinate or slice it (`_` in the coordinate); apply a swizzle to an integer", "S = Sw<3,3,3> o (_8,_64):(_64,_1); S(3,17)", "201", f_apply),

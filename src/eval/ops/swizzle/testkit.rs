@@ -21,9 +21,7 @@ fn ev(e: &Expr, env: &HashMap<String, Value>) -> R<Value> {
             (s, d) => Err(EvalError::type_err(format!("layout of {s} and {d}"))),
         },
         ExprKind::Tiler(v) => Ok(Value::Tile(all(v)?)),
-        ExprKind::Swizzle { b, m, s } => {
-            builtins::call("make_swizzle", &[TArg::Int(*b), TArg::Int(*m), TArg::Int(*s)], &[])
-        }
+        ExprKind::Swizzle { b, m, s } => super::bits::make(*b, *m, *s).map(Value::Swizzle),
         ExprKind::Compose(a, b) => builtins::call("composition", &[], &[ev(a, env)?, ev(b, env)?]),
         ExprKind::ComposedLit { outer, offset, inner } => {
             builtins::call("make_composed_layout", &[], &[ev(outer, env)?, ev(offset, env)?, ev(inner, env)?])

@@ -359,7 +359,10 @@ def tiled_copy(r):
 def g_tiled_copy(r):
     t, _ = tiled_copy(r)
     x = r.choice(["print", "tiler_mn", "tiled_layout_tv", "tile_size", "tile_size<0>", "tile_size<1>", "size",
-                  "get_layoutS_TV", "get_layoutD_TV", "val_layout_src", "val_layout_dst", "val_layout_ref", "tidfrg"])
+                  "get_layoutS_TV", "get_layoutD_TV", "val_layout_src", "val_layout_dst", "val_layout_ref", "tidfrg",
+                  "print_latex"])
+    if x == "print_latex":
+        return f"{t}; print_latex(G)" if t.startswith("G = make_tiled_copy(") and "_32" not in t.split("),", 1)[-1] else f"{t}; G"
     if x == "print":
         return f"{t}; G"
     if x == "size":
@@ -393,9 +396,36 @@ def g_partition_copy(r):
     return f"{t}; {wrapped(r, f'{f}(G, {thr}, {tensor_layout(r, *dims)})', tensor=True)}"
 
 
-CATS = {"mma_info": g_mma_info, "tiled_mma": g_tiled_mma, "partition_mma": g_partition_mma,
+TFN = ["take<0,2>", "take<1,3>", "flatten", "filter", "filter_zeros", "layout<0>", "layout<1>", "size<0>", "size<1>",
+       "shape<0>", "stride<1>", "rank", "depth", "size", "shape", "stride", "layout<0,0>", "size<0,0>"]
+
+
+def g_tensor_fn(r):
+    if r.random() < 0.5:
+        t, op, mnk, lay = tiled_mma(r)
+        M, N, K = (mnk[i] * lay[i] for i in range(3))
+        w = r.choice("ABC")
+        dims = {"A": (M, K), "B": (N, K), "C": (M, N)}[w]
+        p = f"partition_{w}(T, {r.choice([0, 3, 37, 64, 101])}, {tensor_layout(r, *dims)})"
+    else:
+        t, mm = tiled_copy(r)
+        if mm:
+            mnk, lay = mm
+            dims = (mnk[0] * lay[0], mnk[1] * lay[1])
+        else:
+            dims = (r.choice([32, 64, 128]), r.choice([16, 32, 64]))
+        p = f"{r.choice(['partition_S', 'partition_D'])}(G, {r.choice([0, 5, 33, 100])}, {tensor_layout(r, *dims)})"
+    x = r.random()
+    if x < 0.6:
+        return f"{t}; {r.choice(TFN)}({p})"
+    if x < 0.8:
+        return f"{t}; P = {p}; P({r.choice(['0', '1', '3', '_,0,_', '_,1,_', '(0,1),_,_', '_,_,1', '0,0,0', '_,_,_'])})"
+    return f"{t}; P = {p}; {r.choice(TFN)}(P({r.choice(['_,0,_', '_,1,_', '_,_,1'])}))"
+
+
+CATS = {"tensor_fn": g_tensor_fn, "mma_info": g_mma_info, "tiled_mma": g_tiled_mma, "partition_mma": g_partition_mma,
         "copy_info": g_copy_info, "tiled_copy": g_tiled_copy, "partition_copy": g_partition_copy}
-WEIGHTS = {"mma_info": 1.0, "tiled_mma": 1.5, "partition_mma": 1.5, "copy_info": 1.0, "tiled_copy": 1.5, "partition_copy": 1.5}
+WEIGHTS = {"tensor_fn": 1.0, "mma_info": 1.0, "tiled_mma": 1.5, "partition_mma": 1.5, "copy_info": 1.0, "tiled_copy": 1.5, "partition_copy": 1.5}
 
 
 def generate(rng, n, cats):

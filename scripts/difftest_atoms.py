@@ -89,11 +89,13 @@ COMMON_TYPES = ["half_t", "half_t", "half_t", "bfloat16_t", "float", "uint8_t", 
 LDSM = ["SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N", "SM75_U16x2_LDSM_T",
         "SM75_U16x4_LDSM_T", "SM75_U16x8_LDSM_T", "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N",
         "SM90_U32x4_STSM_N", "SM90_U16x2_STSM_T", "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T",
-        "SM75_U32x1_MOVM_T"]
+        "SM75_U32x1_MOVM_T", "SM100_U8x8_LDSM_T", "SM100_U8x16_LDSM_T", "SM100_U8x4_STSM_T", "SM100_U8x8_STSM_T",
+        "SM100_U8x16_STSM_T", "SM100_SU4_DU8x16_x2_LDSM_N", "SM100_SU6_DU8x16_x4_LDSM_N"]
 OTHER_COPY = ["SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle_U32_2x2Trans_XOR4", "AutoVectorizingCopy",
               "DefaultCopy", "AutoVectorizingCopyWithAssumedAlignment<64>",
               "AutoVectorizingCopyWithAssumedAlignment<128>", "AutoVectorizingCopyWithAssumedAlignment<8>",
-              "AutoVectorizingCopyWithAssumedAlignment<24>"]
+              "AutoVectorizingCopyWithAssumedAlignment<24>", "SM100_LOAD_256bit_CACHE_NOALLOCATION",
+              "SM100_STORE_256bit_CACHE_NOALLOCATION"]
 CPA_T = ["uint128_t", "uint128_t", "uint128_t", "uint64_t", "uint32_t", "uint32_t", "uint16_t"]
 
 
@@ -316,6 +318,35 @@ def g_copy_info(r):
     return f"{r.choice(['copy_layout_src', 'copy_layout_dst', 'copy_layout_ref', 'copy_thr_id'])}({op})"
 
 
+TBITS = {"int8_t": 8, "uint8_t": 8, "int16_t": 16, "uint16_t": 16, "int32_t": 32, "uint32_t": 32, "int64_t": 64,
+         "uint64_t": 64, "float": 32, "double": 64, "bool": 1, "half_t": 16, "bfloat16_t": 16, "tfloat32_t": 32,
+         "float_e4m3_t": 8, "float_e5m2_t": 8, "int4b_t": 4, "uint4b_t": 4, "uint1b_t": 1, "uint128_t": 128}
+
+
+def atom_vals(atom):
+    """Values per thread of copy_atom(OP, T) (its ValLayoutRef), or None if unknown."""
+    import re
+    m = re.match(r"copy_atom\((.*), (\w+)\)$", atom)
+    if not m:
+        return None
+    op, ty = m.group(1), m.group(2)
+    tb = TBITS.get(ty)
+    if not tb:
+        return None
+    m2 = re.match(r"SM\d+_U(32|16)x(\d)_(LDSM|STSM)", op)
+    if m2:
+        bits = int(m2.group(1)) * int(m2.group(2))
+    elif "MOVM" in op:
+        bits = 32
+    elif "Shuffle" in op:
+        bits = 64
+    elif "<" in op and not op.startswith("AutoVec"):
+        bits = TBITS.get(op[op.index("<") + 1:].split(",")[0].rstrip(">"), 0)
+    else:
+        return 1
+    return max(1, bits // tb)
+
+
 def thr_val(r, atom):
     x = r.random()
     tl = r.choice(["(_32,_4):(_4,_1)", "(_16,_8):(_8,_1)", "(_8,_16):(_16,_1)", "make_layout((_32,_1))",
@@ -326,11 +357,16 @@ def thr_val(r, atom):
     if "LDSM" in atom or "STSM" in atom or "Shuffle" in atom or "MOVM" in atom:
         tl = r.choice(["make_layout((_32,_1))", "make_layout((_4,_8))", "(_4,_8):(_8,_1)", "make_layout((_8,_4))",
                        "(_16,_2):(_2,_1)", "make_layout((_32,_2))", "(_32,_4):(_4,_1)", "make_layout((_16,_4))",
-                       "make_layout((_16,_1))", "make_layout((_2,_2))"])
+                       "make_layout((_16,_2))", "make_layout((_2,_16))"])
     vl = r.choice([None, "make_layout((_1,_8))", "make_layout((_1,_4))", "make_layout((_4,_1))", "make_layout((_8,_1))",
                    "make_layout((_2,_2))", "make_layout((_1,_2))", "make_layout((_2,_1))", "make_layout((_1,_1))",
                    "(_2,_4):(_4,_1)", "make_layout((_1,_16))", "make_layout(_8)", "(_4,_2):(_1,_8)",
                    "make_layout((_2,_8))", "make_layout((_8,_2))"])
+    v = atom_vals(atom)
+    if v and r.random() < 0.8:
+        k = r.choice([1, 1, 2])
+        vl = r.choice([f"make_layout((_1,_{v * k}))", f"make_layout((_{v * k},_1))", f"make_layout(_{v * k})",
+                       f"(_{v},_{k}):(_{k},_1)" if k > 1 else f"make_layout((_1,_{v}))"])
     return tl, vl
 
 

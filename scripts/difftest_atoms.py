@@ -333,7 +333,7 @@ def atom_vals(atom):
     tb = TBITS.get(ty)
     if not tb:
         return None
-    m2 = re.match(r"SM\d+_U(32|16)x(\d)_(LDSM|STSM)", op)
+    m2 = re.match(r"SM\d+_U(32|16|8)x(\d+)_(LDSM|STSM)", op)
     if m2:
         bits = int(m2.group(1)) * int(m2.group(2))
     elif "MOVM" in op:

@@ -13,6 +13,10 @@ fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
         if s.rank() != d.rank() || !d.is_tuple() {
             return Err(EvalError::rule("mismatched ranks", format!("upcast of {s}:{d}")));
         }
+        if sv.is_empty() {
+            // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
+            return Err(EvalError::rule("no matching function make_layout()", format!("upcast of the empty mode {s}:{d}")));
+        }
         let mut modes = Vec::with_capacity(sv.len());
         for (k, sk) in sv.iter().enumerate() {
             modes.push(upcast_impl(n, sk, &get_mode(d, k)?)?);
@@ -54,6 +58,10 @@ fn downcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
     if let T(sv) = s {
         if s.rank() != d.rank() || !d.is_tuple() {
             return Err(EvalError::rule("mismatched ranks", format!("downcast of {s}:{d}")));
+        }
+        if sv.is_empty() {
+            // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
+            return Err(EvalError::rule("no matching function make_layout()", format!("downcast of the empty mode {s}:{d}")));
         }
         let mut modes = Vec::with_capacity(sv.len());
         for (k, sk) in sv.iter().enumerate() {

@@ -153,8 +153,11 @@ fn b_complement(a: &Args) -> R<Value> {
 
 fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value> {
     nargs(a, name, 1, 1)?;
-    if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
-        return Ok(Value::Tuple(IntTuple::Under));
+    match a.arg(0)? {
+        Value::Tuple(IntTuple::Under) => return Ok(Value::Tuple(IntTuple::Under)),
+        // swizzle_layout.hpp's "kludge" for an offset: right_inverse(t) = left_inverse(t) = -t
+        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(i.neg()?)),
+        _ => {}
     }
     Ok(Value::Layout(f(layout_arg(a, 0)?)?))
 }

@@ -178,8 +178,17 @@ fn check_copy(d: &str, cfg: &GemmConfig, op: &Operand, p: &OperandPlan) {
 fn check_ldmatrix(d: &str, cfg: &GemmConfig, op: &Operand, p: &OperandPlan) {
     let n = op.name;
     let lm = Value::Layout(kernel::ldmatrix_layout(n, op.major));
-    let (wcount, wtile, wname) =
-        if n == 'a' { (cfg.wm, cfg.bm / cfg.wm, "warp_m") } else { (cfg.wn, cfg.bn / cfg.wn, "warp_n") };
+    let (wcount, wname) = if n == 'a' { (cfg.wm, "warp_m") } else { (cfg.wn, "warp_n") };
+    // tile row of ldmatrix row mn of the warp's 16-row block i (checked against CuTe's
+    // partitions in `the_kernel_partitions_the_tile_as_its_tiled_mma`)
+    let rows = kernel::row_map(cfg, n);
+    let row = |w: i64, i: i64, mn: i64| -> i64 {
+        if n == 'a' {
+            rows.eval(mn, w, i).unwrap()
+        } else {
+            rows.eval(mn % 8, w, 2 * i + mn / 8).unwrap()
+        }
+    };
     for lane in 0..32 {
         let mn = ev(&p.ld_mn, &[("lane", lane)]);
         let k = ev(&p.ld_k, &[("lane", lane)]);
@@ -199,11 +208,11 @@ fn check_ldmatrix(d: &str, cfg: &GemmConfig, op: &Operand, p: &OperandPlan) {
         for w in 0..wcount {
             let env = [(wname, w), (lmn.as_str(), mn), (lk.as_str(), k)];
             let base = ev(&p.ld, &env);
-            assert_eq!(base, eval(&op.smem, &[w * wtile + mn, k, 0]), "{d}: ldmatrix {n} base");
-            for (kk, row) in p.ld_steps.iter().enumerate() {
-                for (i, acc) in row.iter().enumerate() {
+            assert_eq!(base, eval(&op.smem, &[row(w, 0, mn), k, 0]), "{d}: ldmatrix {n} base");
+            for (kk, steps) in p.ld_steps.iter().enumerate() {
+                for (i, acc) in steps.iter().enumerate() {
                     let got = access(acc, base, &env);
-                    let want = eval(&op.smem, &[w * wtile + mn + 16 * i as i64, k + 16 * kk as i64, 0]);
+                    let want = eval(&op.smem, &[row(w, i as i64, mn), k + 16 * kk as i64, 0]);
                     assert_eq!(got, want, "{d}: ldmatrix {n} k-step {kk} block {i} warp {w} lane {lane}");
                 }
             }
@@ -297,20 +306,16 @@ fn predicated_edges_cover_odd_problems_exactly() {
         }
         // epilogue coverage
         let mut written = vec![0u8; (cfg.m * cfg.n) as usize];
-        let (wtm, wtn) = cfg.warp_tile();
         let gm = (cfg.m + cfg.bm - 1) / cfg.bm;
         let gn = (cfg.n + cfg.bn - 1) / cfg.bn;
         for bm in 0..gm {
             for bn in 0..gn {
-                for w in 0..cfg.wm * cfg.wn {
-                    let (wm, wn) = (ev(&p.warp_m, &[("warp", w)]), ev(&p.warp_n, &[("warp", w)]));
-                    for lane in 0..32 {
-                        let row0 = bm * cfg.bm + wm * wtm + ev(&p.c_m, &[("lane", lane)]);
-                        let col0 = bn * cfg.bn + wn * wtn + ev(&p.c_n, &[("lane", lane)]);
-                        for i in 0..wtm / 16 {
-                            for j in 0..wtn / 8 {
-                                for &(dm, dn) in &p.c_vals {
-                                    let (m, n) = (row0 + i * 16 + dm, col0 + j * 8 + dn);
+                for tid in 0..cfg.threads() {
+                    for (tm, tn) in accumulator_coords(&p, tid) {
+                        let (m, n) = (bm * cfg.bm + tm, bn * cfg.bn + tn);
+                        {
+                            {
+                                {
                                     if m < cfg.m && n < cfg.n {
                                         let off = direct_eval(&Value::Layout(cfg.gmem_c.clone()), &[m, n]);
                                         written[off as usize] += 1;
@@ -397,4 +402,96 @@ fn some_accesses_use_the_full_expression() {
     let p = kernel::plan(&cfg).unwrap();
     let full = p.a.ld_steps.iter().flatten().filter(|a| matches!(a, Access::Full(_))).count();
     assert!(full > 0, "{d}: expected some full-expression ldmatrix addresses");
+}
+
+/// The tile coordinates (m, n) of thread `tid`'s accumulators, as the generated epilogue
+/// computes them (`c_r0`/`c_c0` and the per-atom accesses of the plan).
+fn accumulator_coords(p: &kernel::Plan, tid: i64) -> Vec<(i64, i64)> {
+    let (lane, warp) = (tid % 32, tid / 32);
+    let (wm, wn) = (ev(&p.warp_m, &[("warp", warp)]), ev(&p.warp_n, &[("warp", warp)]));
+    let (cm, cn) = (ev(&p.c_m, &[("lane", lane)]), ev(&p.c_n, &[("lane", lane)]));
+    let renv = [("c_m", cm), ("warp_m", wm)];
+    let cenv = [("c_n", cn), ("warp_n", wn)];
+    let (r0, c0) = (ev(&p.c_r0, &renv), ev(&p.c_c0, &cenv));
+    let mut out = Vec::new();
+    for rows in &p.c_rows {
+        for cols in &p.c_cols {
+            for v in 0..p.c_vals.len() {
+                out.push((access(&rows[v], r0, &renv), access(&cols[v], c0, &cenv)));
+            }
+        }
+    }
+    out
+}
+
+/// The kernel computes what its tiled MMA (the `.cute` expression in the source's header, with
+/// its permutations) assigns: for every thread, the accumulator coordinates equal the thread's
+/// `partition_C` of the tile, and the rows of A and B the ldmatrix addresses use (with the atom's
+/// TV layouts) equal its `partition_A`/`partition_B` (first k-step). CuTe's partitions come from
+/// the atoms module (identical to CuTe on the oracle cases).
+#[test]
+fn the_kernel_partitions_the_tile_as_its_tiled_mma() {
+    use cute::eval::atoms::mma::Operand as Op;
+    use cute::eval::atoms::tensor::Source;
+    use cute::eval::atoms::AtomValue;
+    let mut permuted = 0;
+    for (d, cfg) in configs() {
+        let p = kernel::plan(&cfg).unwrap();
+        let tiled = match gemm_common::value_of(&cfg.tiled_mma) {
+            Value::Atom(a) => match *a {
+                AtomValue::TiledMma(t) => t,
+                other => panic!("{d}: {} is {other}", cfg.tiled_mma),
+            },
+            other => panic!("{d}: {} is {other}", cfg.tiled_mma),
+        };
+        if d.contains("TiledMMA") && !d.contains("PermutationMNK: (_,_,_)") {
+            permuted += 1;
+        }
+        let cl = |r: i64, c: i64| Layout::new(gemm_common::t(&[r, c]), gemm_common::t(&[1, r]));
+        let image = |op: Op, tid: i64, rows: i64, cols: i64| -> Vec<(i64, i64)> {
+            let part = tiled.partition(op, tid, &Source::Plain(cl(rows, cols))).unwrap_or_else(|e| panic!("{d}: {e}"));
+            let off = match part.offset {
+                IntTuple::I(i) => i.v,
+                other => panic!("{d}: offset {other}"),
+            };
+            let n = size(&part.layout.shape);
+            let mut v: Vec<(i64, i64)> = (0..n)
+                .map(|j| {
+                    let x = off + crd2idx_int(j, &part.layout.shape, &part.layout.stride);
+                    (x % rows, x / rows)
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let (ra, rb) = (kernel::row_map(&cfg, 'a'), kernel::row_map(&cfg, 'b'));
+        let tva = Value::Layout(cfg.atom.a.clone());
+        let tvb = Value::Layout(cfg.atom.b.clone());
+        for tid in 0..cfg.threads() {
+            let (lane, warp) = (tid % 32, tid / 32);
+            let (wm, wn) = (ev(&p.warp_m, &[("warp", warp)]), ev(&p.warp_n, &[("warp", warp)]));
+            let mut c = accumulator_coords(&p, tid);
+            c.sort();
+            assert_eq!(c, image(Op::C, tid, cfg.bm, cfg.bn), "{d}: thread {tid}: accumulators vs partition_C");
+            let mut a = Vec::new();
+            for i in 0..cfg.bm / cfg.wm / 16 {
+                for v in 0..8 {
+                    let x = eval(&tva, &[lane, v]);
+                    a.push((ra.eval(x % 16, wm, i).unwrap(), x / 16));
+                }
+            }
+            a.sort();
+            assert_eq!(a, image(Op::A, tid, cfg.bm, 16), "{d}: thread {tid}: A fragments vs partition_A");
+            let mut b = Vec::new();
+            for j in 0..cfg.bn / cfg.wn / 8 {
+                for v in 0..4 {
+                    let x = eval(&tvb, &[lane, v]);
+                    b.push((rb.eval(x % 8, wn, j).unwrap(), x / 8));
+                }
+            }
+            b.sort();
+            assert_eq!(b, image(Op::B, tid, cfg.bn, 16), "{d}: thread {tid}: B fragments vs partition_B");
+        }
+    }
+    assert!(permuted >= 4, "the permuted tiled MMA configurations are exercised ({permuted})");
 }

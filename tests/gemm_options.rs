@@ -170,3 +170,73 @@ fn run_without_a_gpu_is_one_clear_error() {
     assert!(e.detail.contains("libcuda.so"), "{e}");
     assert!(!e.to_string().contains('\n'));
 }
+
+fn permuted(perm: &str) -> Value {
+    value_of(&format!("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), {perm})"))
+}
+
+refuses!(
+    k_permutation_that_is_not_the_identity,
+    (1024, 1024, 1024),
+    [opt("tile", tile(128, 128, 32)), opt("mma", permuted("<_32,_32,(_8,_2):(_2,_1)>"))],
+    Some(4),
+    "gemm mma",
+    "K permutation",
+    "not the identity"
+);
+refuses!(
+    permutation_that_is_not_one_to_one,
+    (1024, 1024, 1024),
+    [opt("tile", tile(128, 128, 32)), opt("mma", permuted("<(_16,_2):(_1,_32),_32,_16>"))],
+    Some(4),
+    "gemm mma",
+    "is not a permutation of 0..32"
+);
+refuses!(
+    permutation_cute_finds_not_injective,
+    (1024, 1024, 1024),
+    [opt("tile", tile(128, 128, 32)), opt("mma", permuted("<(_16,_2):(_1,_8),_32,_16>"))],
+    Some(4),
+    "gemm mma",
+    "non-injective"
+);
+refuses!(
+    permutation_larger_than_the_tile,
+    (1024, 1024, 1024),
+    [opt("tile", tile(128, 64, 32)), opt("mma", permuted("<_32,_128,_16>"))],
+    Some(4),
+    "gemm mma",
+    "does not divide BN = 64"
+);
+refuses!(
+    permutation_cute_cannot_partition_with,
+    (1024, 1024, 1024),
+    [opt("tile", tile(96, 64, 32)), opt("mma", permuted("<(_3,_32):(_32,_1),_32,_16>"))],
+    Some(4),
+    "gemm mma",
+    "cannot partition",
+    "divisib"
+);
+
+#[test]
+fn permuted_tiled_mmas_are_described_in_the_source() {
+    let src = gemm_statement(
+        true,
+        1000,
+        1000,
+        1000,
+        &[opt("tile", tile(128, 128, 32)), opt("mma", permuted("<_32,(_8,_4):(_4,_1),_16>"))],
+    )
+    .unwrap();
+    assert!(
+        src.contains("tiled MMA = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_1,_2,_0), <_32,(_8,_4):(_4,_1),_16>)"),
+        "{}",
+        &src[..1500]
+    );
+    assert!(src.contains("perm_m = (_32,_4):(_1,_32)   perm_n = ((_8,_4),_4):((_4,_1),_32)"), "{}", &src[..1500]);
+    // the default is the tiled MMA whose permutation gives each warp a contiguous block
+    let src = gemm_statement(true, 1000, 1000, 1000, &[]).unwrap();
+    assert!(src.contains(
+        "tiled MMA = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_4,_1):(_1,_2,_0), <(_16,_2,_4):(_1,_64,_16),(_8,_4,_8):(_1,_64,_8),_>)"
+    ), "{}", &src[..1500]);
+}

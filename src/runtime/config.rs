@@ -4,6 +4,7 @@
 
 use super::lower::{self, host_eval, inverse_coords, mode_sizes};
 use super::GemmOpt;
+use crate::eval::atoms::alg::Tl;
 use crate::eval::atoms::mma_table::MmaTraits;
 use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
@@ -93,6 +94,15 @@ pub struct GemmConfig {
     pub warps: Layout,
     pub wm: i64,
     pub wn: i64,
+    /// The tiled MMA's order of the block tile's rows: index `x = r + 16 * (warp_m + wm * i)`
+    /// (row r of the i-th 16-row atom of warp warp_m, CuTe's thrfrg order) -> tile row. It is
+    /// the permutation of `make_tiled_mma`, extended over BM as `logical_divide` does
+    /// (`(P, complement(P, BM))`); identity `BM:1` without one. A bijection of [0, BM).
+    pub perm_m: Layout,
+    /// The same for columns: `x = c + 8 * (warp_n + wn * j)` -> tile column.
+    pub perm_n: Layout,
+    /// The tiled MMA the kernel implements, as a `.cute` expression (for the header comment).
+    pub tiled_mma: String,
     pub a: Operand,
     pub b: Operand,
     /// Output C is M x N row-major: `(M,N):(N,1)`.
@@ -373,6 +383,9 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
 
     let r = get("mma");
     let mut atom_given: Option<MmaTraits> = None;
+    // Some: a TiledMMA value (its permutations, `_` where none); None: a warp layout, an atom or
+    // the default, where each warp computes one contiguous block.
+    let mut perms: Option<[Tl; 3]> = None;
     let warps = match r.opt {
         Some((_, v)) => match v {
             Value::Layout(l) => static_layout(l),
@@ -391,7 +404,13 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
             Value::Atom(a) => {
                 let (traits, w) = mma_from_atom(a).map_err(|e| e.at_arg(r.at()))?;
                 atom_given = Some(traits);
-                w.unwrap_or_else(|| lay(&[2, 4], &[1, 2]))
+                match w {
+                    Some((w, p)) => {
+                        perms = Some(p);
+                        w
+                    }
+                    None => lay(&[2, 4], &[1, 2]),
+                }
             }
             Value::Tag(name) => {
                 return Err(EvalError::rule(
@@ -466,6 +485,32 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         )
         .at_arg(mma_at));
     }
+    let (perm_m, perm_n) = match &perms {
+        None => (contiguous_blocks(16, wm, bm), contiguous_blocks(8, wn, bn)),
+        Some(p) => {
+            if let Some((_, Value::Atom(a))) = r.opt {
+                if let AtomValue::TiledMma(t) = &**a {
+                    check_partitions(t, bm, bn, bk).map_err(|e| e.at_arg(mma_at))?;
+                }
+            }
+            check_k_permutation(&p[2]).map_err(|e| e.at_arg(mma_at))?;
+            (
+                extend_permutation(&p[0], bm, "M", "BM").map_err(|e| e.at_arg(mma_at))?,
+                extend_permutation(&p[1], bn, "N", "BN").map_err(|e| e.at_arg(mma_at))?,
+            )
+        }
+    };
+    let tiled_mma = {
+        let full = Layout::new(
+            IntTuple::T(vec![warps.shape.modes()[0].clone(), warps.shape.modes()[1].clone(), IntTuple::st(1)]),
+            IntTuple::T(vec![warps.stride.modes()[0].clone(), warps.stride.modes()[1].clone(), IntTuple::st(0)]),
+        );
+        let pm = match &perms {
+            None => format!("<{},{},_>", perm_m, perm_n),
+            Some(p) => format!("<{}>", p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")),
+        };
+        format!("make_tiled_mma({}, {}, {})", atom.name, full, pm)
+    };
     let acc = (bm / wm) * (bn / wn) / 32;
     if acc > 128 {
         return Err(EvalError::rule(
@@ -577,6 +622,9 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         warps,
         wm,
         wn,
+        perm_m,
+        perm_n,
+        tiled_mma,
         a,
         b,
         gmem_c: dy_lay(&[m, n], &[n, 1]),
@@ -787,9 +835,12 @@ fn default_atom_traits(dtype: DType) -> R<MmaTraits> {
     atom_traits(if dtype == DType::BF16 { ATOMS[1] } else { ATOMS[0] })
 }
 
+/// A tiled MMA's warp layout and permutations.
+type WarpsAndPerms = (Layout, [Tl; 3]);
+
 /// An MMA value: the atom (which must be one the kernel implements) and, for a TiledMMA, its
-/// warp layout (the M and N modes of ThrLayoutVMNK, in warps).
-fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<Layout>)> {
+/// warp layout (the M and N modes of ThrLayoutVMNK, in warps) and permutations.
+fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<WarpsAndPerms>)> {
     let (traits, tiled) = match a {
         AtomValue::MmaOp(t) | AtomValue::MmaAtom(t) => (t.clone(), None),
         AtomValue::TiledMma(t) => (t.atom.clone(), Some(t)),
@@ -805,12 +856,6 @@ fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<Layout>)> {
         ));
     }
     let Some(t) = tiled else { return Ok((traits, None)) };
-    if t.perm.iter().any(|p| !matches!(p, crate::eval::atoms::alg::Tl::U)) {
-        return Err(EvalError::rule(
-            "gemm mma",
-            "permuted tiled MMAs are not supported: each warp computes one contiguous block of the tile; give make_tiled_mma(OP, atom_layout) without a permutation",
-        ));
-    }
     let modes_s = t.thr_layout_vmnk.shape.modes();
     let modes_d = t.thr_layout_vmnk.stride.modes();
     if modes_s.len() != 4 || modes_d.len() != 4 {
@@ -833,5 +878,85 @@ fn mma_from_atom(a: &AtomValue) -> R<(MmaTraits, Option<Layout>)> {
         })?);
     }
     let warps = Layout::new(IntTuple::T(modes_s[1..3].to_vec()), IntTuple::T(strides));
-    Ok((traits, Some(static_layout(&warps))))
+    Ok((traits, Some((static_layout(&warps), t.perm.clone()))))
+}
+
+/// Without a tiled MMA, warp w computes rows [w * BM/W, (w+1) * BM/W): in the tiled MMA's
+/// order `x = r + atom * (w + W * i)` that is the permutation `(atom, W, I):(1, BM/W, atom)`.
+fn contiguous_blocks(atom: i64, w: i64, extent: i64) -> Layout {
+    lay(&[atom, w, extent / (atom * w)], &[1, extent / w, atom])
+}
+
+/// A permutation mode of a tiled MMA as a layout over [0, its size): `_` is the identity of
+/// the tile (extended below), an integer n the identity `n:_1`.
+fn permutation_layout(p: &Tl, what: &str) -> R<Option<Layout>> {
+    match p {
+        Tl::U => Ok(None),
+        Tl::I(i) => Ok(Some(Layout::new(IntTuple::st(i.v), IntTuple::st(1)))),
+        Tl::L(l) => Ok(Some(static_layout(l))),
+        Tl::T(_) => Err(EvalError::rule(
+            "gemm mma",
+            format!(
+                "the {what} permutation {p} is a tuple of tilers; the generator takes a layout or an integer per mode"
+            ),
+        )),
+    }
+}
+
+/// The M (or N) permutation extended over the block tile as `logical_divide` does:
+/// `(P, complement(P, extent))`. The generator needs a bijection of [0, extent): P must
+/// permute [0, size(P)) and size(P) must divide the tile.
+fn extend_permutation(p: &Tl, extent: i64, what: &str, tile: &str) -> R<Layout> {
+    let Some(l) = permutation_layout(p, what)? else { return Ok(lay(&[extent], &[1])) };
+    let n = lower::product(&l.shape)?;
+    if n <= 0 || extent % n != 0 {
+        return Err(EvalError::rule(
+            "gemm mma",
+            format!("the {what} permutation {l} has size {n}, which does not divide {tile} = {extent}"),
+        ));
+    }
+    let mut seen = vec![false; n as usize];
+    for x in 0..n {
+        let y = lower::host_eval(&Value::Layout(l.clone()), &[x])?;
+        if y < 0 || y >= n || std::mem::replace(&mut seen[y as usize], true) {
+            return Err(EvalError::rule(
+                "gemm mma",
+                format!("the {what} permutation {l} is not a permutation of 0..{n} (at {x} it gives {y})"),
+            ));
+        }
+    }
+    Ok(Layout::new(
+        IntTuple::T(vec![l.shape.clone(), IntTuple::st(extent / n)]),
+        IntTuple::T(vec![l.stride.clone(), IntTuple::st(n)]),
+    ))
+}
+
+/// CuTe must be able to partition the block tile with the tiled MMA (`thrfrg_A/B/C` of the
+/// BMxBK, BNxBK and BMxBN tiles): otherwise refuse, with CuTe's condition.
+fn check_partitions(t: &crate::eval::atoms::mma::TiledMma, bm: i64, bn: i64, bk: i64) -> R<()> {
+    use crate::eval::atoms::mma::Operand as Op;
+    for (op, r, c) in [(Op::A, bm, bk), (Op::B, bn, bk), (Op::C, bm, bn)] {
+        t.thrfrg(op, &lay(&[r, c], &[1, r])).map_err(|e| {
+            EvalError::rule(
+                "gemm mma",
+                format!("the tiled MMA cannot partition the {r}x{c} tile of {op:?} (thrfrg_{op:?}): {e}"),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// ldmatrix reads 8 consecutive k of a row: K may not be permuted.
+fn check_k_permutation(p: &Tl) -> R<()> {
+    let Some(l) = permutation_layout(p, "K")? else { return Ok(()) };
+    let n = lower::product(&l.shape)?;
+    for x in 0..n {
+        if lower::host_eval(&Value::Layout(l.clone()), &[x])? != x {
+            return Err(EvalError::rule(
+                "gemm mma",
+                format!("the K permutation {l} is not the identity: each ldmatrix row reads 8 consecutive k"),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -12,7 +12,7 @@
 #![allow(clippy::type_complexity)]
 
 use super::config::{round_up, DType, GemmConfig, Major, Operand};
-use super::expr::{add, lit, mul, var, Expr};
+use super::expr::{add, div, lit, mul, rem, var, Expr};
 use super::lower::{inverse_coords, layout_at_idx, value_at};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
@@ -89,6 +89,62 @@ fn split_coords(l: &Layout, rows: i64, x: Expr) -> R<(Expr, Expr)> {
     Ok((layout_at_idx(&l0, x.clone())?, layout_at_idx(&l1, x)?))
 }
 
+/// Tile rows (or columns) in the tiled MMA's order: `(r, w, blk) -> perm(r + atom * (w + W * blk))`
+/// for row r of the blk-th atom of warp w (`GemmConfig::perm_m`/`perm_n`). Lowered from the
+/// composition `perm o (atom, W, blocks):(1, atom, atom W)` when the algebra gives one (clean
+/// expressions: `r + 64 * w` for contiguous warp blocks), else from `perm` at the index.
+pub struct RowMap {
+    perm: Layout,
+    atom: i64,
+    w: i64,
+    comp: Option<Layout>,
+}
+
+impl RowMap {
+    pub fn new(perm: &Layout, atom: i64, w: i64, extent: i64) -> RowMap {
+        let blocks = extent / (atom * w);
+        let idx = layout(&[atom, w, blocks], &[1, atom, atom * w]);
+        let comp = crate::eval::ops::algebra::composition_raw(perm, &idx).ok().filter(|c| {
+            c.shape.modes().len() == 3
+                && (0..atom).all(|r| {
+                    (0..w).all(|ww| {
+                        (0..blocks).all(|b| {
+                            let via = super::lower::layout_at_crd(c, &[lit(r), lit(ww), lit(b)])
+                                .ok()
+                                .and_then(|e| e.as_lit());
+                            let direct =
+                                layout_at_idx(perm, lit(r + atom * (ww + w * b))).ok().and_then(|e| e.as_lit());
+                            via.is_some() && via == direct
+                        })
+                    })
+                })
+        });
+        RowMap { perm: perm.clone(), atom, w, comp }
+    }
+    pub fn at(&self, r: Expr, w: Expr, blk: Expr) -> R<Expr> {
+        match &self.comp {
+            Some(c) => super::lower::layout_at_crd(c, &[r, w, blk]),
+            None => layout_at_idx(&self.perm, add(add(r, mul(w, lit(self.atom))), mul(blk, lit(self.atom * self.w)))),
+        }
+    }
+    /// On the host.
+    pub fn eval(&self, r: i64, w: i64, blk: i64) -> R<i64> {
+        layout_at_idx(&self.perm, lit(r + self.atom * (w + self.w * blk)))?
+            .as_lit()
+            .ok_or_else(|| EvalError::runtime("gemm", "row map"))
+    }
+}
+
+/// The row map of operand `a` (M rows, 16-row atoms) or `b` (N columns, 8-column atoms); the
+/// accumulator uses both.
+pub fn row_map(cfg: &GemmConfig, op: char) -> RowMap {
+    if op == 'a' {
+        RowMap::new(&cfg.perm_m, 16, cfg.wm, cfg.bm)
+    } else {
+        RowMap::new(&cfg.perm_n, 8, cfg.wn, cfg.bn)
+    }
+}
+
 /// One operand's lowered index maps.
 #[derive(Clone, Debug)]
 pub struct OperandPlan {
@@ -129,6 +185,53 @@ pub struct Plan {
     pub c_n: Expr,
     /// Value v of an MMA: (dm, dn) relative to value 0 (checked for every lane).
     pub c_vals: Vec<(i64, i64)>,
+    /// Tile row of value 0 of the warp's first M atom, over `c_m`, `warp_m`; column likewise.
+    pub c_r0: Expr,
+    pub c_c0: Expr,
+    /// [i][v]: tile row of value v of the warp's i-th M atom, from `c_r0`; [j][v] columns.
+    pub c_rows: Vec<Vec<Access>>,
+    pub c_cols: Vec<Vec<Access>>,
+}
+
+/// The accumulator's tile rows (`a`, over `c_m`/`warp_m`) or columns (`b`, over `c_n`/`warp_n`):
+/// the base and, per atom and value, the access from it.
+fn c_lines(cfg: &GemmConfig, op: char, c_first: &Expr, c_vals: &[(i64, i64)]) -> R<(Expr, Vec<Vec<Access>>)> {
+    let rows = row_map(cfg, op);
+    let (cname, wname, wcount, atoms) = if op == 'a' {
+        ("c_m", "warp_m", cfg.wm, cfg.bm / cfg.wm / 16)
+    } else {
+        ("c_n", "warp_n", cfg.wn, cfg.bn / cfg.wn / 8)
+    };
+    let (lo, hi) = c_first.range().ok_or_else(|| EvalError::runtime("gemm", "accumulator coordinates"))?;
+    let cv = var(cname, lo, hi + 1);
+    let wv = var(wname, 0, wcount);
+    let base = rows.at(cv.clone(), wv.clone(), lit(0))?;
+    let mut envs = Vec::new();
+    for w in 0..wcount {
+        for l in 0..32 {
+            let c = c_first.eval(&|_| l).ok_or_else(|| EvalError::runtime("gemm", "accumulator coordinates"))?;
+            envs.push(vec![(cname.to_string(), c), (wname.to_string(), w)]);
+        }
+    }
+    let b2 = base.clone();
+    let mut out = Vec::new();
+    for blk in 0..atoms {
+        let mut row = Vec::new();
+        for &(dm, dn) in c_vals {
+            let d = if op == 'a' { dm } else { dn };
+            let full = rows.at(add(cv.clone(), lit(d)), wv.clone(), lit(blk))?;
+            let f2 = full.clone();
+            row.push(decompose(
+                &envs,
+                &|g: &dyn Fn(&str) -> i64| b2.eval(g),
+                &move |g: &dyn Fn(&str) -> i64| f2.eval(g),
+                full,
+                None,
+            ));
+        }
+        out.push(row);
+    }
+    Ok((base, out))
 }
 
 /// Try to express `f(env, it)` as `(f(env, 0) ^ x) + d` for every env; else the full expression.
@@ -225,7 +328,17 @@ fn operand_plan(cfg: &GemmConfig, op: &Operand, threads: i64) -> R<OperandPlan> 
     let wv = var(wname, 0, wcount);
     let l_mn = var(&format!("l{n}_mn"), 0, 16);
     let l_k = var(&format!("l{n}_k"), 0, 16);
-    let ld = value_at(&op.smem, &[add(mul(wv.clone(), lit(wtile)), l_mn.clone()), l_k.clone(), lit(0)])?;
+    // Tile row of ldmatrix row mn (0..16) of the i-th 16-row block of the warp: A's block is one
+    // 16-row atom; B's holds two 8-column atoms, 2i and 2i + 1.
+    let rows = row_map(cfg, n);
+    let row_at = |i: i64| -> R<Expr> {
+        if n == 'a' {
+            rows.at(l_mn.clone(), wv.clone(), lit(i))
+        } else {
+            rows.at(rem(l_mn.clone(), lit(8)), wv.clone(), add(div(l_mn.clone(), lit(8)), lit(2 * i)))
+        }
+    };
+    let ld = value_at(&op.smem, &[row_at(0)?, l_k.clone(), lit(0)])?;
     let mut lenvs = Vec::new();
     for w in 0..wcount {
         for l in 0..32i64 {
@@ -236,19 +349,14 @@ fn operand_plan(cfg: &GemmConfig, op: &Operand, threads: i64) -> R<OperandPlan> 
             lenvs.push(vec![(wname.to_string(), w), (format!("l{n}_mn"), a), (format!("l{n}_k"), b)]);
         }
     }
-    let l_at = |dmn: i64, dk: i64| -> R<Expr> {
-        value_at(
-            &op.smem,
-            &[add(add(mul(wv.clone(), lit(wtile)), l_mn.clone()), lit(dmn)), add(l_k.clone(), lit(dk)), lit(0)],
-        )
-    };
+    let l_at = |i: i64, dk: i64| -> R<Expr> { value_at(&op.smem, &[row_at(i)?, add(l_k.clone(), lit(dk)), lit(0)]) };
     let lbase = l_at(0, 0)?;
     let lb = |g: &dyn Fn(&str) -> i64| lbase.eval(g);
     let mut ld_steps = Vec::new();
     for kk in 0..cfg.bk / 16 {
         let mut row = Vec::new();
         for i in 0..wtile / 16 {
-            let full = l_at(16 * i, 16 * kk)?;
+            let full = l_at(i, 16 * kk)?;
             let f2 = full.clone();
             let prefer = match row.first() {
                 Some(Access::Fast { x, .. }) => Some(*x),
@@ -308,7 +416,17 @@ pub fn plan(cfg: &GemmConfig) -> R<Plan> {
         }
         c_vals.push(d.unwrap_or((0, 0)));
     }
-    Ok(Plan { warp_m: w[0].clone(), warp_n: w[1].clone(), a, b, c_m, c_n, c_vals })
+    let (c_r0, c_rows) = c_lines(cfg, 'a', &c_m, &c_vals)?;
+    let (c_c0, c_cols) = c_lines(cfg, 'b', &c_n, &c_vals)?;
+    // A permutation CuTe accepts (its sizes divide into 16-row and 8-column atoms) moves every
+    // accumulator by a constant from its thread's first one; the epilogue relies on that.
+    if [&c_rows, &c_cols].iter().any(|v| v.iter().flatten().any(|a| !matches!(a, Access::Fast { x: 0, .. }))) {
+        return Err(EvalError::rule(
+            "gemm mma",
+            format!("{}: the accumulators of a thread are not at constant offsets from its first one", cfg.tiled_mma),
+        ));
+    }
+    Ok(Plan { warp_m: w[0].clone(), warp_n: w[1].clone(), a, b, c_m, c_n, c_vals, c_r0, c_c0, c_rows, c_cols })
 }
 
 /// Which k-tile a copy loads.
@@ -459,6 +577,12 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         s,
         "//   warps = {}   MMA {}, C layout (lane, value) -> m + 16n: {}",
         cfg.warps, cfg.atom.name, cfg.atom.c
+    )?;
+    writeln!(s, "//   tiled MMA = {}", cfg.tiled_mma)?;
+    writeln!(
+        s,
+        "//   tile rows/columns in its order (its permutations over the {bm}x{bn} tile): perm_m = {}   perm_n = {}",
+        cfg.perm_m, cfg.perm_n
     )?;
     writeln!(
         s,
@@ -737,56 +861,68 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "  cp_wait<0>();")?;
 
     // ---- epilogue
-    writeln!(s, "\n  // epilogue: accumulator (lane, value) -> (m, n) by the C layout; C = gC(m, n)")?;
+    writeln!(s, "\n  // epilogue: accumulator (lane, value) -> (m, n) by the C layout, then the tiled MMA's")?;
+    writeln!(
+        s,
+        "  // order: tile row perm_m(m + 16 (warp_m + {} i)), column perm_n(n + 8 (warp_n + {} j)); C = gC",
+        cfg.wm, cfg.wn
+    )?;
     writeln!(s, "  const int c_m = {};", p.c_m)?;
     writeln!(s, "  const int c_n = {};", p.c_n)?;
-    writeln!(s, "  const int row0 = bm * {bm} + warp_m * {wtm} + c_m;")?;
-    writeln!(s, "  const int col0 = bn * {bn} + warp_n * {wtn} + c_n;")?;
-    let gc = super::lower::layout_at_crd(&cfg.gmem_c, &[var("row0", 0, cfg.m), var("col0", 0, cfg.n)])
-        .map_err(|_| std::fmt::Error)?;
-    writeln!(s, "  {}* const cp = C + ({});", ctype(cfg.out), gc.to_c(wide))?;
-    let pair =
-        cfg.n % 2 == 0 && p.c_vals[1] == (0, 1) && p.c_vals[3].0 == p.c_vals[2].0 && p.c_vals[3].1 == p.c_vals[2].1 + 1;
+    writeln!(s, "  const int c_r0 = {};", p.c_r0)?;
+    writeln!(s, "  const int c_c0 = {};", p.c_c0)?;
     let mpred = cfg.m % bm != 0;
     let npred = cfg.n % bn != 0;
-    for i in 0..mi_n {
-        for j in 0..ni_n {
-            for h in 0..2usize {
-                let (dm0, dn0) = p.c_vals[2 * h];
-                let (dm, dn) = (i * 16 + dm0, j * 8 + dn0);
-                let off = super::lower::layout_at_crd(&cfg.gmem_c, &[lit(dm), lit(dn)])
-                    .ok()
-                    .and_then(|e| e.as_lit())
-                    .ok_or(std::fmt::Error)?;
-                let v0 = format!("acc[{i}][{j}][{}]", 2 * h);
-                let v1 = format!("acc[{i}][{j}][{}]", 2 * h + 1);
-                let mut conds = Vec::new();
-                if mpred {
-                    conds.push(format!("row0 + {dm} < {}", cfg.m));
-                }
-                if pair {
-                    if npred {
-                        conds.push(format!("col0 + {dn} < {}", cfg.n));
-                    }
-                    let guard = if conds.is_empty() { String::new() } else { format!("if ({}) ", conds.join(" && ")) };
-                    writeln!(s, "  {guard}st_pair(cp + {off}, {v0}, {v1});")?;
-                } else {
-                    for (vi, v) in [(0i64, &v0), (1, &v1)] {
-                        let (dmv, dnv) = p.c_vals[2 * h + vi as usize];
-                        let (dm, dn) = (i * 16 + dmv, j * 8 + dnv);
+    let vals = p.c_vals.len();
+    {
+        // every (row, column) is (c_r0 + dr, c_c0 + dc): one pointer plus constants
+        let d = |a: &Access| match a {
+            Access::Fast { d, .. } => *d,
+            Access::Full(_) => 0,
+        };
+        writeln!(s, "  const int row0 = bm * {bm} + c_r0;")?;
+        writeln!(s, "  const int col0 = bn * {bn} + c_c0;")?;
+        let gc = super::lower::layout_at_crd(&cfg.gmem_c, &[var("row0", 0, cfg.m), var("col0", 0, cfg.n)])
+            .map_err(|_| std::fmt::Error)?;
+        writeln!(s, "  {}* const cp = C + ({});", ctype(cfg.out), gc.to_c(wide))?;
+        // value pairs (2h, 2h+1) in adjacent columns of one row, starting at an even column for
+        // every lane and warp (so 4- or 8-byte aligned): one paired store
+        let pair_ok = |j: usize, h: usize| -> bool {
+            let (c0, c1) = (d(&p.c_cols[j][2 * h]), d(&p.c_cols[j][2 * h + 1]));
+            let (r0, r1) = (p.c_vals[2 * h].0, p.c_vals[2 * h + 1].0);
+            cfg.n % 2 == 0 && c1 == c0 + 1 && c0 % 2 == 0 && r0 == r1
+        };
+        let c0_even = (0..cfg.wn).all(|w| {
+            (0..32).all(|l| {
+                let cn = p.c_n.eval(&|_| l);
+                cn.and_then(|cn| p.c_c0.eval(&|v| if v == "c_n" { cn } else { w })).is_some_and(|c| c % 2 == 0)
+            })
+        });
+        for i in 0..mi_n as usize {
+            for j in 0..ni_n as usize {
+                for h in 0..vals / 2 {
+                    let pair = c0_even && pair_ok(j, h);
+                    let members: Vec<usize> = if pair { vec![2 * h] } else { vec![2 * h, 2 * h + 1] };
+                    for v in members {
+                        let (dm, dn) = (d(&p.c_rows[i][v]), d(&p.c_cols[j][v]));
                         let off = super::lower::layout_at_crd(&cfg.gmem_c, &[lit(dm), lit(dn)])
                             .ok()
                             .and_then(|e| e.as_lit())
                             .ok_or(std::fmt::Error)?;
-                        let mut c2 = Vec::new();
+                        let mut conds = Vec::new();
                         if mpred {
-                            c2.push(format!("row0 + {dm} < {}", cfg.m));
+                            conds.push(format!("row0 + {dm} < {}", cfg.m));
                         }
-                        if npred || cfg.n % 2 != 0 {
-                            c2.push(format!("col0 + {dn} < {}", cfg.n));
+                        if npred || (!pair && cfg.n % 2 != 0) {
+                            conds.push(format!("col0 + {dn} < {}", cfg.n));
                         }
-                        let guard = if c2.is_empty() { String::new() } else { format!("if ({}) ", c2.join(" && ")) };
-                        writeln!(s, "  {guard}st_one(cp + {off}, {v});")?;
+                        let guard =
+                            if conds.is_empty() { String::new() } else { format!("if ({}) ", conds.join(" && ")) };
+                        if pair {
+                            writeln!(s, "  {guard}st_pair(cp + {off}, acc[{i}][{j}][{v}], acc[{i}][{j}][{}]);", v + 1)?;
+                        } else {
+                            writeln!(s, "  {guard}st_one(cp + {off}, acc[{i}][{j}][{v}]);")?;
+                        }
                     }
                 }
             }

@@ -10,9 +10,11 @@
 //! - `dtype=f16|bf16` inputs (default f16, or the MMA atom's), `out=f16|bf16|f32` (default dtype)
 //! - `layout=TN|NN|NT|TT` (BLAS convention, A is MxK: T = K-major; default TN); C is MxN row-major
 //! - `tile=<BM,BN,BK>` (multiples of 16; default <128,256,64>), `stages=2..8` (default 3)
-//! - `mma=` a warp layout `(2,4,1)` / `(2,4):(4,1)` of SM80 16x8x16 atoms, an atom
-//!   (`SM80_16x8x16_F32F16F16F32_TN`, `..._F32BF16BF16F32_TN`) or `make_tiled_mma(atom, layout)`
-//!   without permutation (default 2x4 warps); each warp computes one contiguous block
+//! - `mma=` a warp layout `(2,4,1)` / `(2,4):(4,1)` of SM80 16x8x16 atoms or an atom
+//!   (`SM80_16x8x16_F32F16F16F32_TN`, `..._F32BF16BF16F32_TN`; default 2x4 warps): each warp
+//!   computes one contiguous block; or a tiled MMA `make_tiled_mma(atom, layout [, <PM,PN,PK>])`:
+//!   the kernel partitions the tile exactly as CuTe's `partition_A/B/C` of that tiled MMA
+//!   (warps interleaved atom by atom, rows and columns through the permutations)
 //! - `smem_a=`, `smem_b=` a layout or swizzled layout, tiled to (BM|BN, BK, stages) with
 //!   tile_to_shape (default `Sw<3,3,3> o (_8,_64):(_64,_1)`, narrower for BK 32/16; M/N-major
 //!   operands the transposed atom); refused when not one-to-one, not covering the tile, or

@@ -96,6 +96,63 @@ pub fn configurations() -> Vec<(String, Case)> {
         2048,
         vec![opt("mma", tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", &[4, 2, 1])), opt("tile", tile(256, 128, 64))],
     );
+    // tiled MMAs in CuTe's order (warps interleaved atom by atom), with permutations
+    add(
+        1000,
+        1000,
+        1000,
+        vec![
+            opt("mma", value_of(&format!("make_tiled_mma({F16}, make_layout((_2,_2,_1)))"))),
+            opt("tile", tile(128, 128, 32)),
+        ],
+    );
+    add(
+        1000,
+        1000,
+        1000,
+        vec![
+            opt("mma", value_of(&format!("make_tiled_mma({F16}, make_layout((_2,_2,_1)), <_32,_32,_16>)"))),
+            opt("tile", tile(128, 128, 32)),
+        ],
+    );
+    add(
+        257,
+        129,
+        65,
+        vec![
+            opt(
+                "mma",
+                value_of(&format!(
+                    "make_tiled_mma({F16}, make_layout((_2,_2,_1)), <(_8,_4):(_4,_1),(_8,_2,_2):(_1,_16,_8),_>)"
+                )),
+            ),
+            opt("tile", tile(64, 64, 32)),
+        ],
+    );
+    add(
+        2048,
+        2048,
+        2048,
+        vec![
+            opt("mma", value_of(&format!("make_tiled_mma({F16}, make_layout((_2,_4,_1),(_4,_1,_0)), <(_16,_2,_4):(_1,_64,_16),(_8,_4,_8):(_1,_64,_8),_16>)"))),
+            opt("layout", tag("NT")),
+        ],
+    );
+    // a permutation that splits the accumulators' column pairs (single stores)
+    add(
+        1000,
+        1000,
+        1000,
+        vec![
+            opt(
+                "mma",
+                value_of(&format!(
+                    "make_tiled_mma({F16}, make_layout((_2,_2,_1)), <(_2,_16):(_16,_1),(_2,_8):(_8,_1),_16>)"
+                )),
+            ),
+            opt("tile", tile(64, 64, 32)),
+        ],
+    );
     // explicit layouts
     add(
         4096,
@@ -134,4 +191,18 @@ pub fn tiled_mma(op: &str, atom_layout: &[i64]) -> Value {
     };
     let l = cute::eval::builtins::call("make_layout", &[], &[Value::Tuple(t(atom_layout))]).expect("make_layout");
     cute::eval::builtins::call("make_tiled_mma", &[], &[opv, l]).expect("make_tiled_mma")
+}
+
+const F16: &str = "SM80_16x8x16_F32F16F16F32_TN";
+
+/// The value of a `.cute` expression (statements separated by `;`, the last one's value).
+pub fn value_of(src: &str) -> Value {
+    let prog = cute::parser::parse(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+    let mut it = cute::eval::interp::Interp::new();
+    for st in &prog.stmts {
+        if it.exec(st).is_err() {
+            panic!("{src}: evaluation failed");
+        }
+    }
+    it.last().cloned().unwrap_or_else(|| panic!("{src}: no value"))
 }

@@ -204,16 +204,20 @@ impl TiledCopy {
 
     /// `tile_size<I...>(TiledCopy)`: the size of the tiler (or of one of its modes).
     pub fn tile_size(&self, mode: Option<usize>) -> R<Int> {
+        // CuTe: `size<I...>(Tiler_MN{})`. Without a mode that is `product(Tiler_MN)`, which is
+        // `void` (a compile error) when the tiler holds a layout (make_tiled_copy_C_atom);
+        // with a mode, `size(get<I>(Tiler_MN))`: a layout's size, or the product of a tuple.
         match mode {
-            None => self.tiler.size(),
+            None => tiler_product(&self.tiler),
             Some(i) => match &self.tiler {
-                Tl::T(v) => v
-                    .get(i)
-                    .ok_or_else(|| {
-                        EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len()))
-                    })?
-                    .size(),
-                t if i == 0 => t.size(),
+                Tl::T(v) => match v.get(i).ok_or_else(|| {
+                    EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len()))
+                })? {
+                    Tl::L(l) => alg::size(l),
+                    t => tiler_product(t),
+                },
+                Tl::L(l) if i == 0 => alg::size(l),
+                t if i == 0 => tiler_product(t),
                 _ => Err(EvalError::rule("Index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
             },
         }
@@ -293,5 +297,17 @@ impl TiledCopy {
         second.extend(std::iter::repeat_n(Under, r.saturating_sub(1)));
         let second = if r <= 1 { I(st(0)) } else { T(second) };
         alg::slice(&T(vec![Under, second]), &v_tensor)
+    }
+}
+
+/// CuTe's `product` of a tiler: integers multiply; a layout inside gives `void` (refused).
+fn tiler_product(t: &Tl) -> R<Int> {
+    match t {
+        Tl::I(i) => Ok(*i),
+        Tl::T(v) => v.iter().try_fold(st(1), |acc, x| acc.mul(tiler_product(x)?)),
+        Tl::L(_) | Tl::U => Err(EvalError::rule(
+            "invalid use of void expression",
+            "the size of a tiler that holds layouts (product of a layout is void in CuTe); use tile_size<I>(C)",
+        )),
     }
 }

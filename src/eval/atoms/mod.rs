@@ -378,6 +378,23 @@ fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     }
 }
 
+/// `shape/rank/depth` of an atom object: CuTe treats it as a non-tuple value (shape returns
+/// it, rank is 1, depth is 0).
+fn f_atom_non_tuple(a: &Args, name: &str) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::no_match());
+    }
+    let x = atom_arg(a, 0)?;
+    if !matches!(x, AtomValue::MmaAtom(_) | AtomValue::TiledMma(_) | AtomValue::CopyAtom(_) | AtomValue::TiledCopy(_)) {
+        return Err(EvalError::no_match());
+    }
+    Ok(match name {
+        "shape" => atom(x.clone()),
+        "rank" => Value::Tuple(IntTuple::I(crate::eval::int::st(1))),
+        _ => Value::Tuple(IntTuple::I(crate::eval::int::st(0))),
+    })
+}
+
 /// `P(coord)`: the element (iterator + layout(coord)) or, with `_`, the sliced tensor.
 fn f_tensor_apply(a: &Args) -> R<Value> {
     let p = partition_arg(a)?;
@@ -659,6 +676,18 @@ pub const BUILTINS: &[Builtin] = &[
     b!("filter", "filter(P)", "a partition with its layout filtered (same iterator)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); filter(P)",
        "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "filter")),
+    b!("shape", "shape(X)", "an MMA atom, TiledMMA, copy atom or TiledCopy is not a tuple: CuTe's shape returns it unchanged",
+       "shape(mma_atom(SM80_16x8x16_F16F16F16F16_TN))", MMA_ATOM_EXAMPLE, |a| f_atom_non_tuple(a, "shape")),
+    b!("rank", "rank(X)", "rank of an MMA atom, TiledMMA, copy atom or TiledCopy (not a tuple): _1",
+       "rank(copy_atom(SM90_U32x2_STSM_N, int8_t))", "_1", |a| f_atom_non_tuple(a, "rank")),
+    b!("depth", "depth(X)", "depth of an MMA atom, TiledMMA, copy atom or TiledCopy (not a tuple): _0",
+       "depth(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))))", "_0", |a| f_atom_non_tuple(a, "depth")),
+    b!("filter_zeros", "filter_zeros(P)", "a partition with its stride-0 modes replaced by _1:_0 (same iterator)",
+       "G = make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); filter_zeros(partition_S(G, 37, (_128,_32):(_32,_1)))",
+       "ArithTuple296 o ((_8,_1),_4,_1):((_1,_0),_1024,_0)", |a| f_tensor_relayout(a, "filter_zeros")),
+    b!("take", "take<B,E>(P)", "a partition restricted to its modes B..E (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); take<0,2>(partition_C(T, 5, make_layout((_64,_32))))",
+       "ArithTuple129 o ((_2,_2),_2):((_64,_8),_32)", |a| f_tensor_relayout(a, "take")),
     b!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
        "209", f_tensor_apply),
@@ -767,3 +796,10 @@ pub const BUILTINS: &[Builtin] = &[
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
        "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile),
 ];
+
+const MMA_ATOM_EXAMPLE: &str = "MMA_Atom
+  ThrID:      _32:_1
+  Shape_MNK:  (_16,_8,_16)
+  LayoutA_TV: ((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))
+  LayoutB_TV: ((_4,_8),(_2,_2)):((_16,_1),(_8,_64))
+  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))";

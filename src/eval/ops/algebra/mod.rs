@@ -19,7 +19,7 @@ pub mod util;
 #[cfg(test)]
 mod tests;
 
-pub use cast::{downcast, recast_layout, type_bits, upcast};
+pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_x};
 pub use complement::{complement, complement_cosize};
 pub use composition::{
@@ -204,6 +204,13 @@ fn b_domain_distribute(a: &Args) -> R<Value> {
 
 fn b_max_alignment(a: &Args) -> R<Value> {
     nargs(a, "max_alignment", 1, 1)?;
+    if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
+        // swizzle.hpp: max_alignment(C<v>) is c; there is none for a run-time integer
+        if !i.s {
+            return Err(EvalError::rule("no matching function", format!("max_alignment of the run-time integer {i}")));
+        }
+        return Ok(Value::from(*i));
+    }
     Ok(Value::from(max_alignment(layout_arg(a, 0)?)?))
 }
 
@@ -221,12 +228,18 @@ fn b_upcast(a: &Args) -> R<Value> {
         let (s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
         return Ok(Value::Layout(upcast(&Layout::new(s.clone(), d.clone()), n)?));
     }
+    if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
+        return Ok(Value::from(cast_integer(*i, n, true)?));
+    }
     Ok(Value::Layout(upcast(layout_arg(a, 0)?, n)?))
 }
 
 fn b_downcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "downcast")?;
     nargs(a, "downcast", 1, 1)?;
+    if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
+        return Ok(Value::from(cast_integer(*i, n, false)?));
+    }
     Ok(Value::Layout(downcast(layout_arg(a, 0)?, n)?))
 }
 

@@ -204,6 +204,9 @@ fn b_domain_distribute(a: &Args) -> R<Value> {
 
 fn b_max_alignment(a: &Args) -> R<Value> {
     nargs(a, "max_alignment", 1, 1)?;
+    if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
+        return Ok(Value::from(crate::eval::int::st(0))); // Underscore is an Int<0>
+    }
     if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
         // swizzle.hpp: max_alignment(C<v>) is c; there is none for a run-time integer
         if !i.s {
@@ -228,8 +231,11 @@ fn b_upcast(a: &Args) -> R<Value> {
         let (s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
         return Ok(Value::Layout(upcast(&Layout::new(s.clone(), d.clone()), n)?));
     }
-    if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
-        return Ok(Value::from(cast_integer(*i, n, true)?));
+    match a.arg(0)? {
+        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(cast_integer(*i, n, true)?)),
+        // Underscore is an Int<0>: the integral overload takes it
+        Value::Tuple(IntTuple::Under) => return Ok(Value::from(cast_integer(crate::eval::int::st(0), n, true)?)),
+        _ => {}
     }
     Ok(Value::Layout(upcast(layout_arg(a, 0)?, n)?))
 }
@@ -237,8 +243,11 @@ fn b_upcast(a: &Args) -> R<Value> {
 fn b_downcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "downcast")?;
     nargs(a, "downcast", 1, 1)?;
-    if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
-        return Ok(Value::from(cast_integer(*i, n, false)?));
+    match a.arg(0)? {
+        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(cast_integer(*i, n, false)?)),
+        // Underscore is an Int<0>: the integral overload takes it
+        Value::Tuple(IntTuple::Under) => return Ok(Value::from(cast_integer(crate::eval::int::st(0), n, false)?)),
+        _ => {}
     }
     Ok(Value::Layout(downcast(layout_arg(a, 0)?, n)?))
 }

@@ -408,7 +408,12 @@ mod tests {
         // CuTe's answer (`coalesce(_)` is `_`), and a note on stderr
         let (_, o, e) = run(&mut s, "coalesce( _ )");
         assert_eq!(o, "_\n");
-        assert!(e.starts_with("warning: `_` inside an expression is CuTe's Underscore, not the last value; write `last` for that"), "{e}");
+        assert!(
+            e.starts_with(
+                "warning: `_` inside an expression is CuTe's Underscore, not the last value; write `last` for that"
+            ),
+            "{e}"
+        );
         // slicing with `_` and a bare `_` are what they look like: no note
         let (_, _, e) = run(&mut s, "A = (4,2):(1,4); A(_,1)");
         assert_eq!(e, "");

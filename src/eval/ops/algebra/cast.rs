@@ -15,7 +15,10 @@ fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
         }
         if sv.is_empty() {
             // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
-            return Err(EvalError::rule("no matching function make_layout()", format!("upcast of the empty mode {s}:{d}")));
+            return Err(EvalError::rule(
+                "no matching function make_layout()",
+                format!("upcast of the empty mode {s}:{d}"),
+            ));
         }
         let mut modes = Vec::with_capacity(sv.len());
         for (k, sk) in sv.iter().enumerate() {
@@ -61,7 +64,10 @@ fn downcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
         }
         if sv.is_empty() {
             // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
-            return Err(EvalError::rule("no matching function make_layout()", format!("downcast of the empty mode {s}:{d}")));
+            return Err(EvalError::rule(
+                "no matching function make_layout()",
+                format!("downcast of the empty mode {s}:{d}"),
+            ));
         }
         let mut modes = Vec::with_capacity(sv.len());
         for (k, sk) in sv.iter().enumerate() {

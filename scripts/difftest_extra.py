@@ -539,6 +539,79 @@ def x_members(g):
     return f"{g.ch(['layout_a', 'layout_b', 'offset'])}({A})"
 
 
+def wrap_tree(g, t, p_wrap=0.2, p_empty=0.08):
+    """Structural mutation of a shape tree: wrap leaves/modes in 1-tuples, insert empty modes."""
+    if isinstance(t, list):
+        out = [wrap_tree(g, e, p_wrap, p_empty) for e in t]
+        if g.p(p_empty):
+            out.insert(g.r.randrange(len(out) + 1), [])
+        t = out
+    if g.p(p_wrap):
+        return [t]
+    return t
+
+
+def x_wrap(g):
+    """Layouts with 1-tuple wrappers and empty modes through the algebra."""
+    s = wrap_tree(g, g.shape(max_size=512, maxd=2))
+    A, _ = g.layout(shape=s)
+    f = g.ch(["coalesce", "composition", "composition_r", "complement", "right_inverse", "left_inverse",
+              "logical_divide", "zipped_divide", "logical_product", "blocked_product", "filter", "flatten", "size",
+              "cosize", "rank", "depth", "eval", "slice", "max_common_vector", "upcast<2>", "downcast<2>",
+              "make_fragment_like", "make_ordered_layout", "with_shape", "get_hier_coord", "print_layout",
+              "crd2idx", "idx2crd", "coalesce_p", "filter_zeros", "make_layout_like"])
+    n = tsize(s)
+    if f in ("coalesce", "right_inverse", "left_inverse", "filter", "flatten", "size", "cosize", "rank", "depth",
+             "upcast<2>", "downcast<2>", "make_fragment_like", "make_ordered_layout", "filter_zeros",
+             "make_layout_like", "complement"):
+        return f"{f}({A})"
+    if f == "composition":
+        return f"composition({A}, {g.layout(shape=wrap_tree(g, g.shape(max_size=min(n, 32), maxd=1)))[0]})"
+    if f == "composition_r":
+        return f"composition({g.L(max_size=1024, maxd=1)}, {A})"
+    if f in ("logical_divide", "zipped_divide"):
+        return f"{f}({A}, {g.tiler(s)})"
+    if f in ("logical_product", "blocked_product"):
+        return f"{f}({A}, {g.layout(shape=wrap_tree(g, g.shape(max_size=8, maxd=1)))[0]})"
+    if f == "eval":
+        return f"A = {A}; A({g.crd_args(s, s=None)})"
+    if f == "slice":
+        return f"A = {A}; A({g.crd_args(s, under=0.5, s=None)})"
+    if f == "max_common_vector":
+        return f"max_common_vector({A}, make_layout(shape({A})))"
+    if f == "with_shape":
+        return f"with_shape({A}, {g.itup(wrap_tree(g, [2, n // 2 or 1]))[0]})"
+    if f == "get_hier_coord":
+        return f"get_hier_coord({A}, {g.n(g.r.randrange(max(n, 1)))})"
+    if f == "print_layout":
+        return f"print_layout({A})"
+    if f == "crd2idx":
+        return f"crd2idx({g.crd(s)[0]}, shape({A}), stride({A}))"
+    if f == "idx2crd":
+        return f"idx2crd({g.n(g.r.randrange(max(n, 1)))}, shape({A}))"
+    return f"coalesce({A}, {fmt(tmap(s, lambda _: (1, True)))})"
+
+
+def x_hslice(g):
+    """Evaluation and slicing of computed layouts with hierarchical coordinates and `_` at any
+    level, wrong-rank coordinates, static and dynamic coordinates."""
+    X, xs = g.ch([lambda: g.layout(max_size=1024), lambda: composed_x(g)])()
+    k = g.ch(["deep", "wrong", "res", "doff", "sao"], [45, 10, 25, 10, 10])
+    if k == "deep":
+        return f"A = {X}; A({g.crd_args(xs, under=g.ch([0.2, 0.5, 0.8]), s=None)})"
+    if k == "wrong":
+        extra = g.ch(["0", "_", "(0,0)", "1,1"])
+        return f"A = {X}; A({g.crd_args(xs, under=0.3, s=None)},{extra})"
+    if k == "res":
+        Y, ys = g.layout(max_size=256)
+        f = g.ch([f"zipped_divide({Y}, {g.tiler(ys, ('tile', 'shape'))})", f"logical_product({Y}, {g.small(8)[0]})",
+                  f"blocked_product({Y}, {g.small(8)[0]})", f"tiled_divide({Y}, {g.tiler(ys, ('tile', 'shape'))})"])
+        c = g.ch(["_,0", "0,_", "_,_", "(_,0),_", "_,(0,_)", "(0,_),(_,0)", "_,1", "1", "_", "(1,1),0", "_,_,0"])
+        return f"A = {f}; A({c})"
+    c, _ = g.crd(xs, under=0.3 if k == "sao" else 0.0)
+    return f"{'domain_offset' if k == 'doff' else 'slice_and_offset'}({c}, {X})"
+
+
 CATEGORIES = {
     "x_print": (x_print, 12),
     "x_composed": (x_composed, 22),
@@ -549,6 +622,8 @@ CATEGORIES = {
     "x_tuple": (x_tuple, 10),
     "x_make": (x_make, 9),
     "x_members": (x_members, 8),
+    "x_wrap": (x_wrap, 12),
+    "x_hslice": (x_hslice, 10),
 }
 
 

@@ -179,6 +179,12 @@ impl Session {
                 Ok(Produced::Nothing) => {}
                 Err(_) => {}
             }
+            let mut warnings = warnings;
+            if self.opts.repl && self.interp.last().is_some() {
+                if let Some(hint) = underscore_hint(source.get(stmt.span.start..stmt.span.end).unwrap_or("")) {
+                    warnings.push(hint);
+                }
+            }
             for w in warnings {
                 let d = Diagnostic::warning(w, Some(stmt.span));
                 emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
@@ -222,6 +228,16 @@ impl Session {
             }
         }
     }
+}
+
+/// In the REPL, `f(_)` most likely means "f of the last value", but inside an expression `_` is
+/// CuTe's Underscore (CuTe's `coalesce(_)` is `_`): say so, once per such statement.
+fn underscore_hint(stmt: &str) -> Option<String> {
+    let squeezed: String = stmt.chars().filter(|c| !c.is_whitespace()).collect();
+    if squeezed == "_" || !squeezed.contains("(_)") {
+        return None;
+    }
+    Some("`_` inside an expression is CuTe's Underscore, not the last value; write `last` for that".to_string())
 }
 
 /// The text of a script read as bytes, or the rendered error (`error: invalid UTF-8`, with the
@@ -383,5 +399,28 @@ mod tests {
         assert!(o.contains("\x1b[") && o.contains("_2") && o.contains(",4)"), "{o:?}");
         s.opts.color_values = false;
         assert_eq!(run(&mut s, "last").1, "(_2,4)\n");
+    }
+
+    #[test]
+    fn repl_says_what_underscore_means_inside_an_expression() {
+        let mut s = Session::new(Options { repl: true, ..Options::default() });
+        run(&mut s, "(4,2):(1,4)");
+        // CuTe's answer (`coalesce(_)` is `_`), and a note on stderr
+        let (_, o, e) = run(&mut s, "coalesce( _ )");
+        assert_eq!(o, "_\n");
+        assert!(
+            e.starts_with(
+                "warning: `_` inside an expression is CuTe's Underscore, not the last value; write `last` for that"
+            ),
+            "{e}"
+        );
+        // slicing with `_` and a bare `_` are what they look like: no note
+        let (_, _, e) = run(&mut s, "A = (4,2):(1,4); A(_,1)");
+        assert_eq!(e, "");
+        let (_, _, e) = run(&mut s, "_");
+        assert_eq!(e, "");
+        // scripts have no last value: no note
+        let mut s = Session::new(Options::default());
+        assert_eq!(run(&mut s, "size(_)").2, "");
     }
 }

@@ -139,11 +139,23 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
         return Err(EvalError::unknown(format!("no function named `{name}`")));
     };
     let a = Args { targs, args };
+    // A core overload that meets an MMA/copy object (a tensor, a TiledMMA, ...) refuses it with a
+    // type error; the atoms overloads registered after it may take it, so keep trying and report
+    // the first refusal only if none does.
+    let has_atom = args.iter().any(|v| matches!(v, Value::Atom(_)));
+    let mut refused: Option<EvalError> = None;
     for &i in entries {
         match (registry()[i].f)(&a) {
             Err(e) if e.is_no_match() => continue,
+            Err(e) if has_atom && e.kind == ErrorKind::Type => {
+                refused.get_or_insert(e);
+                continue;
+            }
             r => return r,
         }
+    }
+    if let Some(e) = refused {
+        return Err(e);
     }
     let kinds: Vec<&str> = args.iter().map(|v| v.kind()).collect();
     Err(EvalError::type_err(format!(

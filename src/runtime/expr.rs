@@ -129,6 +129,24 @@ impl Expr {
     }
 
     /// Evaluate with C semantics; `env` gives each variable's value.
+    /// This sum with one term equal to `t` removed (`0` if it was the only term); None when no
+    /// term of its `+` chain equals `t`.
+    fn without_term(&self, t: &Expr) -> Option<Expr> {
+        if self == t {
+            return Some(Expr::Lit(0));
+        }
+        match self {
+            Expr::Bin(Op::Add, l, r) => {
+                if **r == *t {
+                    Some((**l).clone())
+                } else {
+                    l.without_term(t).map(|l2| bin(Op::Add, l2, (**r).clone()))
+                }
+            }
+            _ => None,
+        }
+    }
+
     pub fn eval(&self, env: &dyn Fn(&str) -> i64) -> Option<i64> {
         match self {
             Expr::Lit(v) => Some(*v),
@@ -256,6 +274,17 @@ pub fn bin(op: Op, a: Expr, b: Expr) -> Expr {
             // c + x -> x + c (constants last)
             if al.is_some() {
                 return bin(Op::Add, b, a);
+            }
+            // (... + x % c + ...) + x / c * c -> (... + ...) + x for x >= 0
+            if let Expr::Bin(Op::Mul, q, c) = &b {
+                if let (Expr::Bin(Op::Div, x, c2), Some(cv)) = (&**q, c.as_lit()) {
+                    if c2.as_lit() == Some(cv) && cv > 0 && x.range().is_some_and(|(lo, _)| lo >= 0) {
+                        let rem_term = Expr::Bin(Op::Rem, x.clone(), c.clone());
+                        if let Some(rest) = a.without_term(&rem_term) {
+                            return bin(Op::Add, rest, (**x).clone());
+                        }
+                    }
+                }
             }
         }
         Op::Sub => {
@@ -409,6 +438,13 @@ mod tests {
         assert_eq!(x.to_c(false), "(tid % 4 * 8 + tid / 4 * 32) ^ 16");
         assert_eq!(x.eval(&|_| 5), Some((8 + 32) ^ 16));
         assert_eq!(div(div(t.clone(), lit(4)), lit(8)).to_c(false), "tid / 32");
-        assert_eq!(mul(add(t, lit(3)), lit(2)).to_c(false), "(tid + 3) * 2");
+        assert_eq!(mul(add(t.clone(), lit(3)), lit(2)).to_c(false), "(tid + 3) * 2");
+        // x % c + y + x / c * c = y + x
+        let w = var("w", 0, 4);
+        let e = add(add(rem(t.clone(), lit(8)), mul(w, lit(64))), mul(div(t.clone(), lit(8)), lit(8)));
+        assert_eq!(e.to_c(false), "w * 64 + tid");
+        for v in [0, 7, 8, 100, 255] {
+            assert_eq!(e.eval(&|n| if n == "tid" { v } else { 3 }), Some(v % 8 + 192 + v / 8 * 8));
+        }
     }
 }

@@ -13,6 +13,13 @@ fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
         if s.rank() != d.rank() || !d.is_tuple() {
             return Err(EvalError::rule("mismatched ranks", format!("upcast of {s}:{d}")));
         }
+        if sv.is_empty() {
+            // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
+            return Err(EvalError::rule(
+                "no matching function make_layout()",
+                format!("upcast of the empty mode {s}:{d}"),
+            ));
+        }
         let mut modes = Vec::with_capacity(sv.len());
         for (k, sk) in sv.iter().enumerate() {
             modes.push(upcast_impl(n, sk, &get_mode(d, k)?)?);
@@ -54,6 +61,13 @@ fn downcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
     if let T(sv) = s {
         if s.rank() != d.rank() || !d.is_tuple() {
             return Err(EvalError::rule("mismatched ranks", format!("downcast of {s}:{d}")));
+        }
+        if sv.is_empty() {
+            // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
+            return Err(EvalError::rule(
+                "no matching function make_layout()",
+                format!("downcast of the empty mode {s}:{d}"),
+            ));
         }
         let mut modes = Vec::with_capacity(sv.len());
         for (k, sk) in sv.iter().enumerate() {
@@ -107,5 +121,40 @@ pub fn recast_layout(l: &Layout, old_bits: i64, new_bits: i64) -> R<Layout> {
         (1, d) => downcast(l, d),
         (n, 1) => upcast(l, n),
         (n, d) => downcast(&upcast(l, n)?, d),
+    }
+}
+
+/// `upcast<N>(t)` and `downcast<N>(t)` of an integer (swizzle.hpp's overloads for
+/// `is_integral<T>`, `N` a `uint32_t`): `safe_div(t, C<N>{})` and `t * C<N>{}`. The arithmetic
+/// with `C<uint32_t>` is unsigned for an `int` (static results are `C<unsigned>`); a value
+/// beyond `int` (a C++ `long`) keeps signed 64-bit arithmetic. No power-of-two condition.
+pub fn cast_integer(t: Int, n: i64, up: bool) -> R<Int> {
+    let what = if up { "upcast" } else { "downcast" };
+    let Ok(nu) = u32::try_from(n) else {
+        return Err(EvalError::rule("no matching function", format!("{what}<{n}>: N is a uint32_t")));
+    };
+    let as_int = i32::try_from(t.v).ok();
+    if up {
+        if nu == 0 {
+            return Err(if t.s {
+                EvalError::rule("no matching function", format!("safe_div({t}, C<0>)"))
+            } else {
+                EvalError::div_zero(t, st(0))
+            });
+        }
+        let (q, r) = match as_int {
+            Some(v) => (((v as u32) / nu) as i64, ((v as u32) % nu) as i64),
+            None => (t.v / n, t.v % n),
+        };
+        if t.s && r != 0 {
+            return Err(EvalError::rule("Static safe_div requires t % u == 0", format!("upcast<{n}>({t})")));
+        }
+        Ok(Int::new(q, t.s))
+    } else {
+        let v = match as_int {
+            Some(v) => (v as u32).wrapping_mul(nu) as i64,
+            None => t.mul(Int::new(n, t.s))?.v,
+        };
+        Ok(Int::new(v, t.s))
     }
 }

@@ -19,7 +19,7 @@ pub mod util;
 #[cfg(test)]
 mod tests;
 
-pub use cast::{downcast, recast_layout, type_bits, upcast};
+pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_x};
 pub use complement::{complement, complement_cosize};
 pub use composition::{
@@ -153,8 +153,11 @@ fn b_complement(a: &Args) -> R<Value> {
 
 fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value> {
     nargs(a, name, 1, 1)?;
-    if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
-        return Ok(Value::Tuple(IntTuple::Under));
+    match a.arg(0)? {
+        Value::Tuple(IntTuple::Under) => return Ok(Value::Tuple(IntTuple::Under)),
+        // swizzle_layout.hpp's "kludge" for an offset: right_inverse(t) = left_inverse(t) = -t
+        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(i.neg()?)),
+        _ => {}
     }
     Ok(Value::Layout(f(layout_arg(a, 0)?)?))
 }
@@ -201,6 +204,16 @@ fn b_domain_distribute(a: &Args) -> R<Value> {
 
 fn b_max_alignment(a: &Args) -> R<Value> {
     nargs(a, "max_alignment", 1, 1)?;
+    if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
+        return Ok(Value::from(crate::eval::int::st(0))); // Underscore is an Int<0>
+    }
+    if let Value::Tuple(IntTuple::I(i)) = a.arg(0)? {
+        // swizzle.hpp: max_alignment(C<v>) is c; there is none for a run-time integer
+        if !i.s {
+            return Err(EvalError::rule("no matching function", format!("max_alignment of the run-time integer {i}")));
+        }
+        return Ok(Value::from(*i));
+    }
     Ok(Value::from(max_alignment(layout_arg(a, 0)?)?))
 }
 
@@ -218,12 +231,24 @@ fn b_upcast(a: &Args) -> R<Value> {
         let (s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
         return Ok(Value::Layout(upcast(&Layout::new(s.clone(), d.clone()), n)?));
     }
+    match a.arg(0)? {
+        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(cast_integer(*i, n, true)?)),
+        // Underscore is an Int<0>: the integral overload takes it
+        Value::Tuple(IntTuple::Under) => return Ok(Value::from(cast_integer(crate::eval::int::st(0), n, true)?)),
+        _ => {}
+    }
     Ok(Value::Layout(upcast(layout_arg(a, 0)?, n)?))
 }
 
 fn b_downcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "downcast")?;
     nargs(a, "downcast", 1, 1)?;
+    match a.arg(0)? {
+        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(cast_integer(*i, n, false)?)),
+        // Underscore is an Int<0>: the integral overload takes it
+        Value::Tuple(IntTuple::Under) => return Ok(Value::from(cast_integer(crate::eval::int::st(0), n, false)?)),
+        _ => {}
+    }
     Ok(Value::Layout(downcast(layout_arg(a, 0)?, n)?))
 }
 

@@ -21,6 +21,13 @@ pub enum Source {
         offset: Int,
         inner: Layout,
     },
+    /// `A o offset o L` (a layout outer function): also starts at `_0`; slicing accumulates the
+    /// offset into the ComposedLayout (CuTe's generic `slice_and_offset`).
+    Composed {
+        outer: Layout,
+        offset: Int,
+        inner: Layout,
+    },
 }
 
 /// A thread's partition of a counting tensor.
@@ -33,6 +40,8 @@ pub struct Partition {
     pub layout: Layout,
     /// Set when the layout stays swizzled: `Sw<B,M,S> o offset o layout`.
     pub swizzle: Option<(Swizzle, swz::Mb)>,
+    /// Set for a tensor on `A o offset o L` (A a layout): `A o offset o layout`.
+    pub composed: Option<(Layout, Int)>,
 }
 
 impl fmt::Display for Partition {
@@ -41,6 +50,9 @@ impl fmt::Display for Partition {
         write!(f, "ArithTuple{} o ", self.offset)?;
         if let Some((sw, off)) = &self.swizzle {
             write!(f, "{sw} o {off} o ")?;
+        }
+        if let Some((a, off)) = &self.composed {
+            write!(f, "{a} o {off} o ")?;
         }
         write!(f, "{}", self.layout)
     }
@@ -65,7 +77,7 @@ impl Source {
     pub fn layout(&self) -> &Layout {
         match self {
             Source::Plain(l) => l,
-            Source::Swizzled { inner, .. } => inner,
+            Source::Swizzled { inner, .. } | Source::Composed { inner, .. } => inner,
         }
     }
 
@@ -82,13 +94,35 @@ impl Source {
                 let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
                 // the counting tensor starts at coprofile(L): `_0`, or `(_0,_0)` for a 2-D identity
                 let start = crate::eval::ops::structure::coprofile(l)?;
-                Ok(Partition { offset: crate::eval::ops::tuple::arith_add(&start, &off)?, layout, swizzle: None })
+                Ok(Partition {
+                    offset: crate::eval::ops::tuple::arith_add(&start, &off)?,
+                    layout,
+                    swizzle: None,
+                    composed: None,
+                })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let t = frg(inner)?;
                 let c = coord(&t)?;
                 let (layout, off, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: IntTuple::I(st(0).add(off)?), layout, swizzle: keep.map(|o| (*sw, o)) })
+                Ok(Partition {
+                    offset: IntTuple::I(st(0).add(off)?),
+                    layout,
+                    swizzle: keep.map(|o| (*sw, o)),
+                    composed: None,
+                })
+            }
+            Source::Composed { outer, offset, inner } => {
+                let t = frg(inner)?;
+                let c = coord(&t)?;
+                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
+                let off = offset_int(&off)?;
+                Ok(Partition {
+                    offset: IntTuple::I(st(0)),
+                    layout,
+                    swizzle: None,
+                    composed: Some((outer.clone(), offset.add(off)?)),
+                })
             }
         }
     }
@@ -105,14 +139,34 @@ impl Source {
                     offset: crate::eval::ops::structure::coprofile(l)?,
                     layout: alg::slice(&c, &t)?,
                     swizzle: None,
+                    composed: None,
                 })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let (t, c) = f(inner)?;
                 let (layout, _, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: IntTuple::I(st(0)), layout, swizzle: keep.map(|o| (*sw, o)) })
+                Ok(Partition { offset: IntTuple::I(st(0)), layout, swizzle: keep.map(|o| (*sw, o)), composed: None })
+            }
+            Source::Composed { outer, offset, inner } => {
+                let (t, c) = f(inner)?;
+                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
+                let off = offset_int(&off)?;
+                Ok(Partition {
+                    offset: IntTuple::I(st(0)),
+                    layout,
+                    swizzle: None,
+                    composed: Some((outer.clone(), offset.add(off)?)),
+                })
             }
         }
+    }
+}
+
+/// The integer offset of a slice of a layout with integer strides.
+fn offset_int(off: &IntTuple) -> R<Int> {
+    match off {
+        IntTuple::I(i) => Ok(*i),
+        other => Err(EvalError::rule("not supported", format!("a composed tensor sliced to the offset {other}"))),
     }
 }
 

@@ -18,14 +18,13 @@ pub mod latex;
 pub mod lit;
 pub mod mma;
 pub mod mma_table;
-pub mod swz;
 pub mod tensor;
 pub mod types;
 
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout, MixedBits};
+use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -346,12 +345,9 @@ fn f_layout(a: &Args) -> R<Value> {
             },
             Some((sw, off)) => Value::Composed(Box::new(Composed {
                 outer: Func::Swizzle(*sw),
-                offset: off.to_int(),
+                offset: off.offset,
                 inner: Func::Layout(p.layout.clone()),
-                mixed: match *off {
-                    swz::Mb::M { s, f, d } => Some(MixedBits { s, f, d }),
-                    _ => None,
-                },
+                mixed: off.mixed,
             })),
         }),
         _ => Err(EvalError::no_match()),

@@ -89,11 +89,13 @@ COMMON_TYPES = ["half_t", "half_t", "half_t", "bfloat16_t", "float", "uint8_t", 
 LDSM = ["SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N", "SM75_U16x2_LDSM_T",
         "SM75_U16x4_LDSM_T", "SM75_U16x8_LDSM_T", "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N",
         "SM90_U32x4_STSM_N", "SM90_U16x2_STSM_T", "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T",
-        "SM75_U32x1_MOVM_T"]
+        "SM75_U32x1_MOVM_T", "SM100_U8x8_LDSM_T", "SM100_U8x16_LDSM_T", "SM100_U8x4_STSM_T", "SM100_U8x8_STSM_T",
+        "SM100_U8x16_STSM_T", "SM100_SU4_DU8x16_x2_LDSM_N", "SM100_SU6_DU8x16_x4_LDSM_N"]
 OTHER_COPY = ["SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle_U32_2x2Trans_XOR4", "AutoVectorizingCopy",
               "DefaultCopy", "AutoVectorizingCopyWithAssumedAlignment<64>",
               "AutoVectorizingCopyWithAssumedAlignment<128>", "AutoVectorizingCopyWithAssumedAlignment<8>",
-              "AutoVectorizingCopyWithAssumedAlignment<24>"]
+              "AutoVectorizingCopyWithAssumedAlignment<24>", "SM100_LOAD_256bit_CACHE_NOALLOCATION",
+              "SM100_STORE_256bit_CACHE_NOALLOCATION"]
 CPA_T = ["uint128_t", "uint128_t", "uint128_t", "uint64_t", "uint32_t", "uint32_t", "uint16_t"]
 
 
@@ -316,6 +318,35 @@ def g_copy_info(r):
     return f"{r.choice(['copy_layout_src', 'copy_layout_dst', 'copy_layout_ref', 'copy_thr_id'])}({op})"
 
 
+TBITS = {"int8_t": 8, "uint8_t": 8, "int16_t": 16, "uint16_t": 16, "int32_t": 32, "uint32_t": 32, "int64_t": 64,
+         "uint64_t": 64, "float": 32, "double": 64, "bool": 1, "half_t": 16, "bfloat16_t": 16, "tfloat32_t": 32,
+         "float_e4m3_t": 8, "float_e5m2_t": 8, "int4b_t": 4, "uint4b_t": 4, "uint1b_t": 1, "uint128_t": 128}
+
+
+def atom_vals(atom):
+    """Values per thread of copy_atom(OP, T) (its ValLayoutRef), or None if unknown."""
+    import re
+    m = re.match(r"copy_atom\((.*), (\w+)\)$", atom)
+    if not m:
+        return None
+    op, ty = m.group(1), m.group(2)
+    tb = TBITS.get(ty)
+    if not tb:
+        return None
+    m2 = re.match(r"SM\d+_U(32|16|8)x(\d+)_(LDSM|STSM)", op)
+    if m2:
+        bits = int(m2.group(1)) * int(m2.group(2))
+    elif "MOVM" in op:
+        bits = 32
+    elif "Shuffle" in op:
+        bits = 64
+    elif "<" in op and not op.startswith("AutoVec"):
+        bits = TBITS.get(op[op.index("<") + 1:].split(",")[0].rstrip(">"), 0)
+    else:
+        return 1
+    return max(1, bits // tb)
+
+
 def thr_val(r, atom):
     x = r.random()
     tl = r.choice(["(_32,_4):(_4,_1)", "(_16,_8):(_8,_1)", "(_8,_16):(_16,_1)", "make_layout((_32,_1))",
@@ -326,11 +357,16 @@ def thr_val(r, atom):
     if "LDSM" in atom or "STSM" in atom or "Shuffle" in atom or "MOVM" in atom:
         tl = r.choice(["make_layout((_32,_1))", "make_layout((_4,_8))", "(_4,_8):(_8,_1)", "make_layout((_8,_4))",
                        "(_16,_2):(_2,_1)", "make_layout((_32,_2))", "(_32,_4):(_4,_1)", "make_layout((_16,_4))",
-                       "make_layout((_16,_1))", "make_layout((_2,_2))"])
+                       "make_layout((_16,_2))", "make_layout((_2,_16))"])
     vl = r.choice([None, "make_layout((_1,_8))", "make_layout((_1,_4))", "make_layout((_4,_1))", "make_layout((_8,_1))",
                    "make_layout((_2,_2))", "make_layout((_1,_2))", "make_layout((_2,_1))", "make_layout((_1,_1))",
                    "(_2,_4):(_4,_1)", "make_layout((_1,_16))", "make_layout(_8)", "(_4,_2):(_1,_8)",
                    "make_layout((_2,_8))", "make_layout((_8,_2))"])
+    v = atom_vals(atom)
+    if v and r.random() < 0.8:
+        k = r.choice([1, 1, 2])
+        vl = r.choice([f"make_layout((_1,_{v * k}))", f"make_layout((_{v * k},_1))", f"make_layout(_{v * k})",
+                       f"(_{v},_{k}):(_{k},_1)" if k > 1 else f"make_layout((_1,_{v}))"])
     return tl, vl
 
 
@@ -359,7 +395,10 @@ def tiled_copy(r):
 def g_tiled_copy(r):
     t, _ = tiled_copy(r)
     x = r.choice(["print", "tiler_mn", "tiled_layout_tv", "tile_size", "tile_size<0>", "tile_size<1>", "size",
-                  "get_layoutS_TV", "get_layoutD_TV", "val_layout_src", "val_layout_dst", "val_layout_ref", "tidfrg"])
+                  "get_layoutS_TV", "get_layoutD_TV", "val_layout_src", "val_layout_dst", "val_layout_ref", "tidfrg",
+                  "print_latex"])
+    if x == "print_latex":
+        return f"{t}; print_latex(G)" if t.startswith("G = make_tiled_copy(") and "_32" not in t.split("),", 1)[-1] else f"{t}; G"
     if x == "print":
         return f"{t}; G"
     if x == "size":
@@ -393,9 +432,36 @@ def g_partition_copy(r):
     return f"{t}; {wrapped(r, f'{f}(G, {thr}, {tensor_layout(r, *dims)})', tensor=True)}"
 
 
-CATS = {"mma_info": g_mma_info, "tiled_mma": g_tiled_mma, "partition_mma": g_partition_mma,
+TFN = ["take<0,2>", "take<1,3>", "flatten", "filter", "filter_zeros", "layout<0>", "layout<1>", "size<0>", "size<1>",
+       "shape<0>", "stride<1>", "rank", "depth", "size", "shape", "stride", "layout<0,0>", "size<0,0>"]
+
+
+def g_tensor_fn(r):
+    if r.random() < 0.5:
+        t, op, mnk, lay = tiled_mma(r)
+        M, N, K = (mnk[i] * lay[i] for i in range(3))
+        w = r.choice("ABC")
+        dims = {"A": (M, K), "B": (N, K), "C": (M, N)}[w]
+        p = f"partition_{w}(T, {r.choice([0, 3, 37, 64, 101])}, {tensor_layout(r, *dims)})"
+    else:
+        t, mm = tiled_copy(r)
+        if mm:
+            mnk, lay = mm
+            dims = (mnk[0] * lay[0], mnk[1] * lay[1])
+        else:
+            dims = (r.choice([32, 64, 128]), r.choice([16, 32, 64]))
+        p = f"{r.choice(['partition_S', 'partition_D'])}(G, {r.choice([0, 5, 33, 100])}, {tensor_layout(r, *dims)})"
+    x = r.random()
+    if x < 0.6:
+        return f"{t}; {r.choice(TFN)}({p})"
+    if x < 0.8:
+        return f"{t}; P = {p}; P({r.choice(['0', '1', '3', '_,0,_', '_,1,_', '(0,1),_,_', '_,_,1', '0,0,0', '_,_,_'])})"
+    return f"{t}; P = {p}; {r.choice(TFN)}(P({r.choice(['_,0,_', '_,1,_', '_,_,1'])}))"
+
+
+CATS = {"tensor_fn": g_tensor_fn, "mma_info": g_mma_info, "tiled_mma": g_tiled_mma, "partition_mma": g_partition_mma,
         "copy_info": g_copy_info, "tiled_copy": g_tiled_copy, "partition_copy": g_partition_copy}
-WEIGHTS = {"mma_info": 1.0, "tiled_mma": 1.5, "partition_mma": 1.5, "copy_info": 1.0, "tiled_copy": 1.5, "partition_copy": 1.5}
+WEIGHTS = {"tensor_fn": 1.0, "mma_info": 1.0, "tiled_mma": 1.5, "partition_mma": 1.5, "copy_info": 1.0, "tiled_copy": 1.5, "partition_copy": 1.5}
 
 
 def generate(rng, n, cats):

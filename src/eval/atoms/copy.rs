@@ -91,6 +91,13 @@ pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tl) -> R<T
     let tn = alg::product(&alg::get(&layout_tv.shape, 0)?)?;
     let tv = alg::product(&alg::get(&layout_tv.shape, 1)?)?;
     let (an, av) = (atom.num_thr()?, atom.num_val()?);
+    if !(tn.s && tv.s) {
+        // CUTE_STATIC_ASSERT_V(TiledNumThr{} % AtomNumThr{} == Int<0>{}) on a dynamic size
+        return Err(EvalError::rule(
+            "'value' is not a member of 'bool'",
+            format!("a TiledCopy needs a static (thread, value) layout, got {layout_tv}"),
+        ));
+    }
     if tn.rem(an)?.v != 0 {
         return Err(EvalError::rule(
             "TiledCopy uses too few thrs for selected CopyAtom",
@@ -274,6 +281,13 @@ impl TiledCopy {
 
     /// `retile(tensor)`: the tensor's layout in the copy's value order.
     pub fn retile(&self, t: &Layout) -> R<Layout> {
+        let (v_tensor, coord) = self.retile_unsliced(t)?;
+        alg::slice(&coord, &v_tensor)
+    }
+
+    /// `retile` up to its last step: the layout `v_tensor` and the coordinate
+    /// `(_, (_0, _, ...))` CuTe slices it at (a swizzled tensor slices its ComposedLayout).
+    pub fn retile_unsliced(&self, t: &Layout) -> R<(Layout, IntTuple)> {
         let r = alg::rank(t);
         let v = alg::product(&alg::get(&t.shape, 0)?)?;
         if !v.s {
@@ -296,7 +310,7 @@ impl TiledCopy {
         let mut second = vec![I(st(0))];
         second.extend(std::iter::repeat_n(Under, r.saturating_sub(1)));
         let second = if r <= 1 { I(st(0)) } else { T(second) };
-        alg::slice(&T(vec![Under, second]), &v_tensor)
+        Ok((v_tensor, T(vec![Under, second])))
     }
 }
 

@@ -599,7 +599,7 @@ fn f_retile(a: &Args) -> R<Value> {
     let c = tiled_copy(a, 0)?;
     thr_arg(a, 1)?;
     let src = source_arg(a, 2)?;
-    Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile(l))?)))
+    Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile_unsliced(l))?)))
 }
 
 /// Run an atoms built-in without the law warnings of the algebra it calls internally: the

@@ -93,17 +93,24 @@ impl Source {
         }
     }
 
-    /// A tensor whose layout is rebuilt without moving the iterator (`retile`).
-    pub fn relayout(&self, f: impl Fn(&Layout) -> R<Layout>) -> R<Partition> {
+    /// A tensor whose layout is rebuilt without moving the iterator (`retile`): `f` gives the
+    /// layout before CuTe's last step and the coordinate it is sliced at. A swizzled tensor's
+    /// ComposedLayout is sliced by the swizzle rules (the swizzle may decay into the layout);
+    /// `slice` keeps only the layout, so the iterator stays the integer `_0`.
+    pub fn relayout(&self, f: impl Fn(&Layout) -> R<(Layout, IntTuple)>) -> R<Partition> {
         match self {
             Source::Plain(l) => {
-                Ok(Partition { offset: crate::eval::ops::structure::coprofile(l)?, layout: f(l)?, swizzle: None })
+                let (t, c) = f(l)?;
+                Ok(Partition {
+                    offset: crate::eval::ops::structure::coprofile(l)?,
+                    layout: alg::slice(&c, &t)?,
+                    swizzle: None,
+                })
             }
-            Source::Swizzled { inner, .. } => {
-                // CuTe's retile ends with a slice of the ComposedLayout at a static coordinate,
-                // which may or may not decay the swizzle; only CuTe's refusals are reproduced.
-                f(inner)?;
-                Err(unsupported_tensor("(retiling) a swizzled layout"))
+            Source::Swizzled { sw, offset, inner } => {
+                let (t, c) = f(inner)?;
+                let (layout, _, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
+                Ok(Partition { offset: IntTuple::I(st(0)), layout, swizzle: keep.map(|o| (*sw, o)) })
             }
         }
     }

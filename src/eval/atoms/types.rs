@@ -13,7 +13,7 @@ pub const VALUE_TYPES: &[(&str, i64)] = &[
     ("uint64_t", 64),
     ("float", 32),
     ("double", 64),
-    ("bool", 8),
+    ("bool", 1), // cute::sizeof_bits<bool> is 1
     ("half_t", 16),
     ("bfloat16_t", 16),
     ("tfloat32_t", 32),

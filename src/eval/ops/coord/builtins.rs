@@ -84,12 +84,12 @@ fn f_crd2crd(a: &Args) -> R<Value> {
 /// `dice` keeps everything; layout.hpp applies them to the shape and the stride.
 fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
     let [c, t] = a.args else { return None };
-    if !matches!(c, Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_)) {
+    if !matches!(c, Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)) {
         return None;
     }
     Some(Ok(match (t, keep) {
-        (Value::Tuple(_) | Value::Swizzle(_), true) => t.clone(),
-        (Value::Tuple(_) | Value::Swizzle(_), false) => Value::Tuple(IntTuple::T(vec![])),
+        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), true) => t.clone(),
+        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), false) => Value::Tuple(IntTuple::T(vec![])),
         (Value::Layout(_), true) => t.clone(),
         (Value::Layout(_), false) => Value::Layout(Layout::new(IntTuple::T(vec![]), IntTuple::T(vec![]))),
         _ => return None,

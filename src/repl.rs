@@ -157,6 +157,12 @@ impl CuteHelper {
             .map(str::to_string)
             .collect();
         if !after_help {
+            // statement keywords, at the start of a statement
+            if head[..start].trim_end().is_empty() || head[..start].trim_end().ends_with(';') {
+                v.extend(
+                    ["assert", "explain", "run", "emit"].iter().filter(|k| k.starts_with(word)).map(|s| s.to_string()),
+                );
+            }
             v.extend(self.vars.iter().filter(|n| n.starts_with(word)).cloned());
             v.extend(TAG_NAMES.iter().filter(|n| n.starts_with(word)).map(|s| s.to_string()));
         }
@@ -257,7 +263,7 @@ pub fn highlight_input(line: &str) -> String {
             }
             let word = &line[i..end];
             let style = match word {
-                "assert" | "o" | "run" | "emit" | "gemm" => Some(Style::Keyword),
+                "assert" | "o" | "run" | "emit" | "gemm" | "explain" => Some(Style::Keyword),
                 w if builtins::exists(w) && !w.starts_with("__") => Some(Style::Function),
                 _ => None,
             };
@@ -297,6 +303,8 @@ Statements
   assert c         assert a == b (ignores static-ness);  identical(a,b), equivalent(A,B)
   a; b             several statements;  # comment;  open brackets or a trailing \\ continue
   _                (alone) the last value; `last` names it inside expressions
+  explain expr     how CuTe gets the value: steps and the law checked, e.g. explain complement(L, 24)
+  run gemm M N K   build, check and time a GEMM from layouts (emit gemm: print its CUDA)
 Commands
 ",
     );
@@ -732,6 +740,9 @@ mod tests {
         assert_eq!(h.candidates("x = Al", 6), (4, vec!["Alpha".to_string()]));
         assert_eq!(h.candidates("LayoutL", 7).1, vec!["LayoutLeft".to_string()]);
         assert_eq!(h.candidates("(_1", 3).1, Vec::<String>::new());
+        assert_eq!(h.candidates("expl", 4).1, vec!["explain".to_string()]);
+        assert_eq!(h.candidates("a = 1; expl", 11).1, vec!["explain".to_string()]);
+        assert!(!h.candidates("size(expl", 9).1.contains(&"explain".to_string()));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 use super::builtins::{self, TArg};
 use super::error::{ErrorKind, EvalError};
+use super::explain;
 use super::int::Int;
 use super::int_tuple::IntTuple;
 use super::layout::{Composed, Func, Layout};
@@ -230,7 +231,51 @@ impl Interp {
             }
             StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_ref()),
             StmtKind::Gemm { emit, m, n, k, args } => self.exec_gemm(*emit, m, n, k, args).map_err(Failure::Error),
+            StmtKind::Explain(e) => self.exec_explain(e).map_err(Failure::Error),
         }
+    }
+
+    /// `explain e`: the call (or `A o B`, `L(c)`) with its argument values, the steps, `= value`.
+    fn exec_explain(&self, e: &Expr) -> E<Produced> {
+        let value = self.eval(e)?;
+        let list = |vs: &[Value]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+        let at = |err: EvalError| Located::new(err, e.span);
+        let (head, steps) = match &e.kind {
+            ExprKind::Call { name, targs, args, .. } if self.get(name).is_none() => {
+                let vals = self.eval_args(args)?;
+                let t = if targs.is_empty() {
+                    String::new()
+                } else {
+                    format!("<{}>", targs.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(","))
+                };
+                (format!("{name}{t}({})", list(&vals)), explain::explain(name, targs, &vals).map_err(at)?)
+            }
+            ExprKind::Call { name, args, .. } => {
+                let callee = self.get(name).cloned().unwrap_or(Value::Tuple(IntTuple::Under));
+                let vals = self.eval_args(args)?;
+                (format!("{name}({})", list(&vals)), explain::explain_apply(&callee, &vals).map_err(at)?)
+            }
+            ExprKind::Apply { callee, args } => {
+                let c = self.eval_arg(callee)?;
+                let vals = self.eval_args(args)?;
+                (format!("({c})({})", list(&vals)), explain::explain_apply(&c, &vals).map_err(at)?)
+            }
+            ExprKind::Compose(a, b) => {
+                let vals = vec![self.eval_arg(a)?, self.eval_arg(b)?];
+                (format!("{} o {}", vals[0], vals[1]), explain::explain("composition", &[], &vals).map_err(at)?)
+            }
+            _ => (
+                value.to_string(),
+                vec!["  a value: nothing to explain (explain a call, `A o B` or `L(c)`)".to_string()],
+            ),
+        };
+        let mut out = head;
+        for l in steps {
+            out.push('\n');
+            out.push_str(&l);
+        }
+        out.push_str(&format!("\n= {value}\n"));
+        Ok(Produced::Text(out))
     }
 
     fn exec_assert(&self, lhs: &Expr, rhs: Option<&Expr>) -> Result<Produced, Failure> {

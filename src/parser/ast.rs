@@ -88,6 +88,8 @@ pub enum StmtKind {
     Assert { lhs: Expr, rhs: Option<Expr> },
     /// `run gemm M N K key=value ...` (`emit` = true for `emit gemm`, which prints CUDA source).
     Gemm { emit: bool, m: Expr, n: Expr, k: Expr, args: Vec<GemmArg> },
+    /// `explain expr`: how the value of a call, `A o B` or `L(c)` comes about.
+    Explain(Expr),
 }
 
 /// One parsed input: a sequence of statements.

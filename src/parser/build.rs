@@ -36,7 +36,9 @@ pub(super) fn program(mut pairs: Pairs<Rule>) -> R<Program> {
     };
     for p in prog.into_inner() {
         match p.as_rule() {
-            Rule::bind | Rule::assert_stmt | Rule::gemm_stmt | Rule::expr_stmt => stmts.push(stmt(p)?),
+            Rule::bind | Rule::assert_stmt | Rule::gemm_stmt | Rule::explain_stmt | Rule::expr_stmt => {
+                stmts.push(stmt(p)?)
+            }
             _ => {} // separators, EOI
         }
     }
@@ -49,6 +51,10 @@ fn stmt(p: Pair<Rule>) -> R<Stmt> {
     let mut inner = p.into_inner().filter(|q| !matches!(q.as_rule(), Rule::assign | Rule::eq_eq));
     let kind = match rule {
         Rule::expr_stmt => StmtKind::Expr(next_expr(&mut inner, span)?),
+        Rule::explain_stmt => {
+            inner.next(); // `explain`
+            StmtKind::Explain(next_expr(&mut inner, span)?)
+        }
         Rule::bind => {
             let name = inner.next().ok_or_else(|| internal(span))?;
             let name_span = span_of(&name);

@@ -39,7 +39,7 @@ fn want(rule: Rule) -> Option<Want> {
         kw_gemm => Want::Gemm,
         kw_o | colon | add_op | mul_op => Want::Operator,
         semi | nl | EOI => Want::EndOfStatement,
-        program | assert_stmt | gemm_stmt | kw_assert | kw_run | kw_emit => Want::Statement,
+        program | assert_stmt | gemm_stmt | explain_stmt | kw_assert | kw_run | kw_emit | kw_explain => Want::Statement,
         _ => return None,
     })
 }

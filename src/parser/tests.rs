@@ -46,6 +46,7 @@ pub(crate) fn sstmt(s: &Stmt) -> String {
             sx(k),
             args.iter().map(|a| format!(" {}={}", a.key, sx(&a.value))).collect::<String>()
         ),
+        StmtKind::Explain(e) => format!("(explain {})", sx(e)),
     }
 }
 
@@ -261,6 +262,10 @@ fn statements() {
     assert_eq!(sprog("run gemm 128 128 64 tile=<128,128,32> smem_a=Sw<3,3,3> o (8,64):(64,1) dtype=f16 stages=3"),
         "(run 128 128 64 tile=(tiler 128 128 32) smem_a=(o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1))) dtype=f16 stages=3)");
     assert_eq!(sprog("emit gemm M N K"), "(emit M N K)");
+    // `explain expr`; `explain` alone, bound or called is still a name
+    assert_eq!(sprog("explain coalesce(A); explain A o B"), "(explain (call coalesce A)); (explain (o A B))");
+    assert_eq!(sprog("explain (2,3):(1,2)"), "(explain (: (tuple 2 3) (tuple 1 2)))");
+    assert_eq!(sprog("explain = 3; explain; explainer"), "(= explain 3); explain; explainer");
     assert_eq!(
         sprog("sA = Sw<3,3,3> o (8,64):(64,1); run gemm 4096 4096 4096 smem_a=sA"),
         "(= sA (o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))); (run 4096 4096 4096 smem_a=sA)"

@@ -85,6 +85,9 @@ fn b_coalesce(a: &Args) -> R<Value> {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
         Value::Layout(l) => match a.args.get(1) {
             None => Ok(Value::Layout(coalesce(l)?)),
+            // a profile that is not a tuple (here: a layout, swizzle, tag or `_`) is a leaf
+            Some(Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_))
+            | Some(Value::Tuple(IntTuple::Under)) => Ok(Value::Layout(coalesce(l)?)),
             Some(_) => Ok(Value::Layout(coalesce_profile(l, tuple_arg(a, 1)?).map_err(|e| e.at_arg(1))?)),
         },
         Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
@@ -147,6 +150,11 @@ fn b_complement(a: &Args) -> R<Value> {
     match a.args.get(1) {
         None => Ok(Value::Layout(complement_cosize(l)?)),
         Some(Value::Layout(c)) => Ok(Value::Layout(complement(l, &c.shape)?)),
+        // complement takes shape(cotarget): a composed layout's is its inner layout's shape
+        Some(c @ Value::Composed(_)) => match crate::eval::builtins::call("shape", &[], std::slice::from_ref(c))? {
+            Value::Tuple(s) => Ok(Value::Layout(complement(l, &s)?)),
+            v => Err(EvalError::type_err(format!("complement: the shape of the cotarget is {v}")).at_arg(1)),
+        },
         Some(_) => Ok(Value::Layout(complement(l, tuple_arg(a, 1)?)?)),
     }
 }

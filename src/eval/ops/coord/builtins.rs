@@ -46,6 +46,19 @@ fn f_crd2idx(a: &Args) -> R<Value> {
 }
 
 fn f_idx2crd(a: &Args) -> R<Value> {
+    // stride.hpp: idx2crd(idx, shape) with neither a tuple ("int" "int") returns idx as it is,
+    // whatever it is (CuTe's template takes a layout, swizzle or `_` there too)
+    let non_tuple = |v: &Value| {
+        matches!(
+            v,
+            Value::Tuple(IntTuple::I(_) | IntTuple::Under) | Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_)
+        )
+    };
+    if let [i, s] = a.args {
+        if non_tuple(i) && non_tuple(s) {
+            return Ok(i.clone());
+        }
+    }
     let i = tuple_arg(a, 0)?;
     let s = tuple_arg(a, 1)?;
     match a.nargs() {
@@ -66,7 +79,27 @@ fn f_crd2crd(a: &Args) -> R<Value> {
     tv(co::crd2crd(c, s, d)?)
 }
 
+/// underscore.hpp's generic `slice`/`dice` with a coordinate that is neither a tuple nor `_`
+/// nor an integer (a layout or a swizzle written as the coordinate): `slice` keeps nothing,
+/// `dice` keeps everything; layout.hpp applies them to the shape and the stride.
+fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
+    let [c, t] = a.args else { return None };
+    if !matches!(c, Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)) {
+        return None;
+    }
+    Some(Ok(match (t, keep) {
+        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), true) => t.clone(),
+        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), false) => Value::Tuple(IntTuple::T(vec![])),
+        (Value::Layout(_), true) => t.clone(),
+        (Value::Layout(_), false) => Value::Layout(Layout::new(IntTuple::T(vec![]), IntTuple::T(vec![]))),
+        _ => return None,
+    }))
+}
+
 fn f_slice(a: &Args) -> R<Value> {
+    if let Some(r) = opaque_coord(a, false) {
+        return r;
+    }
     let c = tuple_arg(a, 0)?;
     want(a, 2, "slice")?;
     match a.arg(1)? {
@@ -79,6 +112,9 @@ fn f_slice(a: &Args) -> R<Value> {
 }
 
 fn f_dice(a: &Args) -> R<Value> {
+    if let Some(r) = opaque_coord(a, true) {
+        return r;
+    }
     let c = tuple_arg(a, 0)?;
     want(a, 2, "dice")?;
     match a.arg(1)? {

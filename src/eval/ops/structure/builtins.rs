@@ -265,12 +265,33 @@ fn f_filter(a: &Args) -> R<Value> {
         }
         _ => {
             want(a, 2, "filter")?;
+            // a profile that is not a tuple (a layout, swizzle, tag or `_`) is a leaf: filter(L)
+            if let Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_) | Value::Tuple(IntTuple::Under) =
+                a.arg(1)?
+            {
+                return lv(st::filter(l)?);
+            }
             lv(st::filter_profile(l, tuple_arg(a, 1)?)?)
         }
     }
 }
 
 fn f_filter_zeros(a: &Args) -> R<Value> {
+    // int_tuple.hpp's generic filter_zeros(a, b): an `a` that is not a tuple and not `_0`
+    // gives `b` as it is; layout.hpp's filter_zeros(L, p) applies it to L's shape
+    let opaque = |v: &Value| match v {
+        Value::Tuple(IntTuple::I(i)) => !i.is_const(0),
+        Value::Tuple(IntTuple::Under) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_) => true,
+        _ => false,
+    };
+    match a.args {
+        [Value::Layout(l), p] if opaque(p) => return lv(l.clone()),
+        [x, y] if opaque(x) && !matches!(y, Value::Tuple(_)) => return Ok(y.clone()),
+        [x @ (Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)), y @ Value::Tuple(_)] if opaque(x) => {
+            return Ok(y.clone())
+        }
+        _ => {}
+    }
     no_swizzle(a)?;
     match (a.args, a.nargs()) {
         ([Value::Layout(l)], _) => lv(st::filter_zeros(l)?),

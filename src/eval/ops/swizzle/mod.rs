@@ -203,13 +203,64 @@ lifted!(f_zip, "zip");
 lifted!(f_coalesce, "coalesce");
 lifted!(f_tile_to_shape, "tile_to_shape");
 lifted!(f_logical_divide, "logical_divide");
-lifted!(f_tile_unzip, "tile_unzip");
+
+/// `tile_unzip(S, tiler)` lifted; `tile_unzip(L, Sw o O o B)`: a composed tiler is not a tuple,
+/// so zip2_by keeps the rank-2 shape and stride as they are (as for an integer guide).
+fn f_tile_unzip(a: &Args) -> R<Value> {
+    if let Some(c) = composed_arg(a, 0) {
+        return lift(c, "tile_unzip", a.targs, &a.args[1..]);
+    }
+    match a.args {
+        [l @ Value::Layout(_), Value::Composed(_) | Value::Swizzle(_)] => {
+            call("tile_unzip", &[], vec![l.clone(), Value::Tuple(IntTuple::I(crate::eval::int::st(1)))])
+        }
+        _ => no_match(),
+    }
+}
 lifted!(f_tiled_divide, "tiled_divide");
 lifted!(f_zipped_divide, "zipped_divide");
 lifted!(f_flat_divide, "flat_divide");
-lifted!(f_zipped_product, "zipped_product");
-lifted!(f_tiled_product, "tiled_product");
-lifted!(f_flat_product, "flat_product");
+
+/// `zipped_product(S, tiler)` lifted; `zipped_product(L, C)` for a composed tiler C is
+/// `tile_unzip(logical_product(L, C), C)`, as layout.hpp writes it.
+fn f_zipped_product(a: &Args) -> R<Value> {
+    if let Some(c) = composed_arg(a, 0) {
+        return lift(c, "zipped_product", a.targs, &a.args[1..]);
+    }
+    match a.args {
+        [l @ Value::Layout(_), c @ Value::Composed(_)] => {
+            let p = call("logical_product", &[], vec![l.clone(), c.clone()])?;
+            call("tile_unzip", &[], vec![p, c.clone()])
+        }
+        _ => no_match(),
+    }
+}
+
+/// `tiled_product`/`flat_product(L, C)` for a composed tiler C: layout.hpp slices the
+/// zipped product with `(_, repeat<R1>(_))` / `(repeat<R0>(_), repeat<R1>(_))`.
+fn unpacked_product(a: &Args, name: &str, spread0: bool) -> R<Value> {
+    if let Some(c) = composed_arg(a, 0) {
+        return lift(c, name, a.targs, &a.args[1..]);
+    }
+    let [l @ Value::Layout(_), c @ Value::Composed(_)] = a.args else { return no_match() };
+    let z = call("zipped_product", &[], vec![l.clone(), c.clone()])?;
+    let rep = |mode: i64| -> R<IntTuple> {
+        let r = match call("rank", &[TArg::Int(mode)], vec![z.clone()])? {
+            Value::Tuple(IntTuple::I(i)) => i.v,
+            v => return Err(EvalError::type_err(format!("{name}: rank of {v}"))),
+        };
+        Ok(if r == 1 { IntTuple::Under } else { IntTuple::T(vec![IntTuple::Under; r.max(0) as usize]) })
+    };
+    let c0 = if spread0 { rep(0)? } else { IntTuple::Under };
+    let coord = IntTuple::T(vec![c0, rep(1)?]);
+    call("slice", &[], vec![Value::Tuple(coord), z])
+}
+fn f_tiled_product(a: &Args) -> R<Value> {
+    unpacked_product(a, "tiled_product", false)
+}
+fn f_flat_product(a: &Args) -> R<Value> {
+    unpacked_product(a, "flat_product", true)
+}
 lifted!(f_blocked_product, "blocked_product");
 lifted!(f_raked_product, "raked_product");
 

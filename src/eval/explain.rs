@@ -1,0 +1,396 @@
+//! `explain EXPR`: how CuTe arrives at a value, step by step, for the operations people ask
+//! about (coalesce, composition, complement, the divides and products, the inverses, evaluation
+//! at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
+//! and each explanation ends with a check of the law the operation promises, evaluated point by
+//! point. Operations without an explainer show their definition from the registry.
+//! May import: `builtins`, the value types. Produces text; the interpreter prints it.
+
+use super::builtins::{self, TArg};
+use super::error::{EvalError, R};
+use super::int::Int;
+use super::int_tuple::IntTuple;
+use super::layout::Layout;
+use super::value::Value;
+
+/// Points checked by the law lines (a layout bigger than this is checked on its first points).
+const CHECK_POINTS: i64 = 4096;
+
+/// The explanation of `name(args)` (without the final `= value` line, which the caller adds).
+pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
+    let lay = |i: usize| match args.get(i) {
+        Some(Value::Layout(l)) => Some(l.clone()),
+        _ => None,
+    };
+    let out = match (name, args.len()) {
+        ("coalesce", 1) if lay(0).is_some() && targs.is_empty() => lay(0).map(|l| coalesce(&l)),
+        ("composition", 2) if lay(0).is_some() && lay(1).is_some() => {
+            lay(0).zip(lay(1)).map(|(a, b)| composition(&a, &b))
+        }
+        ("complement", 1 | 2) if lay(0).is_some() => lay(0).map(|l| complement(&l, args.get(1))),
+        ("logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide", 2) if lay(0).is_some() => {
+            lay(0).map(|l| divide(name, &l, &args[1]))
+        }
+        ("logical_product" | "zipped_product" | "tiled_product" | "flat_product", 2)
+            if lay(0).is_some() && lay(1).is_some() =>
+        {
+            lay(0).zip(lay(1)).map(|(a, b)| product(name, &a, &b))
+        }
+        ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
+        _ => None,
+    };
+    match out {
+        Some(r) => r,
+        None => Ok(definition(name)),
+    }
+}
+
+/// `L(c)` for a layout, a swizzle or a composed layout.
+pub fn explain_apply(callee: &Value, args: &[Value]) -> R<Vec<String>> {
+    match (callee, args) {
+        (Value::Layout(l), [c]) => evaluation(l, c),
+        (Value::Swizzle(_), [Value::Tuple(IntTuple::I(x))]) => swizzle(callee, *x),
+        _ => Ok(vec![format!(
+            "  {} at ({}): evaluated by CuTe's rules (no step-by-step explanation for this case)",
+            callee.kind(),
+            args.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
+        )]),
+    }
+}
+
+fn call(name: &str, args: &[Value]) -> R<Value> {
+    builtins::call(name, &[], args)
+}
+
+fn at(l: &Layout, i: i64) -> R<i64> {
+    match call("__apply", &[Value::Layout(l.clone()), Value::from(Int::new(i, false))])? {
+        Value::Tuple(IntTuple::I(x)) => Ok(x.v),
+        v => Err(EvalError::type_err(format!("{l} at {i} is {v}, not an integer"))),
+    }
+}
+
+fn size(v: &Value) -> R<i64> {
+    match call("size", std::slice::from_ref(v))? {
+        Value::Tuple(IntTuple::I(x)) => Ok(x.v),
+        v => Err(EvalError::type_err(format!("size is {v}"))),
+    }
+}
+
+/// The (shape, stride) leaves of a layout, in order.
+fn modes(l: &Layout) -> Vec<(Int, Int)> {
+    let leaf = |t: &IntTuple| match t {
+        IntTuple::I(i) => Some(*i),
+        _ => None,
+    };
+    l.shape.leaves().iter().zip(l.stride.leaves().iter()).filter_map(|(s, d)| leaf(s).zip(leaf(d))).collect()
+}
+
+fn mode_str(s: Int, d: Int) -> String {
+    format!("{s}:{d}")
+}
+
+/// Does `f(i) == g(i)` for every i < n (the first CHECK_POINTS)? The first failing i otherwise.
+fn check_all(n: i64, f: impl Fn(i64) -> R<(i64, i64)>) -> R<Result<i64, (i64, i64, i64)>> {
+    let n = n.min(CHECK_POINTS);
+    for i in 0..n {
+        let (a, b) = f(i)?;
+        if a != b {
+            return Ok(Err((i, a, b)));
+        }
+    }
+    Ok(Ok(n))
+}
+
+fn law_line(what: &str, r: Result<i64, (i64, i64, i64)>, total: i64) -> String {
+    match r {
+        Ok(n) if n == total => format!("  check: {what} for all {n} points: holds"),
+        Ok(n) => format!("  check: {what} for the first {n} of {total} points: holds"),
+        Err((i, a, b)) => format!("  check: {what} fails at i = {i} ({a} vs {b})"),
+    }
+}
+
+fn coalesce(l: &Layout) -> R<Vec<String>> {
+    let v = Value::Layout(l.clone());
+    let flat = call("flatten", std::slice::from_ref(&v))?;
+    let mut out = vec![
+        "  coalesce: flatten, drop size-1 modes, and merge neighbours s0:d0, s1:d1 with d1 == s0*d0".to_string(),
+        format!("  flatten(L) = {flat}"),
+    ];
+    let ms = modes(l);
+    let mut cur: Vec<(Int, Int)> = Vec::new();
+    for (s, d) in ms {
+        if s.v == 1 && s.s {
+            out.push(format!("  {}: size _1, dropped", mode_str(s, d)));
+            continue;
+        }
+        if let Some(last) = cur.last_mut() {
+            if last.0.v.checked_mul(last.1.v) == Some(d.v) {
+                if last.0.s && last.1.s && s.s && d.s {
+                    let merged = (Int::new(last.0.v * s.v, true), last.1);
+                    out.push(format!(
+                        "  {} then {}: {} == {}*{}, merged into {}",
+                        mode_str(last.0, last.1),
+                        mode_str(s, d),
+                        d,
+                        last.0,
+                        last.1,
+                        mode_str(merged.0, merged.1)
+                    ));
+                    *last = merged;
+                    continue;
+                }
+                out.push(format!(
+                    "  {} then {}: {} == {}*{}, but CuTe merges only static (_n) modes: kept apart",
+                    mode_str(last.0, last.1),
+                    mode_str(s, d),
+                    d,
+                    last.0,
+                    last.1
+                ));
+            }
+        }
+        if s.v == 1 {
+            out.push(format!("  {}: size 1 but dynamic: kept (CuTe drops only a static _1)", mode_str(s, d)));
+        }
+        cur.push((s, d));
+    }
+    let r = call("coalesce", std::slice::from_ref(&v))?;
+    let n = size(&v)?;
+    let Value::Layout(rl) = &r else { return Ok(out) };
+    // The walk above is the rule; where CuTe's static/dynamic handling gives another grouping,
+    // say so rather than show steps that do not lead to its answer.
+    let predicted: Vec<(i64, i64)> =
+        if cur.is_empty() { vec![(1, 0)] } else { cur.iter().map(|(s, d)| (s.v, d.v)).collect() };
+    let got: Vec<(i64, i64)> = modes(rl).iter().map(|(s, d)| (s.v, d.v)).collect();
+    if predicted != got {
+        out.truncate(2);
+        out.push("  (CuTe's static/dynamic rules group these modes differently from the plain walk)".to_string());
+    }
+    let law = check_all(n, |i| Ok((at(l, i)?, at(rl, i)?)))?;
+    out.push(law_line("coalesce(L)(i) == L(i)", law, n));
+    Ok(out)
+}
+
+fn composition(a: &Layout, b: &Layout) -> R<Vec<String>> {
+    let (av, bv) = (Value::Layout(a.clone()), Value::Layout(b.clone()));
+    let mut out = vec![
+        "  composition(A, B): for each mode s:d of B, A o s:d = the s points of A starting at 0 with step d"
+            .to_string(),
+        "  (shape_div: drop A's first d elements by stride, then keep s: shape_mod); the results keep B's shape"
+            .to_string(),
+    ];
+    for (s, d) in modes(b) {
+        let m = Value::Layout(Layout::new(IntTuple::I(s), IntTuple::I(d)));
+        match call("composition", &[av.clone(), m]) {
+            Ok(r) => out.push(format!("  A o {} = {r}", mode_str(s, d))),
+            Err(e) => out.push(format!("  A o {}: {e}", mode_str(s, d))),
+        }
+    }
+    let r = call("composition", &[av, bv.clone()])?;
+    let n = size(&bv)?;
+    if let Value::Layout(rl) = &r {
+        let law = check_all(n, |i| Ok((at(rl, i)?, at(a, at(b, i)?)?)))?;
+        out.push(law_line("R(i) == A(B(i))", law, n));
+    }
+    Ok(out)
+}
+
+fn complement(l: &Layout, cotarget: Option<&Value>) -> R<Vec<String>> {
+    let v = Value::Layout(l.clone());
+    let mut ms: Vec<(Int, Int)> = modes(l).into_iter().filter(|(s, d)| s.v != 1 && d.v != 0).collect();
+    ms.sort_by_key(|(_, d)| d.v);
+    let mut out = vec![
+        "  complement(L, M): sort L's modes by stride (size-1 and stride-0 modes ignored); each gap".to_string(),
+        "  between one mode's end (s*d) and the next stride becomes a mode; the rest up to M ends it".to_string(),
+        format!(
+            "  sorted modes: {}",
+            if ms.is_empty() {
+                "none".to_string()
+            } else {
+                ms.iter().map(|&(s, d)| mode_str(s, d)).collect::<Vec<_>>().join(", ")
+            }
+        ),
+    ];
+    let mut current = 1i64;
+    for &(s, d) in &ms {
+        if d.v % current == 0 && d.v / current > 1 {
+            out.push(format!("  gap below stride {}: shape {}, stride {}", d, d.v / current, current));
+        }
+        current = s.v.saturating_mul(d.v);
+    }
+    let mut args = vec![v.clone()];
+    if let Some(c) = cotarget {
+        args.push(c.clone());
+    }
+    let r = call("complement", &args)?;
+    out.push(format!("  the rest: stride {current} up to the cotarget; with the gaps, coalesced: {r}"));
+    if let Value::Layout(rl) = &r {
+        // disjoint images (away from 0), ordered strides
+        let n = size(&v)?.min(CHECK_POINTS);
+        let image: std::collections::HashSet<i64> = (0..n).map(|i| at(l, i)).collect::<R<_>>()?;
+        let rn = size(&r)?.min(CHECK_POINTS);
+        let mut clash = None;
+        for j in 1..rn {
+            let x = at(rl, j)?;
+            if image.contains(&x) {
+                clash = Some((j, x));
+                break;
+            }
+        }
+        out.push(match clash {
+            None => format!("  check: its {} points other than 0 miss L's image: disjoint", rn - 1),
+            Some((j, x)) => format!("  check: complement({j}) = {x} is also a point of L: not disjoint"),
+        });
+    }
+    Ok(out)
+}
+
+fn divide(name: &str, l: &Layout, tiler: &Value) -> R<Vec<String>> {
+    let v = Value::Layout(l.clone());
+    let mut out = vec!["  logical_divide(L, T) = composition(L, make_layout(T, complement(T, size(L))))".to_string()];
+    if let Value::Layout(t) = tiler {
+        let n = size(&v)?;
+        let tv = Value::Layout(t.clone());
+        let comp = call("complement", &[tv.clone(), Value::from(Int::new(n, l.shape.is_static()))])?;
+        out.push(format!("  size(L) = {n}"));
+        out.push(format!("  complement(T, {n}) = {comp}"));
+        let both = call("make_layout", &[tv, comp])?;
+        out.push(format!("  make_layout(T, complement) = {both}"));
+        out.push(format!("  composition(L, that) = {}", call("logical_divide", &[v.clone(), tiler.clone()])?));
+    } else {
+        out.push("  a tiler <T0,T1,...> divides mode by mode:".to_string());
+        let lmodes = l.shape.modes();
+        let smodes = l.stride.modes();
+        for (i, (s, d)) in lmodes.iter().zip(smodes.iter()).enumerate() {
+            let mode = Value::Layout(Layout::new(s.clone(), d.clone()));
+            let t_i = match tiler {
+                Value::Tile(v) => v.get(i).cloned(),
+                Value::Tuple(IntTuple::T(v)) => v.get(i).cloned().map(Value::Tuple),
+                _ => None,
+            };
+            match t_i {
+                Some(t) => {
+                    let r = call("logical_divide", &[mode.clone(), t.clone()]);
+                    match r {
+                        Ok(r) => out.push(format!("  mode {i}: logical_divide({mode}, {t}) = {r}")),
+                        Err(e) => out.push(format!("  mode {i}: logical_divide({mode}, {t}): {e}")),
+                    }
+                }
+                None => out.push(format!("  mode {i}: {mode} (no tiler: kept)")),
+            }
+        }
+        out.push(format!("  logical_divide(L, T) = {}", call("logical_divide", &[v.clone(), tiler.clone()])?));
+    }
+    match name {
+        "zipped_divide" => out.push(
+            "  zipped_divide: gather the tiles' modes first, the rests second: ((T0,T1,...),(R0,R1,...))".to_string(),
+        ),
+        "tiled_divide" => {
+            out.push("  tiled_divide: as zipped_divide, with the rests unpacked: ((T0,T1,...),R0,R1,...)".to_string())
+        }
+        "flat_divide" => out.push("  flat_divide: tiles and rests all unpacked: (T0,T1,...,R0,R1,...)".to_string()),
+        _ => {}
+    }
+    Ok(out)
+}
+
+fn product(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
+    let (av, bv) = (Value::Layout(a.clone()), Value::Layout(b.clone()));
+    let mut out =
+        vec!["  logical_product(A, B) = make_layout(A, composition(complement(A, size(A)*cosize(B)), B))".to_string()];
+    let n = size(&av)?;
+    let cos = match call("cosize", std::slice::from_ref(&bv))? {
+        Value::Tuple(IntTuple::I(x)) => x.v,
+        v => return Err(EvalError::type_err(format!("cosize is {v}"))),
+    };
+    let target =
+        n.checked_mul(cos).ok_or_else(|| EvalError::overflow("*", Int::new(n, false), Int::new(cos, false)))?;
+    out.push(format!("  size(A) = {n}, cosize(B) = {cos}"));
+    let comp =
+        call("complement", &[av.clone(), Value::from(Int::new(target, a.shape.is_static() && b.shape.is_static()))])?;
+    out.push(format!("  complement(A, {target}) = {comp}"));
+    out.push(format!("  composition(complement, B) = {}", call("composition", &[comp, bv.clone()])?));
+    out.push(format!("  logical_product(A, B) = {}", call("logical_product", &[av, bv])?));
+    match name {
+        "zipped_product" => out.push("  zipped_product: ((A's modes),(the repeats))".to_string()),
+        "tiled_product" => out.push("  tiled_product: ((A's modes), repeats unpacked)".to_string()),
+        "flat_product" => out.push("  flat_product: all modes unpacked".to_string()),
+        _ => {}
+    }
+    Ok(out)
+}
+
+fn inverse(name: &str, l: &Layout) -> R<Vec<String>> {
+    let v = Value::Layout(l.clone());
+    let r = call(name, std::slice::from_ref(&v))?;
+    let mut out = Vec::new();
+    if name == "right_inverse" {
+        out.push("  right_inverse(L): R with L(R(i)) == i on the longest prefix 0..n that L reaches".to_string());
+        out.push(
+            "  in order: follow the modes from stride 1 upward, each next stride == size*stride of the last"
+                .to_string(),
+        );
+    } else {
+        out.push("  left_inverse(L): Linv with Linv(L(i)) == i for every i (L injective)".to_string());
+        out.push("  = right_inverse(make_layout(L, complement(L))), restricted to L's points".to_string());
+    }
+    let Value::Layout(rl) = &r else { return Ok(out) };
+    if name == "right_inverse" {
+        let n = size(&r)?;
+        let law = check_all(n, |i| Ok((at(l, at(rl, i)?)?, i)))?;
+        out.push(law_line("L(R(i)) == i", law, n));
+    } else {
+        let n = size(&v)?;
+        let law = check_all(n, |i| Ok((at(rl, at(l, i)?)?, i)))?;
+        out.push(law_line("Linv(L(i)) == i", law, n));
+    }
+    Ok(out)
+}
+
+fn evaluation(l: &Layout, c: &Value) -> R<Vec<String>> {
+    let mut out = Vec::new();
+    let crd = match c {
+        Value::Tuple(IntTuple::I(i)) => {
+            let hier = call("idx2crd", &[c.clone(), Value::Tuple(l.shape.clone())])?;
+            out.push(format!(
+                "  index {i} -> coordinate in {}: {hier} (colexicographic: the first mode varies fastest)",
+                l.shape
+            ));
+            hier
+        }
+        other => other.clone(),
+    };
+    let (Value::Tuple(ct), true) = (&crd, true) else { return Ok(out) };
+    let cs = ct.leaves();
+    let ds = l.stride.leaves();
+    if cs.len() == ds.len() {
+        let terms: Vec<String> = cs.iter().zip(ds.iter()).map(|(c, d)| format!("{c}*{d}")).collect();
+        out.push(format!("  inner product with the strides {}: {}", l.stride, terms.join(" + ")));
+    }
+    Ok(out)
+}
+
+fn swizzle(sw: &Value, x: Int) -> R<Vec<String>> {
+    let Value::Swizzle(s) = sw else { return Ok(Vec::new()) };
+    let (b, m, sh) = (s.b as i64, s.m as i64, s.s as i64);
+    let mask = ((1i64 << b) - 1) << (m + sh.max(0));
+    let bits = x.v & mask;
+    let moved = if sh >= 0 { bits >> sh } else { bits << -sh };
+    Ok(vec![
+        format!(
+            "  Sw<{b},{m},{sh}>(x) = x ^ ((x & {mask:#b}) >> {sh}): the {b} bits at {} move to {} and flip those",
+            m + sh.max(0),
+            m
+        ),
+        format!("  x = {} = {:#b}; x & mask = {bits:#b}; shifted = {moved:#b}", x.v, x.v),
+    ])
+}
+
+/// No explainer: the registry's signature and meaning.
+fn definition(name: &str) -> Vec<String> {
+    match builtins::lookup(name) {
+        Some(b) => {
+            vec![format!("  {}: {}", b.sig, b.doc), "  (no step-by-step explanation for this function)".to_string()]
+        }
+        None => vec![format!("  `{name}`: no step-by-step explanation")],
+    }
+}

@@ -1,0 +1,86 @@
+//! `explain EXPR`: the steps end in CuTe's value (from the golden data, not from our output),
+//! the law lines hold, refusals stay refusals, and `explain` is still usable as a name.
+
+use std::process::Command;
+
+fn cute(src: &str) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_cute")).args(["-e", src]).env("NO_COLOR", "1").output().expect("run cute");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// CuTe's printed answer for `expr` in the golden files.
+fn golden(expr: &str) -> String {
+    for f in ["tests/conformance/golden.jsonl", "tests/conformance/golden_extra.jsonl"] {
+        let text = std::fs::read_to_string(f).expect("golden file");
+        for line in text.lines() {
+            if cute::jsonl::field(line, "expr").as_deref() == Some(expr) {
+                if let Some(v) = cute::jsonl::field(line, "cute") {
+                    return v;
+                }
+            }
+        }
+    }
+    panic!("{expr} is not in the golden files")
+}
+
+#[test]
+fn explanations_end_in_cutes_value_and_their_laws_hold() {
+    for (expr, law) in [
+        ("complement((_2,_2):(_1,_6), _24)", Some("check: its 5 points other than 0 miss L's image: disjoint")),
+        ("(6,2):(8,2) o (4,3):(3,1)", Some("R(i) == A(B(i)) for all 12 points: holds")),
+        ("logical_divide((_4,_2,_3):(_2,_1,_8), _4:_2)", None),
+        ("logical_product((_2,_2):(_4,_1), _6:_1)", None),
+        ("coalesce((_2,(_1,_6)):(_1,(_6,_2)))", Some("coalesce(L)(i) == L(i) for all 12 points: holds")),
+    ] {
+        let want = golden(expr);
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{expr}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.last().copied(), Some(format!("= {want}").as_str()), "{expr}:\n{out}");
+        assert!(lines.len() > 2, "{expr}: no steps\n{out}");
+        if let Some(l) = law {
+            assert!(out.contains(l), "{expr}: no `{l}`\n{out}");
+        }
+    }
+}
+
+#[test]
+fn coalesce_steps_name_the_merges_and_drops() {
+    let (_, out, _) = cute("explain coalesce((_2,(_1,_6)):(_1,(_6,_2)))");
+    assert!(out.contains("flatten(L) = (_2,_1,_6):(_1,_6,_2)"), "{out}");
+    assert!(out.contains("_1:_6: size _1, dropped"), "{out}");
+    assert!(out.contains("_2:_1 then _6:_2: _2 == _2*_1, merged into _12:_1"), "{out}");
+    // dynamic modes are kept apart, as CuTe does (`(2,1,6):(1,6,2)` is CuTe's answer)
+    let (_, out, _) = cute("explain coalesce((2,(1,6)):(1,(6,2)))");
+    assert!(out.contains("kept (CuTe drops only a static _1)"), "{out}");
+}
+
+#[test]
+fn inverses_and_evaluation() {
+    let (_, out, _) = cute("explain right_inverse((_3,_8):(_8,_1))");
+    assert!(out.contains("check: L(R(i)) == i for all 24 points: holds"), "{out}");
+    let (_, out, _) = cute("explain left_inverse((_3,_8):(_1,_3))");
+    assert!(out.contains("check: Linv(L(i)) == i for all 24 points: holds"), "{out}");
+    // A(5) on (2,(3,4)):(1,(2,6)): coordinate (1,(2,0)), 1*1 + 2*2 + 0*6 = 5
+    let (_, out, _) = cute("A = (2,(3,4)):(1,(2,6)); explain A(5)");
+    assert!(out.contains("(1,(2,0))") && out.contains("1*1 + 2*2 + 0*6") && out.ends_with("= 5\n"), "{out}");
+    // Sw<3,3,3>(100): bits 6..8 of 100 = 0b1100100 are 0b001, xored into bits 3..5: 100 ^ 8 = 108
+    let (_, out, _) = cute("explain Sw<3,3,3>(100)");
+    assert!(out.ends_with("= 108\n"), "{out}");
+}
+
+#[test]
+fn refusals_stay_refusals_and_explain_is_still_a_name() {
+    let (code, out, err) = cute("explain complement((2,2):(1,6), 24)");
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.starts_with("error: dynamic-stride complement"), "{err}");
+    assert!(err.contains("-e:1:9"), "{err}");
+    let (code, out, _) = cute("explain = 3; explain + 1");
+    assert_eq!((code, out.as_str()), (0, "4\n"));
+    let (_, out, _) = cute("explain size((2,3))");
+    assert!(out.contains("no step-by-step explanation") && out.ends_with("= 6\n"), "{out}");
+}

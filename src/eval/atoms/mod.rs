@@ -312,10 +312,18 @@ fn f_size(a: &Args) -> R<Value> {
     if a.nargs() != 1 {
         return Err(EvalError::no_match());
     }
-    if let (AtomValue::TiledMma(t), [TArg::Int(i)]) = (atom_arg(a, 0)?, a.targs) {
-        // size<I>(TiledMMA) = size<I>(ThrLayoutVMNK)
-        let mode = usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?;
-        return Ok(Value::Tuple(IntTuple::I(alg::product(&alg::get(&t.thr_layout_vmnk.shape, mode)?)?)));
+    if let (AtomValue::TiledMma(t), [_, ..]) = (atom_arg(a, 0)?, a.targs) {
+        // size<I...>(TiledMMA) = size<I...>(ThrLayoutVMNK)
+        let mut mode = t.thr_layout_vmnk.shape.clone();
+        for targ in a.targs {
+            let i = match targ {
+                TArg::Int(i) => usize::try_from(*i)
+                    .map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?,
+                _ => return Err(EvalError::no_match()),
+            };
+            mode = alg::get(&mode, i)?;
+        }
+        return Ok(Value::Tuple(IntTuple::I(alg::product(&mode)?)));
     }
     if !a.targs.is_empty() {
         return Err(EvalError::no_match());

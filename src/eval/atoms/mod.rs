@@ -121,8 +121,22 @@ fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
     }
 }
 
-/// The MMA traits of an operation or an MMA_Atom (argument `i`).
+/// The MMA traits of an operation (argument `i`).
 fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
+    match atom_arg(a, i)? {
+        AtomValue::MmaOp(m) => Ok(m.clone()),
+        // MMA_Traits<MMA_Atom<Op>> does not exist (mma_layout_A(mma_atom(OP)) is refused)
+        AtomValue::MmaAtom(m) => Err(EvalError::rule(
+            "MMA_Traits not implemented for this MMA_Operation.",
+            format!("MMA_Atom<{}> is an atom, not an MMA operation", m.name),
+        )
+        .at_arg(i)),
+        _ => mma_op_or_atom(a, i),
+    }
+}
+
+/// The MMA traits of an operation or an MMA_Atom (argument `i`): `make_tiled_mma` takes both.
+fn mma_op_or_atom(a: &Args, i: usize) -> R<MmaTraits> {
     match atom_arg(a, i)? {
         AtomValue::MmaOp(m) | AtomValue::MmaAtom(m) => Ok(m.clone()),
         other => Err(EvalError::rule(
@@ -267,7 +281,7 @@ fn f_mma_atom(a: &Args) -> R<Value> {
 
 fn f_make_tiled_mma(a: &Args) -> R<Value> {
     nargs(a, 1, 3, "make_tiled_mma(OP [, atom_layout [, permutation]])")?;
-    let m = mma_op(a, 0)?;
+    let m = mma_op_or_atom(a, 0)?;
     let atom_layout = match a.args.get(1) {
         None => None,
         Some(Value::Layout(l)) => Some(l.clone()),

@@ -160,7 +160,12 @@ fn tiled_mma<'a>(a: &Args<'a>, i: usize) -> R<&'a TiledMma> {
 fn copy_op(a: &Args, i: usize) -> R<CopyTraits> {
     match atom_arg(a, i)? {
         AtomValue::CopyOp(c) => Ok(c.clone()),
-        other => Err(EvalError::type_err(format!("expected a copy operation, got `{}`", short(other))).at_arg(i)),
+        // Copy_Traits<X> of anything but a copy operation is CuTe's unimplemented primary template
+        other => Err(EvalError::rule(
+            "Copy_Traits not implemented for this CopyOperation.",
+            format!("expected a copy operation, got `{}`", short(other)),
+        )
+        .at_arg(i)),
     }
 }
 

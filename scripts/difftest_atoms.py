@@ -245,7 +245,7 @@ def wrapped(r, e, tensor=False):
     if r.random() < 0.75:
         return e
     f = r.choice(WRAP)
-    if tensor and r.random() < 0.5:
+    if tensor and (r.random() < 0.5 or f in ("coalesce", "make_fragment_like")):
         return f"{f}(layout({e}))"
     if f in ("product_each",):
         return f"product_each(shape({e}))"

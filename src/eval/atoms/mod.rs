@@ -18,14 +18,13 @@ pub mod latex;
 pub mod lit;
 pub mod mma;
 pub mod mma_table;
-pub mod swz;
 pub mod tensor;
 pub mod types;
 
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout, MixedBits};
+use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::value::Value;
 use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
@@ -189,7 +188,13 @@ fn source_arg(a: &Args, i: usize) -> R<Source> {
             (Func::Swizzle(sw), Func::Layout(l)) => {
                 Ok(Source::Swizzled { sw: *sw, offset: c.offset, inner: l.clone() })
             }
-            _ => Err(tensor::unsupported_tensor("this composed layout (only Sw<B,M,S> o offset o layout)").at_arg(i)),
+            (Func::Layout(outer), Func::Layout(l)) if c.mixed.is_none() => {
+                Ok(Source::Composed { outer: outer.clone(), offset: c.offset, inner: l.clone() })
+            }
+            _ => Err(tensor::unsupported_tensor(
+                "this composed layout (only Sw<B,M,S> o offset o layout, or layout o offset o layout)",
+            )
+            .at_arg(i)),
         },
         v => Err(EvalError::type_err(format!(
             "expected a layout (the counting tensor's layout), got {} `{v}`",
@@ -329,15 +334,20 @@ fn f_layout(a: &Args) -> R<Value> {
     }
     match atom_arg(a, 0)? {
         AtomValue::Partition(p) => Ok(match &p.swizzle {
-            None => Value::Layout(p.layout.clone()),
+            None => match &p.composed {
+                None => Value::Layout(p.layout.clone()),
+                Some((outer, off)) => Value::Composed(Box::new(Composed {
+                    outer: Func::Layout(outer.clone()),
+                    offset: *off,
+                    inner: Func::Layout(p.layout.clone()),
+                    mixed: None,
+                })),
+            },
             Some((sw, off)) => Value::Composed(Box::new(Composed {
                 outer: Func::Swizzle(*sw),
-                offset: off.to_int(),
+                offset: off.offset,
                 inner: Func::Layout(p.layout.clone()),
-                mixed: match *off {
-                    swz::Mb::M { s, f, d } => Some(MixedBits { s, f, d }),
-                    _ => None,
-                },
+                mixed: off.mixed,
             })),
         }),
         _ => Err(EvalError::no_match()),
@@ -348,8 +358,10 @@ fn f_layout(a: &Args) -> R<Value> {
 fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
     match a.args.first() {
         Some(Value::Atom(x)) => match &**x {
-            AtomValue::Partition(p) if p.swizzle.is_none() => Ok(p),
-            AtomValue::Partition(_) => Err(tensor::unsupported_tensor("a swizzled tensor in this function")),
+            AtomValue::Partition(p) if p.swizzle.is_none() && p.composed.is_none() => Ok(p),
+            AtomValue::Partition(_) => {
+                Err(tensor::unsupported_tensor("a swizzled or composed tensor in this function"))
+            }
             _ => Err(EvalError::no_match()),
         },
         _ => Err(EvalError::no_match()),
@@ -371,9 +383,12 @@ fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let mut args = vec![Value::Layout(p.layout.clone())];
     args.extend(a.args.iter().skip(1).cloned());
     match crate::eval::builtins::call(name, a.targs, &args)? {
-        Value::Layout(l) => {
-            Ok(atom(AtomValue::Partition(Partition { offset: p.offset.clone(), layout: l, swizzle: None })))
-        }
+        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition {
+            offset: p.offset.clone(),
+            layout: l,
+            swizzle: None,
+            composed: None,
+        }))),
         other => Ok(other),
     }
 }
@@ -406,7 +421,7 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
     let (sliced, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
     let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
     if coord.leaves().iter().any(|x| matches!(x, IntTuple::Under)) {
-        Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None })))
+        Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None, composed: None })))
     } else {
         Ok(Value::Tuple(offset))
     }
@@ -442,13 +457,13 @@ fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Valu
     match a.arg(i)? {
         Value::Layout(l) => Ok(Value::Layout(f(l)?)),
         Value::Composed(c) => match (&c.outer, &c.inner) {
-            (Func::Swizzle(sw), Func::Layout(l)) => Ok(Value::Composed(Box::new(Composed {
-                outer: Func::Swizzle(*sw),
+            (Func::Swizzle(_) | Func::Layout(_), Func::Layout(l)) => Ok(Value::Composed(Box::new(Composed {
+                outer: c.outer.clone(),
                 offset: c.offset,
                 inner: Func::Layout(f(l)?),
                 mixed: c.mixed,
             }))),
-            _ => Err(EvalError::type_err("expected a layout or a swizzled layout Sw<B,M,S> o L").at_arg(i)),
+            _ => Err(EvalError::type_err("expected a layout or a composed layout A o offset o L").at_arg(i)),
         },
         v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
     }

@@ -4,11 +4,13 @@
 //! thread's coordinate moves the iterator by the offset, printed `ArithTuple<offset> o <layout>`.
 //! May import: `atoms::alg`, the algebra data types.
 
-use super::{alg, swz};
+use super::alg;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, T};
+use crate::eval::layout::{Composed, Func, MixedBits};
 use crate::eval::layout::{Layout, Swizzle};
+use crate::eval::value::Value;
 use std::fmt;
 
 /// The layout a counting tensor is built on.
@@ -18,6 +20,13 @@ pub enum Source {
     /// `Sw<B,M,S> o offset o L`: its counting tensor starts at the integer `_0`.
     Swizzled {
         sw: Swizzle,
+        offset: Int,
+        inner: Layout,
+    },
+    /// `A o offset o L` (a layout outer function): also starts at `_0`; slicing accumulates the
+    /// offset into the ComposedLayout (CuTe's generic `slice_and_offset`).
+    Composed {
+        outer: Layout,
         offset: Int,
         inner: Layout,
     },
@@ -32,7 +41,9 @@ pub struct Partition {
     /// The partition's layout (a plain layout, also where CuTe decays a swizzle into one).
     pub layout: Layout,
     /// Set when the layout stays swizzled: `Sw<B,M,S> o offset o layout`.
-    pub swizzle: Option<(Swizzle, swz::Mb)>,
+    pub swizzle: Option<(Swizzle, SwOffset)>,
+    /// Set for a tensor on `A o offset o L` (A a layout): `A o offset o layout`.
+    pub composed: Option<(Layout, Int)>,
 }
 
 impl fmt::Display for Partition {
@@ -41,6 +52,9 @@ impl fmt::Display for Partition {
         write!(f, "ArithTuple{} o ", self.offset)?;
         if let Some((sw, off)) = &self.swizzle {
             write!(f, "{sw} o {off} o ")?;
+        }
+        if let Some((a, off)) = &self.composed {
+            write!(f, "{a} o {off} o ")?;
         }
         write!(f, "{}", self.layout)
     }
@@ -65,7 +79,7 @@ impl Source {
     pub fn layout(&self) -> &Layout {
         match self {
             Source::Plain(l) => l,
-            Source::Swizzled { inner, .. } => inner,
+            Source::Swizzled { inner, .. } | Source::Composed { inner, .. } => inner,
         }
     }
 
@@ -82,13 +96,35 @@ impl Source {
                 let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
                 // the counting tensor starts at coprofile(L): `_0`, or `(_0,_0)` for a 2-D identity
                 let start = crate::eval::ops::structure::coprofile(l)?;
-                Ok(Partition { offset: crate::eval::ops::tuple::arith_add(&start, &off)?, layout, swizzle: None })
+                Ok(Partition {
+                    offset: crate::eval::ops::tuple::arith_add(&start, &off)?,
+                    layout,
+                    swizzle: None,
+                    composed: None,
+                })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let t = frg(inner)?;
                 let c = coord(&t)?;
-                let (layout, off, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: IntTuple::I(st(0).add(off)?), layout, swizzle: keep.map(|o| (*sw, o)) })
+                let (layout, off, keep) = swizzle_slice(&c, sw, *offset, &t)?;
+                Ok(Partition {
+                    offset: IntTuple::I(st(0).add(off)?),
+                    layout,
+                    swizzle: keep.map(|o| (*sw, o)),
+                    composed: None,
+                })
+            }
+            Source::Composed { outer, offset, inner } => {
+                let t = frg(inner)?;
+                let c = coord(&t)?;
+                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
+                let off = offset_int(&off)?;
+                Ok(Partition {
+                    offset: IntTuple::I(st(0)),
+                    layout,
+                    swizzle: None,
+                    composed: Some((outer.clone(), offset.add(off)?)),
+                })
             }
         }
     }
@@ -105,18 +141,75 @@ impl Source {
                     offset: crate::eval::ops::structure::coprofile(l)?,
                     layout: alg::slice(&c, &t)?,
                     swizzle: None,
+                    composed: None,
                 })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let (t, c) = f(inner)?;
-                let (layout, _, keep) = swz::slice_and_offset(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: IntTuple::I(st(0)), layout, swizzle: keep.map(|o| (*sw, o)) })
+                let (layout, _, keep) = swizzle_slice(&c, sw, *offset, &t)?;
+                Ok(Partition { offset: IntTuple::I(st(0)), layout, swizzle: keep.map(|o| (*sw, o)), composed: None })
+            }
+            Source::Composed { outer, offset, inner } => {
+                let (t, c) = f(inner)?;
+                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
+                let off = offset_int(&off)?;
+                Ok(Partition {
+                    offset: IntTuple::I(st(0)),
+                    layout,
+                    swizzle: None,
+                    composed: Some((outer.clone(), offset.add(off)?)),
+                })
             }
         }
+    }
+}
+
+/// The integer offset of a slice of a layout with integer strides.
+fn offset_int(off: &IntTuple) -> R<Int> {
+    match off {
+        IntTuple::I(i) => Ok(*i),
+        other => Err(EvalError::rule("not supported", format!("a composed tensor sliced to the offset {other}"))),
     }
 }
 
 /// The error for tensors we cannot build.
 pub fn unsupported_tensor(what: &str) -> EvalError {
     EvalError::rule("not supported", format!("partitioning {what} is not supported"))
+}
+
+/// The offset of a layout that stays swizzled: an integer, or CuTe's `MixedBits` (some bits
+/// known only at run time), printed `M_S|(d&F)=value`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwOffset {
+    pub offset: Int,
+    pub mixed: Option<MixedBits>,
+}
+
+impl fmt::Display for SwOffset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.mixed {
+            Some(m) => write!(f, "{m}"),
+            None => write!(f, "{}", self.offset),
+        }
+    }
+}
+
+/// `slice_and_offset(coord, Sw<B,M,S> o offset o layout)` (CuTe's `swizzle_layout.hpp`, shared
+/// with `eval::ops::swizzle`): the sliced layout, the offset, and — when the swizzle does not
+/// decay into the layout's strides — the ComposedLayout's new offset.
+fn swizzle_slice(c: &IntTuple, sw: &Swizzle, offset: Int, t: &Layout) -> R<(Layout, Int, Option<SwOffset>)> {
+    let composed = Composed { outer: Func::Swizzle(*sw), offset, inner: Func::Layout(t.clone()), mixed: None };
+    let (v, off) = crate::eval::ops::swizzle::composed::slice_and_offset(&Value::Tuple(c.clone()), &composed)?;
+    let off = match off {
+        Value::Tuple(IntTuple::I(i)) => i,
+        other => return Err(EvalError::type_err(format!("a swizzled slice gave the offset `{other}`"))),
+    };
+    match v {
+        Value::Layout(l) => Ok((l, off, None)),
+        Value::Composed(k) => match (k.outer, k.inner) {
+            (Func::Swizzle(_), Func::Layout(l)) => Ok((l, off, Some(SwOffset { offset: k.offset, mixed: k.mixed }))),
+            (a, b) => Err(EvalError::type_err(format!("a swizzled slice gave `{a} o {b}`"))),
+        },
+        other => Err(EvalError::type_err(format!("a swizzled slice gave `{other}`"))),
+    }
 }

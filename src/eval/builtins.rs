@@ -138,6 +138,14 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     let Some(entries) = index().get(name) else {
         return Err(EvalError::unknown(format!("no function named `{name}`")));
     };
+    // CuTe's function templates without template parameters of their own refuse explicit
+    // template arguments (`coalesce<1>(L)`: no matching function)
+    if !targs.is_empty() && entries.iter().all(|&i| !registry()[i].sig.contains('<')) {
+        return Err(EvalError::type_err(format!(
+            "no matching function: {name} takes no template arguments; usage: {}",
+            registry()[entries[0]].sig
+        )));
+    }
     let a = Args { targs, args };
     // A core overload that meets an MMA/copy object (a tensor, a TiledMMA, ...) refuses it with a
     // type error; the atoms overloads registered after it may take it, so keep trying and report

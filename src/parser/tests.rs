@@ -266,6 +266,7 @@ fn statements() {
     assert_eq!(sprog("explain coalesce(A); explain A o B"), "(explain (call coalesce A)); (explain (o A B))");
     assert_eq!(sprog("explain (2,3):(1,2)"), "(explain (: (tuple 2 3) (tuple 1 2)))");
     assert_eq!(sprog("explain = 3; explain; explainer"), "(= explain 3); explain; explainer");
+    assert_eq!(sprog("explain(3); explain (3)"), "(call explain 3); (explain (tuple 3))");
     assert_eq!(
         sprog("sA = Sw<3,3,3> o (8,64):(64,1); run gemm 4096 4096 4096 smem_a=sA"),
         "(= sA (o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))); (run 4096 4096 4096 smem_a=sA)"

@@ -89,7 +89,9 @@ fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
     }
     Some(Ok(match (t, keep) {
         (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), true) => t.clone(),
-        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), false) => Value::Tuple(IntTuple::T(vec![])),
+        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), false) => {
+            Value::Tuple(IntTuple::T(vec![]))
+        }
         (Value::Layout(_), true) => t.clone(),
         (Value::Layout(_), false) => Value::Layout(Layout::new(IntTuple::T(vec![]), IntTuple::T(vec![]))),
         _ => return None,

@@ -266,8 +266,11 @@ fn f_filter(a: &Args) -> R<Value> {
         _ => {
             want(a, 2, "filter")?;
             // a profile that is not a tuple (a layout, swizzle, tag or `_`) is a leaf: filter(L)
-            if let Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_) | Value::Tuple(IntTuple::Under) =
-                a.arg(1)?
+            if let Value::Layout(_)
+            | Value::Swizzle(_)
+            | Value::Composed(_)
+            | Value::Tag(_)
+            | Value::Tuple(IntTuple::Under) = a.arg(1)?
             {
                 return lv(st::filter(l)?);
             }

@@ -332,6 +332,9 @@ fn f_replace(a: &Args) -> R<Value> {
     if a.nargs() != 2 {
         return Err(EvalError::arity("replace<N>(S, x) takes two arguments"));
     }
+    if a.targs.len() != 1 {
+        return Err(EvalError::arity(format!("replace needs 1 template argument, got {}", a.targs.len())));
+    }
     match a.tint(0)? {
         0 => Ok(a.args[1].clone()),
         n => Err(EvalError::rule("static_assert(N == 0)", format!("replace<{n}> of the non-tuple `{}`", a.args[0]))),

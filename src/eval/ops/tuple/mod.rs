@@ -646,7 +646,7 @@ pub fn min(ts: &[IntTuple]) -> R<Int> {
 }
 /// `cute::gcd` over all leaves of all arguments.
 pub fn gcd_all(ts: &[IntTuple]) -> R<Int> {
-    fold_leaves(ts, "gcd", |a, b| gcd(a, b))
+    fold_leaves(ts, "gcd", gcd)
 }
 
 /// CuTe's variadic fold `f(t0, f(t1, ...))`, a tuple argument first reduced over its own modes.

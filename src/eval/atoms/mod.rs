@@ -336,8 +336,9 @@ fn f_size(a: &Args) -> R<Value> {
         let mut mode = t.thr_layout_vmnk.shape.clone();
         for targ in a.targs {
             let i = match targ {
-                TArg::Int(i) => usize::try_from(*i)
-                    .map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?,
+                TArg::Int(i) => {
+                    usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?
+                }
                 _ => return Err(EvalError::no_match()),
             };
             mode = alg::get(&mode, i)?;

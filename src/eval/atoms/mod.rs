@@ -121,8 +121,22 @@ fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
     }
 }
 
-/// The MMA traits of an operation or an MMA_Atom (argument `i`).
+/// The MMA traits of an operation (argument `i`).
 fn mma_op(a: &Args, i: usize) -> R<MmaTraits> {
+    match atom_arg(a, i)? {
+        AtomValue::MmaOp(m) => Ok(m.clone()),
+        // MMA_Traits<MMA_Atom<Op>> does not exist (mma_layout_A(mma_atom(OP)) is refused)
+        AtomValue::MmaAtom(m) => Err(EvalError::rule(
+            "MMA_Traits not implemented for this MMA_Operation.",
+            format!("MMA_Atom<{}> is an atom, not an MMA operation", m.name),
+        )
+        .at_arg(i)),
+        _ => mma_op_or_atom(a, i),
+    }
+}
+
+/// The MMA traits of an operation or an MMA_Atom (argument `i`): `make_tiled_mma` takes both.
+fn mma_op_or_atom(a: &Args, i: usize) -> R<MmaTraits> {
     match atom_arg(a, i)? {
         AtomValue::MmaOp(m) | AtomValue::MmaAtom(m) => Ok(m.clone()),
         other => Err(EvalError::rule(
@@ -146,7 +160,12 @@ fn tiled_mma<'a>(a: &Args<'a>, i: usize) -> R<&'a TiledMma> {
 fn copy_op(a: &Args, i: usize) -> R<CopyTraits> {
     match atom_arg(a, i)? {
         AtomValue::CopyOp(c) => Ok(c.clone()),
-        other => Err(EvalError::type_err(format!("expected a copy operation, got `{}`", short(other))).at_arg(i)),
+        // Copy_Traits<X> of anything but a copy operation is CuTe's unimplemented primary template
+        other => Err(EvalError::rule(
+            "Copy_Traits not implemented for this CopyOperation.",
+            format!("expected a copy operation, got `{}`", short(other)),
+        )
+        .at_arg(i)),
     }
 }
 
@@ -267,7 +286,7 @@ fn f_mma_atom(a: &Args) -> R<Value> {
 
 fn f_make_tiled_mma(a: &Args) -> R<Value> {
     nargs(a, 1, 3, "make_tiled_mma(OP [, atom_layout [, permutation]])")?;
-    let m = mma_op(a, 0)?;
+    let m = mma_op_or_atom(a, 0)?;
     let atom_layout = match a.args.get(1) {
         None => None,
         Some(Value::Layout(l)) => Some(l.clone()),
@@ -312,10 +331,18 @@ fn f_size(a: &Args) -> R<Value> {
     if a.nargs() != 1 {
         return Err(EvalError::no_match());
     }
-    if let (AtomValue::TiledMma(t), [TArg::Int(i)]) = (atom_arg(a, 0)?, a.targs) {
-        // size<I>(TiledMMA) = size<I>(ThrLayoutVMNK)
-        let mode = usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?;
-        return Ok(Value::Tuple(IntTuple::I(alg::product(&alg::get(&t.thr_layout_vmnk.shape, mode)?)?)));
+    if let (AtomValue::TiledMma(t), [_, ..]) = (atom_arg(a, 0)?, a.targs) {
+        // size<I...>(TiledMMA) = size<I...>(ThrLayoutVMNK)
+        let mut mode = t.thr_layout_vmnk.shape.clone();
+        for targ in a.targs {
+            let i = match targ {
+                TArg::Int(i) => usize::try_from(*i)
+                    .map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?,
+                _ => return Err(EvalError::no_match()),
+            };
+            mode = alg::get(&mode, i)?;
+        }
+        return Ok(Value::Tuple(IntTuple::I(alg::product(&mode)?)));
     }
     if !a.targs.is_empty() {
         return Err(EvalError::no_match());

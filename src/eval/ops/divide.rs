@@ -384,7 +384,11 @@ fn b_zip2_by(a: &Args) -> R<Value> {
         Value::Tuple(t) => t,
         v => return Err(EvalError::type_err(format!("zip2_by needs a tuple, got {} `{v}`", v.kind())).at_arg(0)),
     };
-    let g = tiler_arg(a, 1)?;
+    // a guide that is not a tuple (a swizzle, composed layout or tag) acts like an integer one
+    let g = match a.arg(1)? {
+        Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_) => Tiler::Int(crate::eval::int::st(1)),
+        _ => tiler_arg(a, 1)?,
+    };
     Ok(Value::Tuple(zip2_by(t, &g)?))
 }
 

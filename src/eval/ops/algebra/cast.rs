@@ -97,13 +97,13 @@ pub fn downcast(l: &Layout, n: i64) -> R<Layout> {
 /// Bit width of a value type name (`sizeof_bits`), for `recast_layout`.
 pub fn type_bits(name: &str) -> Option<i64> {
     Some(match name {
-        "int8_t" | "uint8_t" | "bool" | "float_e4m3_t" | "float_e5m2_t" => 8,
+        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" => 8,
         "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
         "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
         "int64_t" | "uint64_t" | "double" => 64,
         "uint128_t" => 128,
         "int4b_t" | "uint4b_t" => 4,
-        "uint1b_t" => 1,
+        "uint1b_t" | "bool" => 1, // sizeof_bits<bool> is 1 in CuTe
         _ => return None,
     })
 }

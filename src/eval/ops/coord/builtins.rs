@@ -21,6 +21,12 @@ fn applied(a: co::Applied) -> Value {
 }
 
 fn f_crd2idx(a: &Args) -> R<Value> {
+    // stride.hpp: crd2idx(c, s) with an integral c (`_` is an Int<0>) is c, whatever s is
+    if let [c @ Value::Tuple(IntTuple::I(_) | IntTuple::Under), Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)] =
+        a.args
+    {
+        return Ok(c.clone());
+    }
     no_foreign(a)?;
     // `crd2idx(i, shape)` of `stride.hpp`: an integer coordinate is already an index, whatever
     // the "shape" (a swizzled layout or a tiler has no overload of its own).

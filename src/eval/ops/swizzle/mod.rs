@@ -439,9 +439,9 @@ fn sizeof_bits(t: &TArg) -> R<i64> {
         return Err(EvalError::type_err(format!("recast_layout needs type names, got {t}")));
     };
     Ok(match n.as_str() {
-        "uint1b_t" => 1,
+        "uint1b_t" | "bool" => 1, // sizeof_bits<bool> is 1 in CuTe
         "int4b_t" | "uint4b_t" => 4,
-        "int8_t" | "uint8_t" | "bool" | "float_e4m3_t" | "float_e5m2_t" => 8,
+        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" => 8,
         "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
         "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
         "int64_t" | "uint64_t" | "double" => 64,

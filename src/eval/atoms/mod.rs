@@ -424,7 +424,9 @@ fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![partition_layout_value(p)];
     args.extend(a.args.iter().skip(1).cloned());
-    crate::eval::builtins::call(name, a.targs, &args)
+    let mut v = crate::eval::builtins::call(name, a.targs, &args)?;
+    keep_mixed(p, &mut v);
+    Ok(v)
 }
 
 /// `flatten/filter/take/...(tensor)`: the same iterator over the transformed layout (a swizzled
@@ -434,7 +436,20 @@ fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![partition_layout_value(p)];
     args.extend(a.args.iter().skip(1).cloned());
-    tensor_of(p.offset.clone(), crate::eval::builtins::call(name, a.targs, &args)?)
+    let mut v = crate::eval::builtins::call(name, a.targs, &args)?;
+    keep_mixed(p, &mut v);
+    tensor_of(p.offset.clone(), v)
+}
+
+/// Functions that reshape a ComposedLayout keep its offset object (a `MixedBits` stays one);
+/// the shared composed-layout code rebuilds the offset from its integer value, so put the
+/// tensor's `MixedBits` back on a result with the same offset.
+fn keep_mixed(p: &Partition, v: &mut Value) {
+    if let (Some((_, off)), Value::Composed(c)) = (&p.swizzle, v) {
+        if off.mixed.is_some() && c.mixed.is_none() && c.offset == off.offset {
+            c.mixed = off.mixed;
+        }
+    }
 }
 
 /// `shape/rank/depth` of an atom object: CuTe treats it as a non-tuple value (shape returns
@@ -468,7 +483,13 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
         // returned offset; a full coordinate reads iterator + layout(coord)
         let comp = crate::eval::ops::swizzle::composed::slice_and_offset;
         return if sliced {
-            let (v, off) = comp(&Value::Tuple(coord), &c)?;
+            let (mut v, off) = comp(&Value::Tuple(coord.clone()), &c)?;
+            // the consumed modes add nothing to a MixedBits offset when their part of the
+            // offset is statically zero: CuTe's offset object is unchanged
+            let (_, plain_off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+            if matches!(plain_off, IntTuple::I(i) if i.is_const(0)) {
+                keep_mixed(p, &mut v);
+            }
             let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
             tensor_of(offset, v)
         } else {

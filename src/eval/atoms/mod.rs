@@ -336,8 +336,9 @@ fn f_size(a: &Args) -> R<Value> {
         let mut mode = t.thr_layout_vmnk.shape.clone();
         for targ in a.targs {
             let i = match targ {
-                TArg::Int(i) => usize::try_from(*i)
-                    .map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?,
+                TArg::Int(i) => {
+                    usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?
+                }
                 _ => return Err(EvalError::no_match()),
             };
             mode = alg::get(&mode, i)?;
@@ -360,35 +361,58 @@ fn f_layout(a: &Args) -> R<Value> {
         return Err(EvalError::no_match());
     }
     match atom_arg(a, 0)? {
-        AtomValue::Partition(p) => Ok(match &p.swizzle {
-            None => match &p.composed {
-                None => Value::Layout(p.layout.clone()),
-                Some((outer, off)) => Value::Composed(Box::new(Composed {
-                    outer: Func::Layout(outer.clone()),
-                    offset: *off,
-                    inner: Func::Layout(p.layout.clone()),
-                    mixed: None,
-                })),
-            },
-            Some((sw, off)) => Value::Composed(Box::new(Composed {
-                outer: Func::Swizzle(*sw),
-                offset: off.offset,
-                inner: Func::Layout(p.layout.clone()),
-                mixed: off.mixed,
-            })),
-        }),
+        AtomValue::Partition(p) => Ok(partition_layout_value(p)),
         _ => Err(EvalError::no_match()),
     }
+}
+
+/// A partition's layout as a value: a layout, or the ComposedLayout of a swizzled/composed
+/// tensor.
+fn partition_layout_value(p: &Partition) -> Value {
+    match (&p.swizzle, &p.composed) {
+        (Some((sw, off)), _) => Value::Composed(Box::new(Composed {
+            outer: Func::Swizzle(*sw),
+            offset: off.offset,
+            inner: Func::Layout(p.layout.clone()),
+            mixed: off.mixed,
+        })),
+        (None, Some((outer, off))) => Value::Composed(Box::new(Composed {
+            outer: Func::Layout(outer.clone()),
+            offset: *off,
+            inner: Func::Layout(p.layout.clone()),
+            mixed: None,
+        })),
+        (None, None) => Value::Layout(p.layout.clone()),
+    }
+}
+
+/// A tensor with iterator `offset` over the layout value `v` (a layout or a swizzled/composed
+/// layout); any other value is returned as it is.
+fn tensor_of(offset: IntTuple, v: Value) -> R<Value> {
+    let p = match v {
+        Value::Layout(layout) => Partition { offset, layout, swizzle: None, composed: None },
+        Value::Composed(c) => match (c.outer, c.inner) {
+            (Func::Swizzle(sw), Func::Layout(layout)) => Partition {
+                offset,
+                layout,
+                swizzle: Some((sw, tensor::SwOffset { offset: c.offset, mixed: c.mixed })),
+                composed: None,
+            },
+            (Func::Layout(outer), Func::Layout(layout)) if c.mixed.is_none() => {
+                Partition { offset, layout, swizzle: None, composed: Some((outer, c.offset)) }
+            }
+            (o, i) => return Err(tensor::unsupported_tensor(&format!("a tensor laid out by {o} o {i}"))),
+        },
+        other => return Ok(other),
+    };
+    Ok(atom(AtomValue::Partition(p)))
 }
 
 /// The partition argument 0 of a tensor-level function, or `no_match`.
 fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
     match a.args.first() {
         Some(Value::Atom(x)) => match &**x {
-            AtomValue::Partition(p) if p.swizzle.is_none() && p.composed.is_none() => Ok(p),
-            AtomValue::Partition(_) => {
-                Err(tensor::unsupported_tensor("a swizzled or composed tensor in this function"))
-            }
+            AtomValue::Partition(p) => Ok(p),
             _ => Err(EvalError::no_match()),
         },
         _ => Err(EvalError::no_match()),
@@ -398,26 +422,19 @@ fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
 /// `shape/stride/rank/depth/size/layout<I...>(tensor)`: the same function of its layout.
 fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
-    let mut args = vec![Value::Layout(p.layout.clone())];
+    let mut args = vec![partition_layout_value(p)];
     args.extend(a.args.iter().skip(1).cloned());
     crate::eval::builtins::call(name, a.targs, &args)
 }
 
-/// `flatten/filter(tensor)`: the same iterator over the transformed layout. (`coalesce(P)` is
-/// CuTe's too, but the shared `coalesce` refuses an atoms value instead of passing it on.)
+/// `flatten/filter/take/...(tensor)`: the same iterator over the transformed layout (a swizzled
+/// or composed layout stays one). (`coalesce(P)` is CuTe's too, but the shared `coalesce`
+/// refuses an atoms value instead of passing it on.)
 fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
-    let mut args = vec![Value::Layout(p.layout.clone())];
+    let mut args = vec![partition_layout_value(p)];
     args.extend(a.args.iter().skip(1).cloned());
-    match crate::eval::builtins::call(name, a.targs, &args)? {
-        Value::Layout(l) => Ok(atom(AtomValue::Partition(Partition {
-            offset: p.offset.clone(),
-            layout: l,
-            swizzle: None,
-            composed: None,
-        }))),
-        other => Ok(other),
-    }
+    tensor_of(p.offset.clone(), crate::eval::builtins::call(name, a.targs, &args)?)
 }
 
 /// `shape/rank/depth` of an atom object: CuTe treats it as a non-tuple value (shape returns
@@ -445,10 +462,24 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
         [one] => one.as_tuple()?.clone(),
         many => IntTuple::T(many.iter().map(|v| v.as_tuple().cloned()).collect::<R<_>>()?),
     };
-    let (sliced, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+    let sliced = coord.leaves().iter().any(|x| matches!(x, IntTuple::Under));
+    if let Value::Composed(c) = partition_layout_value(p) {
+        // Tensor::operator(): slice_and_offset of the ComposedLayout moves the iterator by the
+        // returned offset; a full coordinate reads iterator + layout(coord)
+        let comp = crate::eval::ops::swizzle::composed::slice_and_offset;
+        return if sliced {
+            let (v, off) = comp(&Value::Tuple(coord), &c)?;
+            let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
+            tensor_of(offset, v)
+        } else {
+            let v = crate::eval::ops::swizzle::composed::eval_composed(&c, Value::Tuple(coord))?;
+            Ok(Value::Tuple(crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?))
+        };
+    }
+    let (layout, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
     let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
-    if coord.leaves().iter().any(|x| matches!(x, IntTuple::Under)) {
-        Ok(atom(AtomValue::Partition(Partition { offset, layout: sliced, swizzle: None, composed: None })))
+    if sliced {
+        Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
     } else {
         Ok(Value::Tuple(offset))
     }

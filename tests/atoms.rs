@@ -125,7 +125,9 @@ fn read_answers(path: &str) -> Vec<Record> {
 /// More cases answered by the oracle (generated: every MMA family, tiled MMAs with
 /// permutations and atom layouts, tiled copies from MMAs and from thread/value layouts,
 /// cotiled copies, partitions with dynamic strides and 3-D tensors, swizzled partitions,
-/// retiles, refusals), in `tests/atoms_oracle.jsonl`.
+/// retiles, refusals; tensor functions of partitions (slices, take, coalesce, divides, compose)
+/// on plain, swizzled, composed and identity tensors; SM100 copies; samples of
+/// `scripts/difftest_atoms.py` runs), in `tests/atoms_oracle.jsonl`.
 #[test]
 fn oracle_regression_cases() {
     let recs = read_answers(&format!("{}/tests/atoms_oracle.jsonl", env!("CARGO_MANIFEST_DIR")));

@@ -45,6 +45,16 @@ pub fn compose3(a: Func, o: Int, b: Value) -> R<Value> {
 
 /// `composition(c.layout_a(), c.offset(), b)`.
 pub fn rewrap(c: &Composed, b: Value) -> R<Value> {
+    // A MixedBits offset stays one: CuTe rebuilds the ComposedLayout with the same offset type.
+    if c.mixed.is_some() {
+        let inner = to_func(b)?;
+        return Ok(Value::Composed(Box::new(Composed {
+            outer: c.outer.clone(),
+            offset: c.offset,
+            inner,
+            mixed: c.mixed.clone(),
+        })));
+    }
     compose3(c.outer.clone(), c.offset, b)
 }
 

@@ -52,7 +52,7 @@ pub fn rewrap(c: &Composed, b: Value) -> R<Value> {
             outer: c.outer.clone(),
             offset: c.offset,
             inner,
-            mixed: c.mixed.clone(),
+            mixed: c.mixed,
         })));
     }
     compose3(c.outer.clone(), c.offset, b)

@@ -1,7 +1,7 @@
 //! Test-only: evaluate a statement line with the real parser and the registry (until the
 //! interpreter lands), and read golden JSONL records. Used by the swizzle and render tests.
 
-use crate::eval::builtins::{self, TArg};
+use crate::eval::builtins;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
 use crate::eval::int_tuple::IntTuple;

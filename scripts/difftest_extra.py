@@ -16,7 +16,8 @@ rarely or not at all.
 """
 import random
 
-from difftest_full import Full, divisors, fmt, leaves, tmap, tsize
+from difftest_full import divisors, fmt, leaves, tmap, tsize
+from difftest_full import generate as full_generate
 
 
 def mixlit(g, tree, p_static):
@@ -628,18 +629,7 @@ CATEGORIES = {
 
 
 def generate(rng, n, only=None):
-    g = Full(rng)
-    names = [c for c in CATEGORIES if not only or c in only]
-    weights = [CATEGORIES[c][1] for c in names]
-    out = []
-    while len(out) < n:
-        c = rng.choices(names, weights=weights)[0]
-        try:
-            e = CATEGORIES[c][0](g)
-        except (IndexError, ValueError):
-            continue
-        out.append((c, e))
-    return out
+    return full_generate(rng, n, CATEGORIES, only)
 
 
 if __name__ == "__main__":

@@ -1050,16 +1050,18 @@ CATEGORIES = {
 }
 
 
-def generate(rng, n):
-    """n (category, expression) pairs."""
+def generate(rng, n, categories=None, only=None):
+    """n (category, expression) pairs from `categories` (default: this module's), optionally
+    only the named ones."""
+    categories = categories or CATEGORIES
     g = Full(rng)
-    names = list(CATEGORIES)
-    weights = [CATEGORIES[c][1] for c in names]
+    names = [c for c in categories if not only or c in only]
+    weights = [categories[c][1] for c in names]
     out = []
     while len(out) < n:
         c = rng.choices(names, weights=weights)[0]
         try:
-            e = CATEGORIES[c][0](g)
+            e = categories[c][0](g)
         except (IndexError, ValueError):
             continue
         out.append((c, e))

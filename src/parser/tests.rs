@@ -265,6 +265,8 @@ fn statements() {
     // `explain expr`; `explain` alone, bound or called is still a name
     assert_eq!(sprog("explain coalesce(A); explain A o B"), "(explain (call coalesce A)); (explain (o A B))");
     assert_eq!(sprog("explain (2,3):(1,2)"), "(explain (: (tuple 2 3) (tuple 1 2)))");
+    // the empty tiler (CuTe: `make_tile()`)
+    assert_eq!(sprog("logical_divide(A, <>)"), "(call logical_divide A (tiler ))");
     assert_eq!(sprog("explain = 3; explain; explainer"), "(= explain 3); explain; explainer");
     assert_eq!(sprog("explain(3); explain (3)"), "(call explain 3); (explain (tuple 3))");
     assert_eq!(

@@ -35,6 +35,7 @@ fn explanations_end_in_cutes_value_and_their_laws_hold() {
         ("logical_divide((_4,_2,_3):(_2,_1,_8), _4:_2)", None),
         ("logical_product((_2,_2):(_4,_1), _6:_1)", None),
         ("coalesce((_2,(_1,_6)):(_1,(_6,_2)))", Some("coalesce(L)(i) == L(i) for all 12 points: holds")),
+        ("raked_product((_2,_2):(_2,_1), (_4,_4):(_1,_4))", Some("mode i gathers (B_i, A_i)")),
     ] {
         let want = golden(expr);
         let (code, out, err) = cute(&format!("explain {expr}"));

@@ -35,6 +35,9 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
         {
             lay(0).zip(lay(1)).map(|(a, b)| product(name, &a, &b))
         }
+        ("blocked_product" | "raked_product", 2) if lay(0).is_some() && lay(1).is_some() => {
+            lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
+        }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
         _ => None,
     };
@@ -315,6 +318,21 @@ fn product(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
         "tiled_product" => out.push("  tiled_product: ((A's modes), repeats unpacked)".to_string()),
         "flat_product" => out.push("  flat_product: all modes unpacked".to_string()),
         _ => {}
+    }
+    Ok(out)
+}
+
+fn blocked_raked(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
+    let (av, bv) = (Value::Layout(a.clone()), Value::Layout(b.clone()));
+    let mut out = vec![if name == "blocked_product" {
+        "  blocked_product(A, B): the logical product, then mode i gathers (A_i, B_i): A is a block, and B lays the blocks out".to_string()
+    } else {
+        "  raked_product(A, B): the logical product, then mode i gathers (B_i, A_i): A's elements are raked across B's repeats".to_string()
+    }];
+    out.push("  (A and B padded with _1 modes to the same rank)".to_string());
+    match call("logical_product", &[av, bv]) {
+        Ok(p) => out.push(format!("  logical_product(A, B) = {p}")),
+        Err(e) => out.push(format!("  logical_product(A, B): {e}")),
     }
     Ok(out)
 }

@@ -42,14 +42,17 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
         _ => None,
     };
     match out {
-        Some(r) => r,
+        // The value itself is computed by the caller; a step that cannot be shown (e.g. a point
+        // check on a layout with an empty mode) does not turn it into an error.
+        Some(Err(e)) => Ok(vec![format!("  (the steps cannot be shown here: {e})")]),
+        Some(Ok(lines)) => Ok(lines),
         None => Ok(definition(name)),
     }
 }
 
 /// `L(c)` for a layout, a swizzle or a composed layout.
 pub fn explain_apply(callee: &Value, args: &[Value]) -> R<Vec<String>> {
-    match (callee, args) {
+    let steps = match (callee, args) {
         (Value::Layout(l), [c]) => evaluation(l, c),
         (Value::Swizzle(_), [Value::Tuple(IntTuple::I(x))]) => swizzle(callee, *x),
         _ => Ok(vec![format!(
@@ -57,7 +60,8 @@ pub fn explain_apply(callee: &Value, args: &[Value]) -> R<Vec<String>> {
             callee.kind(),
             args.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
         )]),
-    }
+    };
+    Ok(steps.unwrap_or_else(|e| vec![format!("  (the steps cannot be shown here: {e})")]))
 }
 
 fn call(name: &str, args: &[Value]) -> R<Value> {

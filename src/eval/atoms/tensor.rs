@@ -116,15 +116,7 @@ impl Source {
             }
             Source::Composed { outer, offset, inner } => {
                 let t = frg(inner)?;
-                let c = coord(&t)?;
-                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
-                let off = offset_int(&off)?;
-                Ok(Partition {
-                    offset: IntTuple::I(st(0)),
-                    layout,
-                    swizzle: None,
-                    composed: Some((outer.clone(), offset.add(off)?)),
-                })
+                composed_slice(outer, *offset, &coord(&t)?, &t)
             }
         }
     }
@@ -151,17 +143,23 @@ impl Source {
             }
             Source::Composed { outer, offset, inner } => {
                 let (t, c) = f(inner)?;
-                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
-                let off = offset_int(&off)?;
-                Ok(Partition {
-                    offset: IntTuple::I(st(0)),
-                    layout,
-                    swizzle: None,
-                    composed: Some((outer.clone(), offset.add(off)?)),
-                })
+                composed_slice(outer, *offset, &c, &t)
             }
         }
     }
+}
+
+/// A tensor on `outer o offset o t` sliced at `c`: the slice's offset moves into the composed
+/// layout's offset (CuTe's slice_and_offset); the iterator stays `_0`.
+fn composed_slice(outer: &Layout, offset: Int, c: &IntTuple, t: &Layout) -> R<Partition> {
+    let (layout, off) = alg::slice_and_offset_t(c, t)?;
+    let off = offset_int(&off)?;
+    Ok(Partition {
+        offset: IntTuple::I(st(0)),
+        layout,
+        swizzle: None,
+        composed: Some((outer.clone(), offset.add(off)?)),
+    })
 }
 
 /// The integer offset of a slice of a layout with integer strides.

@@ -313,15 +313,9 @@ fn predicated_edges_cover_odd_problems_exactly() {
                 for tid in 0..cfg.threads() {
                     for (tm, tn) in accumulator_coords(&p, tid) {
                         let (m, n) = (bm * cfg.bm + tm, bn * cfg.bn + tn);
-                        {
-                            {
-                                {
-                                    if m < cfg.m && n < cfg.n {
-                                        let off = direct_eval(&Value::Layout(cfg.gmem_c.clone()), &[m, n]);
-                                        written[off as usize] += 1;
-                                    }
-                                }
-                            }
+                        if m < cfg.m && n < cfg.n {
+                            let off = direct_eval(&Value::Layout(cfg.gmem_c.clone()), &[m, n]);
+                            written[off as usize] += 1;
                         }
                     }
                 }
@@ -417,7 +411,7 @@ fn accumulator_coords(p: &kernel::Plan, tid: i64) -> Vec<(i64, i64)> {
     for rows in &p.c_rows {
         for cols in &p.c_cols {
             for v in 0..p.c_vals.len() {
-                out.push((access(&rows[v], r0, &renv), access(&cols[v], c0, &cenv)));
+                out.push((r0 + rows[v], c0 + cols[v]));
             }
         }
     }

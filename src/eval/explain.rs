@@ -75,11 +75,16 @@ fn at(l: &Layout, i: i64) -> R<i64> {
     }
 }
 
-fn size(v: &Value) -> R<i64> {
-    match call("size", std::slice::from_ref(v))? {
+/// `f(v)` for a function that answers an integer (size, cosize).
+fn int_of(f: &str, v: &Value) -> R<i64> {
+    match call(f, std::slice::from_ref(v))? {
         Value::Tuple(IntTuple::I(x)) => Ok(x.v),
-        v => Err(EvalError::type_err(format!("size is {v}"))),
+        r => Err(EvalError::type_err(format!("{f}({v}) is {r}, not an integer"))),
     }
+}
+
+fn size(v: &Value) -> R<i64> {
+    int_of("size", v)
 }
 
 /// The (shape, stride) leaves of a layout, in order.
@@ -305,10 +310,7 @@ fn product(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
     let mut out =
         vec!["  logical_product(A, B) = make_layout(A, composition(complement(A, size(A)*cosize(B)), B))".to_string()];
     let n = size(&av)?;
-    let cos = match call("cosize", std::slice::from_ref(&bv))? {
-        Value::Tuple(IntTuple::I(x)) => x.v,
-        v => return Err(EvalError::type_err(format!("cosize is {v}"))),
-    };
+    let cos = int_of("cosize", &bv)?;
     let target =
         n.checked_mul(cos).ok_or_else(|| EvalError::overflow("*", Int::new(n, false), Int::new(cos, false)))?;
     out.push(format!("  size(A) = {n}, cosize(B) = {cos}"));
@@ -381,7 +383,7 @@ fn evaluation(l: &Layout, c: &Value) -> R<Vec<String>> {
         }
         other => other.clone(),
     };
-    let (Value::Tuple(ct), true) = (&crd, true) else { return Ok(out) };
+    let Value::Tuple(ct) = &crd else { return Ok(out) };
     let cs = ct.leaves();
     let ds = l.stride.leaves();
     if cs.len() == ds.len() {

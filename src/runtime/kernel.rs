@@ -188,46 +188,53 @@ pub struct Plan {
     /// Tile row of value 0 of the warp's first M atom, over `c_m`, `warp_m`; column likewise.
     pub c_r0: Expr,
     pub c_c0: Expr,
-    /// [i][v]: tile row of value v of the warp's i-th M atom, from `c_r0`; [j][v] columns.
-    pub c_rows: Vec<Vec<Access>>,
-    pub c_cols: Vec<Vec<Access>>,
+    /// [i][v]: tile row of value v of the warp's i-th M atom minus `c_r0` (the same for every
+    /// lane and warp); [j][v] columns likewise.
+    pub c_rows: Vec<Vec<i64>>,
+    pub c_cols: Vec<Vec<i64>>,
 }
 
 /// The accumulator's tile rows (`a`, over `c_m`/`warp_m`) or columns (`b`, over `c_n`/`warp_n`):
 /// the base and, per atom and value, the access from it.
-fn c_lines(cfg: &GemmConfig, op: char, c_first: &Expr, c_vals: &[(i64, i64)]) -> R<(Expr, Vec<Vec<Access>>)> {
+fn c_lines(cfg: &GemmConfig, op: char, c_first: &Expr, c_vals: &[(i64, i64)]) -> R<(Expr, Vec<Vec<i64>>)> {
     let rows = row_map(cfg, op);
     let (cname, wname, wcount, atoms) = if op == 'a' {
         ("c_m", "warp_m", cfg.wm, cfg.bm / cfg.wm / 16)
     } else {
         ("c_n", "warp_n", cfg.wn, cfg.bn / cfg.wn / 8)
     };
-    let (lo, hi) = c_first.range().ok_or_else(|| EvalError::runtime("gemm", "accumulator coordinates"))?;
-    let cv = var(cname, lo, hi + 1);
-    let wv = var(wname, 0, wcount);
-    let base = rows.at(cv.clone(), wv.clone(), lit(0))?;
-    let mut envs = Vec::new();
+    let bad = || EvalError::runtime("gemm", "accumulator coordinates");
+    let (lo, hi) = c_first.range().ok_or_else(bad)?;
+    let base = rows.at(var(cname, lo, hi + 1), var(wname, 0, wcount), lit(0))?;
+    // (first coordinate of the lane, warp) over every lane and warp
+    let mut firsts = Vec::new();
     for w in 0..wcount {
         for l in 0..32 {
-            let c = c_first.eval(&|_| l).ok_or_else(|| EvalError::runtime("gemm", "accumulator coordinates"))?;
-            envs.push(vec![(cname.to_string(), c), (wname.to_string(), w)]);
+            firsts.push((c_first.eval(&|_| l).ok_or_else(bad)?, w));
         }
     }
-    let b2 = base.clone();
+    // A permutation CuTe accepts (its sizes divide into 16-row and 8-column atoms) moves every
+    // accumulator by a constant from its thread's first one; the epilogue relies on that.
     let mut out = Vec::new();
     for blk in 0..atoms {
         let mut row = Vec::new();
         for &(dm, dn) in c_vals {
             let d = if op == 'a' { dm } else { dn };
-            let full = rows.at(add(cv.clone(), lit(d)), wv.clone(), lit(blk))?;
-            let f2 = full.clone();
-            row.push(decompose(
-                &envs,
-                &|g: &dyn Fn(&str) -> i64| b2.eval(g),
-                &move |g: &dyn Fn(&str) -> i64| f2.eval(g),
-                full,
-                None,
-            ));
+            let mut delta = None;
+            for &(c, w) in &firsts {
+                let dd = rows.eval(c + d, w, blk)? - rows.eval(c, w, 0)?;
+                if delta.is_some_and(|x| x != dd) {
+                    return Err(EvalError::rule(
+                        "gemm mma",
+                        format!(
+                            "{}: the accumulators of a thread are not at constant offsets from its first one",
+                            cfg.tiled_mma
+                        ),
+                    ));
+                }
+                delta = Some(dd);
+            }
+            row.push(delta.unwrap_or(0));
         }
         out.push(row);
     }
@@ -418,14 +425,6 @@ pub fn plan(cfg: &GemmConfig) -> R<Plan> {
     }
     let (c_r0, c_rows) = c_lines(cfg, 'a', &c_m, &c_vals)?;
     let (c_c0, c_cols) = c_lines(cfg, 'b', &c_n, &c_vals)?;
-    // A permutation CuTe accepts (its sizes divide into 16-row and 8-column atoms) moves every
-    // accumulator by a constant from its thread's first one; the epilogue relies on that.
-    if [&c_rows, &c_cols].iter().any(|v| v.iter().flatten().any(|a| !matches!(a, Access::Fast { x: 0, .. }))) {
-        return Err(EvalError::rule(
-            "gemm mma",
-            format!("{}: the accumulators of a thread are not at constant offsets from its first one", cfg.tiled_mma),
-        ));
-    }
     Ok(Plan { warp_m: w[0].clone(), warp_n: w[1].clone(), a, b, c_m, c_n, c_vals, c_r0, c_c0, c_rows, c_cols })
 }
 
@@ -874,55 +873,48 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     let mpred = cfg.m % bm != 0;
     let npred = cfg.n % bn != 0;
     let vals = p.c_vals.len();
-    {
-        // every (row, column) is (c_r0 + dr, c_c0 + dc): one pointer plus constants
-        let d = |a: &Access| match a {
-            Access::Fast { d, .. } => *d,
-            Access::Full(_) => 0,
-        };
-        writeln!(s, "  const int row0 = bm * {bm} + c_r0;")?;
-        writeln!(s, "  const int col0 = bn * {bn} + c_c0;")?;
-        let gc = super::lower::layout_at_crd(&cfg.gmem_c, &[var("row0", 0, cfg.m), var("col0", 0, cfg.n)])
-            .map_err(|_| std::fmt::Error)?;
-        writeln!(s, "  {}* const cp = C + ({});", ctype(cfg.out), gc.to_c(wide))?;
-        // value pairs (2h, 2h+1) in adjacent columns of one row, starting at an even column for
-        // every lane and warp (so 4- or 8-byte aligned): one paired store
-        let pair_ok = |j: usize, h: usize| -> bool {
-            let (c0, c1) = (d(&p.c_cols[j][2 * h]), d(&p.c_cols[j][2 * h + 1]));
-            let (r0, r1) = (p.c_vals[2 * h].0, p.c_vals[2 * h + 1].0);
-            cfg.n % 2 == 0 && c1 == c0 + 1 && c0 % 2 == 0 && r0 == r1
-        };
-        let c0_even = (0..cfg.wn).all(|w| {
-            (0..32).all(|l| {
-                let cn = p.c_n.eval(&|_| l);
-                cn.and_then(|cn| p.c_c0.eval(&|v| if v == "c_n" { cn } else { w })).is_some_and(|c| c % 2 == 0)
-            })
-        });
-        for i in 0..mi_n as usize {
-            for j in 0..ni_n as usize {
-                for h in 0..vals / 2 {
-                    let pair = c0_even && pair_ok(j, h);
-                    let members: Vec<usize> = if pair { vec![2 * h] } else { vec![2 * h, 2 * h + 1] };
-                    for v in members {
-                        let (dm, dn) = (d(&p.c_rows[i][v]), d(&p.c_cols[j][v]));
-                        let off = super::lower::layout_at_crd(&cfg.gmem_c, &[lit(dm), lit(dn)])
-                            .ok()
-                            .and_then(|e| e.as_lit())
-                            .ok_or(std::fmt::Error)?;
-                        let mut conds = Vec::new();
-                        if mpred {
-                            conds.push(format!("row0 + {dm} < {}", cfg.m));
-                        }
-                        if npred || (!pair && cfg.n % 2 != 0) {
-                            conds.push(format!("col0 + {dn} < {}", cfg.n));
-                        }
-                        let guard =
-                            if conds.is_empty() { String::new() } else { format!("if ({}) ", conds.join(" && ")) };
-                        if pair {
-                            writeln!(s, "  {guard}st_pair(cp + {off}, acc[{i}][{j}][{v}], acc[{i}][{j}][{}]);", v + 1)?;
-                        } else {
-                            writeln!(s, "  {guard}st_one(cp + {off}, acc[{i}][{j}][{v}]);")?;
-                        }
+    // every (row, column) is (c_r0 + dr, c_c0 + dc): one pointer plus constants
+    writeln!(s, "  const int row0 = bm * {bm} + c_r0;")?;
+    writeln!(s, "  const int col0 = bn * {bn} + c_c0;")?;
+    let gc = super::lower::layout_at_crd(&cfg.gmem_c, &[var("row0", 0, cfg.m), var("col0", 0, cfg.n)])
+        .map_err(|_| std::fmt::Error)?;
+    writeln!(s, "  {}* const cp = C + ({});", ctype(cfg.out), gc.to_c(wide))?;
+    // value pairs (2h, 2h+1) in adjacent columns of one row, starting at an even column for
+    // every lane and warp (so 4- or 8-byte aligned): one paired store
+    let pair_ok = |j: usize, h: usize| -> bool {
+        let (c0, c1) = (p.c_cols[j][2 * h], p.c_cols[j][2 * h + 1]);
+        let (r0, r1) = (p.c_vals[2 * h].0, p.c_vals[2 * h + 1].0);
+        cfg.n % 2 == 0 && c1 == c0 + 1 && c0 % 2 == 0 && r0 == r1
+    };
+    let c0_even = (0..cfg.wn).all(|w| {
+        (0..32).all(|l| {
+            let cn = p.c_n.eval(&|_| l);
+            cn.and_then(|cn| p.c_c0.eval(&|v| if v == "c_n" { cn } else { w })).is_some_and(|c| c % 2 == 0)
+        })
+    });
+    for i in 0..mi_n as usize {
+        for j in 0..ni_n as usize {
+            for h in 0..vals / 2 {
+                let pair = c0_even && pair_ok(j, h);
+                let members: Vec<usize> = if pair { vec![2 * h] } else { vec![2 * h, 2 * h + 1] };
+                for v in members {
+                    let (dm, dn) = (p.c_rows[i][v], p.c_cols[j][v]);
+                    let off = super::lower::layout_at_crd(&cfg.gmem_c, &[lit(dm), lit(dn)])
+                        .ok()
+                        .and_then(|e| e.as_lit())
+                        .ok_or(std::fmt::Error)?;
+                    let mut conds = Vec::new();
+                    if mpred {
+                        conds.push(format!("row0 + {dm} < {}", cfg.m));
+                    }
+                    if npred || (!pair && cfg.n % 2 != 0) {
+                        conds.push(format!("col0 + {dn} < {}", cfg.n));
+                    }
+                    let guard = if conds.is_empty() { String::new() } else { format!("if ({}) ", conds.join(" && ")) };
+                    if pair {
+                        writeln!(s, "  {guard}st_pair(cp + {off}, acc[{i}][{j}][{v}], acc[{i}][{j}][{}]);", v + 1)?;
+                    } else {
+                        writeln!(s, "  {guard}st_one(cp + {off}, acc[{i}][{j}][{v}]);")?;
                     }
                 }
             }

@@ -253,26 +253,7 @@ const MINE: &[&str] = &[
     "tile_unzip",
 ];
 
-fn field(line: &str, key: &str) -> Option<String> {
-    // minimal JSON string field reader (the golden files are one flat object per line)
-    let pat = format!("\"{key}\": \"");
-    let start = line.find(&pat)? + pat.len();
-    let mut out = String::new();
-    let mut chars = line[start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                '"' => out.push('"'),
-                '\\' => out.push('\\'),
-                o => out.push(o),
-            },
-            '"' => return Some(out),
-            c => out.push(c),
-        }
-    }
-    None
-}
+use crate::jsonl::field;
 
 #[test]
 fn golden_records() {

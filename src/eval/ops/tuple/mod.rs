@@ -920,26 +920,33 @@ pub fn weakly_congruent_value(a: &Value, b: &Value) -> R<Int> {
         return Ok(weakly_congruent(x, y));
     }
     match (a.modes_of(), b.modes_of()) {
-        (Some(x), Some(y)) => {
-            if x.len() != y.len() {
-                return Ok(false_t());
-            }
-            let mut acc = true_t();
-            for (p, q) in x.iter().zip(&y) {
-                acc = band(acc, weakly_congruent_value(p, q)?);
-            }
-            Ok(acc)
-        }
+        (Some(x), Some(y)) => all_modes(&x, &y, weakly_congruent_value),
         _ if is_integral_value(a) => Ok(true_t()),
         _ if is_integral_value(b) => Ok(false_t()),
-        _ => {
-            let (sa, sb) = (shape_value(a), shape_value(b));
-            if sa == *a && sb == *b {
-                return Err(EvalError::type_err(format!("weakly_congruent: `{a}` and `{b}` have no shapes")));
-            }
-            weakly_congruent_value(&sa, &sb)
-        }
+        _ => via_shapes("weakly_congruent", a, b, weakly_congruent_value),
     }
+}
+
+/// A tuple test mode by mode: false for different ranks, else the AND of `f` on the modes.
+fn all_modes(x: &[Value], y: &[Value], f: fn(&Value, &Value) -> R<Int>) -> R<Int> {
+    if x.len() != y.len() {
+        return Ok(false_t());
+    }
+    let mut acc = true_t();
+    for (p, q) in x.iter().zip(y) {
+        acc = band(acc, f(p, q)?);
+    }
+    Ok(acc)
+}
+
+/// A tuple test on the shapes of two values that are not tuples themselves (an error if
+/// neither has a shape other than itself).
+fn via_shapes(name: &str, a: &Value, b: &Value, f: fn(&Value, &Value) -> R<Int>) -> R<Int> {
+    let (sa, sb) = (shape_value(a), shape_value(b));
+    if sa == *a && sb == *b {
+        return Err(EvalError::type_err(format!("{name}: `{a}` and `{b}` have no shapes")));
+    }
+    f(&sa, &sb)
 }
 
 /// `compatible(a, b)` on any values: tuples mode by mode, an integer `a` is `a == size(b)`, an
@@ -949,16 +956,7 @@ pub fn compatible_value(a: &Value, b: &Value) -> R<Int> {
         return compatible(x, y);
     }
     match (a.modes_of(), b.modes_of()) {
-        (Some(x), Some(y)) => {
-            if x.len() != y.len() {
-                return Ok(false_t());
-            }
-            let mut acc = true_t();
-            for (p, q) in x.iter().zip(&y) {
-                acc = band(acc, compatible_value(p, q)?);
-            }
-            Ok(acc)
-        }
+        (Some(x), Some(y)) => all_modes(&x, &y, compatible_value),
         _ if is_integral_value(a) => {
             let n = match b {
                 Value::Tuple(t) => size(t)?,
@@ -976,13 +974,7 @@ pub fn compatible_value(a: &Value, b: &Value) -> R<Int> {
             Ok(leaf_int(at, "compatible")?.eq(n))
         }
         _ if is_integral_value(b) => Ok(false_t()),
-        _ => {
-            let (sa, sb) = (shape_value(a), shape_value(b));
-            if sa == *a && sb == *b {
-                return Err(EvalError::type_err(format!("compatible: `{a}` and `{b}` have no shapes")));
-            }
-            compatible_value(&sa, &sb)
-        }
+        _ => via_shapes("compatible", a, b, compatible_value),
     }
 }
 

@@ -1,6 +1,9 @@
-//! Golden records and oracle-checked cases for swizzles and composed layouts.
+//! Golden records and oracle-checked cases for swizzles and composed layouts (the built-ins of
+//! `eval::ops::swizzle` and `render`).
 
-use super::testkit::{check_golden, eval, is_swizzle_record};
+mod common;
+use common::eval;
+use cute::jsonl::field;
 
 #[test]
 fn golden_swizzle_records() {
@@ -15,7 +18,7 @@ fn golden_swizzle_records() {
 #[test]
 fn builtin_examples() {
     let mut bad = Vec::new();
-    for b in super::BUILTINS.iter().chain(crate::render::BUILTINS) {
+    for b in cute::eval::ops::swizzle::BUILTINS.iter().chain(cute::render::BUILTINS) {
         match eval(b.example) {
             Ok(got) if got == b.result => {}
             // Waiting for another module's function (e.g. tiled_product).
@@ -29,11 +32,10 @@ fn builtin_examples() {
     assert!(bad.is_empty());
 }
 
-/// Compare with an oracle answer file: `SWZ_ORACLE=answers.jsonl cargo test --lib oracle_file -- --ignored`.
+/// Compare with an oracle answer file: `SWZ_ORACLE=answers.jsonl cargo test --test swizzle oracle_file -- --ignored`.
 #[test]
 #[ignore]
 fn oracle_file() {
-    use super::testkit::field;
     let path = std::env::var("SWZ_ORACLE").unwrap_or_default();
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let (mut ok, mut bad) = (0, 0);
@@ -58,8 +60,8 @@ fn oracle_file() {
 /// into its strides, or stays swizzled; either way the offset it drops makes up the rest).
 #[test]
 fn slice_and_offset_law() {
-    use crate::eval::builtins::call;
-    use crate::eval::value::Value;
+    use cute::eval::value::Value;
+    use cute::registry::call;
     let layouts =
         ["(_8,_64):(_64,_1)", "(_64,_8):(_1,_64)", "(_16,_16):(_16,_1)", "(_4,_32):(_32,_1)", "(_32,_32):(_1,_32)"];
     let swizzles = [(3, 3, 3), (2, 3, 3), (1, 2, 4), (3, 0, -3), (2, 2, -3), (1, 0, 1), (3, 4, 3)];
@@ -71,7 +73,7 @@ fn slice_and_offset_law() {
         for (b, m, s) in swizzles {
             for o in offsets {
                 let src = format!("Sw<{b},{m},{s}> o {o}{l}");
-                let Ok(sv) = super::testkit::eval_value(&src) else { continue };
+                let Ok(sv) = common::eval_value(&src) else { continue };
                 let shape = call("shape", &[], std::slice::from_ref(&sv)).unwrap();
                 let (rows, cols) = match shape.elems().as_slice() {
                     [Value::Tuple(r), Value::Tuple(c)] => (r.as_int().unwrap().v, c.as_int().unwrap().v),
@@ -79,7 +81,7 @@ fn slice_and_offset_law() {
                 };
                 for (fixed_row, k) in [(true, 3), (false, 5), (true, 0), (false, 1)] {
                     let coord = if fixed_row { format!("({k},_)") } else { format!("(_,{k})") };
-                    let Ok(r) = super::testkit::eval_value(&format!("S = {src}; slice_and_offset({coord}, S)")) else {
+                    let Ok(r) = common::eval_value(&format!("S = {src}; slice_and_offset({coord}, S)")) else {
                         continue;
                     };
                     let parts = r.elems();
@@ -90,11 +92,11 @@ fn slice_and_offset_law() {
                         let whole = call(
                             "__apply",
                             &[],
-                            &[sv.clone(), Value::from(crate::eval::int::dy(x)), Value::from(crate::eval::int::dy(y))],
+                            &[sv.clone(), Value::from(cute::eval::int::dy(x)), Value::from(cute::eval::int::dy(y))],
                         )
                         .unwrap();
                         let part =
-                            call("__apply", &[], &[parts[0].clone(), Value::from(crate::eval::int::dy(i))]).unwrap();
+                            call("__apply", &[], &[parts[0].clone(), Value::from(cute::eval::int::dy(i))]).unwrap();
                         assert_eq!(
                             whole.as_int().unwrap().v,
                             part.as_int().unwrap().v + off,
@@ -107,4 +109,35 @@ fn slice_and_offset_law() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// Check the golden records selected by `pick`: (matched, failures).
+fn check_golden(pick: &dyn Fn(&str) -> bool) -> (usize, Vec<String>) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let (mut ok, mut bad) = (0, Vec::new());
+    for f in ["tests/conformance/golden.jsonl", "tests/conformance/golden_extra.jsonl"] {
+        let Ok(text) = std::fs::read_to_string(format!("{root}/{f}")) else {
+            bad.push(format!("cannot read {f}"));
+            continue;
+        };
+        for line in text.lines() {
+            let Some(expr) = field(line, "expr") else { continue };
+            if !pick(&expr) {
+                continue;
+            }
+            let want = field(line, "cute");
+            match (eval(&expr), want) {
+                (Ok(got), Some(w)) if got == w => ok += 1,
+                (Err(_), None) => ok += 1,
+                (got, want) => bad.push(format!("{expr}\n   got:  {got:?}\n   want: {want:?}")),
+            }
+        }
+    }
+    (ok, bad)
+}
+
+/// The golden records about swizzles, composed layouts and the printers.
+fn is_swizzle_record(e: &str) -> bool {
+    (e.contains("Sw<") || e.contains(" o _0 o") || e.contains("print_layout") || e.contains("print_latex"))
+        && !["SM", "partition_", "copy_atom", "make_tiled"].iter().any(|k| e.contains(k))
 }

@@ -1,6 +1,7 @@
 //! The dependency rule of `src/lib.rs`, checked: every `crate::` path (and `cute::` in
 //! `main.rs`, `super::` that climbs to the crate root) in every file under `src/` names a module
-//! its own module may import. Test code inside `src/` obeys the same rule.
+//! its own module may import. Test code inside `src/` obeys the same rule (test data and
+//! evaluators that need the parser live in `tests/`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -20,10 +21,6 @@ const DIRECT: &[(&str, &[&str])] = &[
     ("jsonl", &[]),
     ("lib", &["diagnostic", "eval", "interp", "jsonl", "parser", "registry", "render", "repl", "runtime", "session"]),
 ];
-
-/// Test code still inside `src/` (issue 8 moves it to `tests/`, and this list shrinks to
-/// nothing): it evaluates through the parser and the interpreter, or reads test data.
-const PENDING_TEST_CODE: &[&str] = &["eval/ops/algebra/tests.rs", "eval/ops/coord/golden.rs", "parser/tests.rs"];
 
 fn direct(m: &str) -> &'static [&'static str] {
     DIRECT.iter().find(|(n, _)| *n == m).unwrap_or_else(|| panic!("module `{m}` is not in the table")).1
@@ -142,7 +139,6 @@ fn dependencies_point_one_way() {
         let text = std::fs::read_to_string(f).unwrap();
         let is_main = module == "main";
         let ok = allowed(&module);
-        let pending = PENDING_TEST_CODE.iter().any(|t| rel.to_string_lossy() == *t);
         // `super::` repeated as often as the file is deep names the crate root.
         let depth = if matches!(module.as_str(), "lib" | "main") { 0 } else { path.len() };
         for (line, r) in references(&text, depth, is_main) {
@@ -151,7 +147,7 @@ fn dependencies_point_one_way() {
                 continue;
             }
             edges.entry(module.clone()).or_default().insert(top.clone());
-            if !(ok.contains(&top) || ok.contains(&r) || pending) {
+            if !(ok.contains(&top) || ok.contains(&r)) {
                 bad.push(format!("src/{}:{line}: `{module}` uses `{r}`", rel.display()));
             }
         }

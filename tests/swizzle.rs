@@ -1,59 +1,7 @@
-//! Golden records and oracle-checked cases for swizzles and composed layouts (the built-ins of
-//! `eval::ops::swizzle` and `render`).
+//! Laws of swizzled layouts (their golden records and oracle cases are replayed by
+//! `tests/oracle.rs`).
 
 mod common;
-use common::eval;
-use cute::jsonl::field;
-
-#[test]
-fn golden_swizzle_records() {
-    let (ok, bad) = check_golden(&is_swizzle_record);
-    for b in &bad {
-        eprintln!("MISMATCH {b}");
-    }
-    eprintln!("{ok} matched, {} mismatched", bad.len());
-    assert!(bad.is_empty());
-}
-
-#[test]
-fn builtin_examples() {
-    let mut bad = Vec::new();
-    for b in cute::eval::ops::swizzle::BUILTINS.iter().chain(cute::render::BUILTINS) {
-        match eval(b.example) {
-            Ok(got) if got == b.result => {}
-            // Waiting for another module's function (e.g. tiled_product).
-            Err(e) if e.rule == "not yet available" => eprintln!("skipped {}: {e}", b.name),
-            got => bad.push(format!("{}: {} -> {got:?}, want {:?}", b.name, b.example, b.result)),
-        }
-    }
-    for b in &bad {
-        eprintln!("{b}");
-    }
-    assert!(bad.is_empty());
-}
-
-/// Compare with an oracle answer file: `SWZ_ORACLE=answers.jsonl cargo test --test swizzle oracle_file -- --ignored`.
-#[test]
-#[ignore]
-fn oracle_file() {
-    let path = std::env::var("SWZ_ORACLE").unwrap_or_default();
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let (mut ok, mut bad) = (0, 0);
-    for line in text.lines() {
-        let Some(expr) = field(line, "expr") else { continue };
-        let want = field(line, "cute");
-        match (eval(&expr), want) {
-            (Ok(g), Some(w)) if g == w => ok += 1,
-            (Err(_), None) => ok += 1,
-            (got, want) => {
-                bad += 1;
-                let detail = field(line, "detail").unwrap_or_default();
-                eprintln!("MISMATCH {expr}\n   got:  {got:?}\n   want: {want:?} {detail}");
-            }
-        }
-    }
-    eprintln!("{ok} matched, {bad} mismatched");
-}
 
 /// Law of `slice_and_offset`: for a coordinate with `_` in mode 0 or 1,
 /// `S(i, j) == slice(i) + offset` (the slice decays to a plain layout with the swizzle folded
@@ -109,35 +57,4 @@ fn slice_and_offset_law() {
         }
     }
     assert!(checked > 1000, "{checked}");
-}
-
-/// Check the golden records selected by `pick`: (matched, failures).
-fn check_golden(pick: &dyn Fn(&str) -> bool) -> (usize, Vec<String>) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let (mut ok, mut bad) = (0, Vec::new());
-    for f in ["tests/conformance/golden.jsonl", "tests/conformance/golden_extra.jsonl"] {
-        let Ok(text) = std::fs::read_to_string(format!("{root}/{f}")) else {
-            bad.push(format!("cannot read {f}"));
-            continue;
-        };
-        for line in text.lines() {
-            let Some(expr) = field(line, "expr") else { continue };
-            if !pick(&expr) {
-                continue;
-            }
-            let want = field(line, "cute");
-            match (eval(&expr), want) {
-                (Ok(got), Some(w)) if got == w => ok += 1,
-                (Err(_), None) => ok += 1,
-                (got, want) => bad.push(format!("{expr}\n   got:  {got:?}\n   want: {want:?}")),
-            }
-        }
-    }
-    (ok, bad)
-}
-
-/// The golden records about swizzles, composed layouts and the printers.
-fn is_swizzle_record(e: &str) -> bool {
-    (e.contains("Sw<") || e.contains(" o _0 o") || e.contains("print_layout") || e.contains("print_latex"))
-        && !["SM", "partition_", "copy_atom", "make_tiled"].iter().any(|k| e.contains(k))
 }

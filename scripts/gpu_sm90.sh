@@ -18,6 +18,15 @@ if command -v nvcc >/dev/null; then
   cuobjdump --dump-sass "$out/k90.cubin" > "$out/k90.sass" 2>&1
   echo "SASS: $(grep -c HGMMA "$out/k90.sass") HGMMA, $(grep -c UTMALDG "$out/k90.sass") UTMALDG, $(grep -c 'LDL\|STL' "$out/k90.sass") LDL/STL" | tee -a "$log"
   grep -m3 HGMMA "$out/k90.sass" | tee -a "$log"
+  # the persistent variant's ptxas report (warnings included)
+  "$bin" -e 'emit gemm 8192 8192 8192 arch=sm90 persistent=1' > "$out/kp.cu" 2>>"$log"
+  (cd "$out" && nvcc -cubin -gencode=arch=compute_90a,code=sm_90a -Xptxas -v kp.cu -o kp.cubin) 2>&1 | grep -vE '^ptxas info +: (Compiling|Function|Compile time|0 bytes gmem)' | sed 's/^/persistent: /' | tee -a "$log"
+fi
+# memory and race checks of small sm90 runs (odd M and N, a ragged last k-tile)
+if command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck synccheck; do
+    echo "sanitizer $tool: $(timeout 240 compute-sanitizer --tool $tool --kernel-name cute_gemm "$bin" -e 'run gemm 300 200 136 arch=sm90 iters=1 warmup=0' 2>&1 | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' | head -3 | tr '\n' ' ')" | tee -a "$log"
+  done
 fi
 if [ $# -ge 1 ]; then mapfile -t stmts < "$1"; else
 stmts=(
@@ -36,4 +45,4 @@ for s in "${stmts[@]}"; do
 done
 echo
 echo "summary (M N K types layout time_ms TFLOP/s cuBLAS ratio rel_err):"
-grep -E '^== |^ +[0-9]+ +[0-9]+ +[0-9]+ |^error|^SASS' "$log"
+grep -E '^== |^ +[0-9]+ +[0-9]+ +[0-9]+ |^error|^SASS|^sanitizer|^persistent|^  \(sm80' "$log"

@@ -190,7 +190,7 @@ pub const OPTIONS: &[OptSpec] = &[
     int_opt("raster", 8, 1, 1024, "raster (block rows per group)"),
     opt("arch", "sm90 on a compute capability 9.0 GPU, else sm80", "sm80 | sm90"),
     int_opt("consumers", 2, 1, 2, "consumers (consumer warpgroups)"),
-    int_opt("persistent", 0, 0, 1, "persistent"),
+    int_opt("persistent", 1, 0, 1, "persistent"),
 ];
 
 /// Options only the sm90 kernel takes.

@@ -448,9 +448,12 @@ fn run_inner(cfg: &Job) -> R<Measured> {
         let (cubin, log) = compile_cubin(cfg.src, "sm_90a")?;
         // ptxas's own warnings (a serialized wgmma, an ignored setmaxnreg) are worth seeing
         let warnings: Vec<&str> = log.lines().filter(|l| l.contains("warning")).map(|l| l.trim()).collect();
-        resources = ptxas_resources(&log).map(|(r, s, f)| {
-            let w = if warnings.is_empty() { String::new() } else { format!("; ptxas: {}", warnings.join(" / ")) };
-            format!("{r} registers, {s} bytes spilled, {f} bytes stack{w}")
+        resources = Some(match ptxas_resources(&log) {
+            Some((r, s, f)) => {
+                let w = if warnings.is_empty() { String::new() } else { format!("; ptxas: {}", warnings.join(" / ")) };
+                format!("{r} registers, {s} bytes spilled, {f} bytes stack{w}")
+            }
+            None => format!("ptxas report not understood: {:?}", log.chars().take(400).collect::<String>()),
         });
         drv("load module", ctx.load_module(cudarc::nvrtc::Ptx::from_binary(cubin)))?
     } else {

@@ -225,7 +225,7 @@ pub fn sm90_configurations() -> Vec<(String, Case)> {
     add(257, 129, 72, vec![]);
     add(257, 129, 72, vec![opt("dtype", tag("bf16")), opt("out", tag("f32"))]);
     add(2048, 2048, 2048, vec![opt("consumers", int(1)), opt("tile", tile(64, 256, 64))]);
-    add(2048, 2048, 2048, vec![opt("persistent", int(1))]);
+    add(2048, 2048, 2048, vec![opt("persistent", int(0))]);
     add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 64)), opt("stages", int(5))]);
     add(2048, 2048, 2048, vec![opt("tile", tile(256, 128, 64)), opt("stages", int(4))]);
     add(2048, 2048, 2048, vec![opt("tile", tile(128, 256, 128)), opt("stages", int(2))]);

@@ -25,7 +25,7 @@ fi
 # memory and race checks of small sm90 runs (odd M and N, a ragged last k-tile)
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck; do
-    echo "sanitizer $tool: $(timeout 240 compute-sanitizer --tool $tool --kernel-name cute_gemm "$bin" -e 'run gemm 300 200 136 arch=sm90 iters=1 warmup=0' 2>&1 | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' | head -3 | tr '\n' ' ')" | tee -a "$log"
+    echo "sanitizer $tool: $(timeout 240 compute-sanitizer --tool $tool "$bin" -e 'run gemm 300 200 136 arch=sm90 iters=1 warmup=0' 2>&1 | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' | head -3 | tr '\n' ' ')" | tee -a "$log"
   done
 fi
 if [ $# -ge 1 ]; then mapfile -t stmts < "$1"; else

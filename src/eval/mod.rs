@@ -3,6 +3,7 @@
 //! Dependencies point one way: `interp` → `builtins` → `ops`, `atoms` → `value`, `layout`,
 //! `int_tuple`, `int`, `error`. Nothing here prints to a terminal or knows about spans except
 //! `interp`, which stamps source spans on errors.
+pub mod analysis;
 pub mod atoms;
 pub mod builtins;
 pub mod error;

@@ -26,7 +26,7 @@ fn ev(e: &Expr, env: &HashMap<String, Value>) -> R<Value> {
         ExprKind::ComposedLit { outer, offset, inner } => {
             builtins::call("make_composed_layout", &[], &[ev(outer, env)?, ev(offset, env)?, ev(inner, env)?])
         }
-        ExprKind::Binary(..) => Err(EvalError::type_err("test evaluator: no arithmetic")),
+        ExprKind::Binary(..) | ExprKind::Not(_) => Err(EvalError::type_err("test evaluator: no arithmetic")),
         ExprKind::Name { name, .. } => Ok(env.get(name).cloned().unwrap_or_else(|| Value::Tag(name.clone()))),
         ExprKind::Call { name, targs, args, .. } => {
             let args = all(args)?;

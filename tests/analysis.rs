@@ -10,7 +10,11 @@ fn run(src: &str) -> (bool, String, String) {
     let mut s = Session::new(Options::default());
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let o = s.run(src, "<test>", &mut out, &mut err);
-    (o.exit_code() == 0, String::from_utf8_lossy(&out).trim_end().to_string(), String::from_utf8_lossy(&err).into_owned())
+    (
+        o.exit_code() == 0,
+        String::from_utf8_lossy(&out).trim_end().to_string(),
+        String::from_utf8_lossy(&err).into_owned(),
+    )
 }
 
 /// The printed value of `src`.

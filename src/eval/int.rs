@@ -151,7 +151,11 @@ impl Int {
 }
 
 fn shift_overflow(f: &str, a: Int, b: Int) -> EvalError {
-    EvalError::new(super::error::ErrorKind::Overflow, "integer overflow", format!("{f}({a}, {b}) does not fit in 64 bits"))
+    EvalError::new(
+        super::error::ErrorKind::Overflow,
+        "integer overflow",
+        format!("{f}({a}, {b}) does not fit in 64 bits"),
+    )
 }
 
 /// Greatest common divisor of magnitudes (gcd(0, x) = |x|), as `cute::gcd` on values.

@@ -53,6 +53,20 @@ macro_rules! b {
 
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
-    b!("shiftl", "shiftl(x, s)", "CuTe's shiftl: x << s (x >> -s for negative s); static iff both are", "shiftl(_3, _4)", "_48", f_shiftl),
-    b!("shiftr", "shiftr(x, s)", "CuTe's shiftr: x >> s, arithmetic (x << -s for negative s); static iff both are", "shiftr(_-48, _4)", "_-3", f_shiftr),
+    b!(
+        "shiftl",
+        "shiftl(x, s)",
+        "CuTe's shiftl: x << s (x >> -s for negative s); static iff both are",
+        "shiftl(_3, _4)",
+        "_48",
+        f_shiftl
+    ),
+    b!(
+        "shiftr",
+        "shiftr(x, s)",
+        "CuTe's shiftr: x >> s, arithmetic (x << -s for negative s); static iff both are",
+        "shiftr(_-48, _4)",
+        "_-3",
+        f_shiftr
+    ),
 ];

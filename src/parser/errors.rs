@@ -26,7 +26,7 @@ fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
         expr | layout_expr | or_expr | xor_expr | and_expr | add_expr | mul_expr | unary | not_op | postfix
-        | primary | paren | tiler | named | under | expr_stmt => Want::Operand,
+        | primary | paren | tiler | named | under | str_lit | expr_stmt => Want::Operand,
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,

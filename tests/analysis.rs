@@ -393,9 +393,17 @@ fn swizzle_slice_agrees_with_cute_and_folds_exactly() {
             kept += 1;
         } else {
             assert!(!out.contains("colliding pairs"), "{src}:\n{out}");
+            if out.contains("A is dynamic") {
+                // CuTe decays a dynamic slice without testing: the point check says whether that
+                // was right (here `(_64,_8):(8,_1)` at (_,3) it is not: S(9,3) is 67, the decay 83).
+                assert!(out.contains("check: slice(i) + offset"), "{src}:\n{out}");
+                kept += 1;
+                continue;
+            }
             // Folded: the plain layout plus CuTe's offset equals S at every full coordinate.
             let off = offsets.get(&(binds.clone(), coord.clone())).cloned().flatten().expect("offset case");
-            let off: i64 = off.rsplit_once(',').unwrap().1.trim_end_matches(')').trim_start_matches('_').parse().unwrap();
+            let off: i64 =
+                off.rsplit_once(',').unwrap().1.trim_end_matches(')').trim_start_matches('_').parse().unwrap();
             let mut sim = Sim::new(&format!("{binds}; P = swizzle_slice(S, {coord})"));
             let n = sim.int("size(P)");
             let under = coord.matches('_').count();

@@ -125,7 +125,11 @@ pub fn from_tv(tv: &Value, mem: &Value, elem: i64, shared: bool) -> R<Pattern> {
     let threads = match tv {
         Value::Layout(l) => match &l.shape {
             IntTuple::T(v) if v.len() >= 2 => int_of("size", &[], &Value::from(v[0].clone()))?,
-            _ => return Err(EvalError::type_err(format!("a thread-value layout has a thread mode and a value mode, got `{l}`"))),
+            _ => {
+                return Err(EvalError::type_err(format!(
+                    "a thread-value layout has a thread mode and a value mode, got `{l}`"
+                )))
+            }
         },
         v => return Err(EvalError::type_err(format!("expected a thread-value layout, got {} `{v}`", v.kind()))),
     };
@@ -247,7 +251,12 @@ pub fn from_tiled_copy(c: &TiledCopy, mem: &Value, shared: bool) -> R<Pattern> {
                     }
                 }
                 groups.push(Group {
-                    label: format!("warp {w}, access {k} (values {}..{}), threads {g}..{}", av * k, av * (k + 1), g + per),
+                    label: format!(
+                        "warp {w}, access {k} (values {}..{}), threads {g}..{}",
+                        av * k,
+                        av * (k + 1),
+                        g + per
+                    ),
                     touches,
                 });
             }
@@ -366,7 +375,10 @@ pub fn pattern(f: &str, args: &[Value], shared: bool) -> R<Pattern> {
             }
         }
         Value::Layout(_) => from_tv(acc, mem, elem.unwrap_or(4), shared),
-        v => Err(EvalError::type_err(format!("{f}: expected a TiledCopy or a thread-value layout, got {} `{v}`", v.kind()))),
+        v => Err(EvalError::type_err(format!(
+            "{f}: expected a TiledCopy or a thread-value layout, got {} `{v}`",
+            v.kind()
+        ))),
     }
 }
 

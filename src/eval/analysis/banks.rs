@@ -89,11 +89,7 @@ pub fn explain(p: &Pattern, c: &Count) -> Vec<String> {
         if let Some((bank, addrs)) = g.worst.first() {
             let list: Vec<String> = addrs.iter().take(8).map(|a| a.to_string()).collect();
             let more = if addrs.len() > 8 { ", ..." } else { "" };
-            l.push_str(&format!(
-                "; bank {bank} holds {} words (bytes {}{more})",
-                addrs.len(),
-                list.join(", ")
-            ));
+            l.push_str(&format!("; bank {bank} holds {} words (bytes {}{more})", addrs.len(), list.join(", ")));
             if g.worst.len() > 1 {
                 let others: Vec<String> = g.worst.iter().skip(1).take(8).map(|(b, _)| b.to_string()).collect();
                 l.push_str(&format!(

@@ -48,11 +48,7 @@ pub fn count_group(g: &Group) -> GroupCount {
 
 pub fn count(p: &Pattern) -> Count {
     let groups: Vec<GroupCount> = p.groups.iter().map(count_group).collect();
-    Count {
-        sectors: groups.iter().map(|g| g.sectors).sum(),
-        minimum: groups.iter().map(|g| g.minimum).sum(),
-        groups,
-    }
+    Count { sectors: groups.iter().map(|g| g.sectors).sum(), minimum: groups.iter().map(|g| g.minimum).sum(), groups }
 }
 
 const SHOWN: usize = 16;

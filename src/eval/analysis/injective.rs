@@ -31,7 +31,10 @@ pub fn image(l: &Value, n: Option<i64>) -> R<Image> {
     if size > MAX_POINTS || n.is_some_and(|n| n > MAX_POINTS) {
         return Err(EvalError::rule(
             "too many points to analyse",
-            format!("size {size}{}; the limit is {MAX_POINTS}", n.map(|n| format!(", codomain {n}")).unwrap_or_default()),
+            format!(
+                "size {size}{}; the limit is {MAX_POINTS}",
+                n.map(|n| format!(", codomain {n}")).unwrap_or_default()
+            ),
         ));
     }
     if n.is_some_and(|n| n < 0) {

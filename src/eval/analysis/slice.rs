@@ -153,7 +153,12 @@ pub fn explain(v: &SliceVerdict) -> Vec<String> {
         format!("  the inner layout sliced: {}", v.sliced),
         "  A = the slice's largest offset on the Y and Z bits (CuTe: the Y/Z projection o slice, at its last index)"
             .to_string(),
-        format!("  A           = {}  ({}{})", bin(v.active, width), v.active, if v.active_static { ", static" } else { ", dynamic" }),
+        format!(
+            "  A           = {}  ({}{})",
+            bin(v.active, width),
+            v.active,
+            if v.active_static { ", static" } else { ", dynamic" }
+        ),
         format!("  sw(A)       = {}", bin(swizzle_apply(sw, v.active), width)),
         format!("  A & ~sw(A)  = {}", bin(v.active & !swizzle_apply(sw, v.active), width)),
     ];
@@ -165,7 +170,10 @@ pub fn explain(v: &SliceVerdict) -> Vec<String> {
         out.push("  no Y/Z pair is active on both sides: the swizzle folds into a plain layout".into());
     } else {
         let c: Vec<String> = v.collisions.iter().map(|(y, z)| format!("Y{y}/Z{z}")).collect();
-        out.push(format!("  colliding pairs (both bits active over the slice): {}: the slice stays composed", c.join(", ")));
+        out.push(format!(
+            "  colliding pairs (both bits active over the slice): {}: the slice stays composed",
+            c.join(", ")
+        ));
     }
     out.push(format!("  CuTe's slice: {} (offset {})", v.slice, v.offset));
     out
@@ -173,7 +181,7 @@ pub fn explain(v: &SliceVerdict) -> Vec<String> {
 
 /// Check on the points of a folded slice: `plain(i) + offset == S(coordinate i)`.
 pub fn check_points(layout: &Value, coord: &Value, v: &SliceVerdict) -> R<Option<String>> {
-    if !v.folds() {
+    if !matches!(v.slice, Value::Layout(_)) {
         return Ok(None);
     }
     let n = match builtins::call("size", &[], std::slice::from_ref(&v.slice))? {
@@ -190,7 +198,10 @@ pub fn check_points(layout: &Value, coord: &Value, v: &SliceVerdict) -> R<Option
         let want = at(layout, full)?;
         let got = at(&v.slice, Value::from(crate::eval::int::dy(i)))? + off;
         if want != got {
-            return Ok(Some(format!("  check: fails at i = {i} ({got} vs {want})")));
+            let why = if v.active_static { "" } else { ": CuTe's untested decay of a dynamic slice is wrong here" };
+            return Ok(Some(format!(
+                "  check: slice(i) + offset == S at the full coordinate fails at i = {i} ({got} vs {want}){why}"
+            )));
         }
     }
     Ok(Some(format!("  check: slice(i) + offset == S at the full coordinate, for {shown} of {n} points: holds")))

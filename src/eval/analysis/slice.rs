@@ -35,7 +35,7 @@ pub struct SliceVerdict {
 
 impl SliceVerdict {
     pub fn folds(&self) -> bool {
-        !self.all_under && !(self.active_static && !self.collisions.is_empty())
+        !self.all_under && (!self.active_static || self.collisions.is_empty())
     }
 }
 

@@ -497,12 +497,22 @@ impl Interp {
                     BinOp::Sub => x.sub(y),
                     BinOp::Mul => x.mul(y),
                     BinOp::Div => x.div(y),
+                    BinOp::And => Ok(x.and(y)),
+                    BinOp::Or => Ok(x.or(y)),
+                    BinOp::Xor => Ok(x.xor(y)),
                 };
                 r.map(Value::from).map_err(|err| match err.kind {
                     ErrorKind::DivZero => Located::new(err, b.span),
                     _ => at(err),
                 })
             }
+            ExprKind::Not(a) => match self.eval_arg(a)? {
+                Value::Tuple(IntTuple::I(i)) => Ok(Value::from(i.not())),
+                v => Err(Located::new(
+                    EvalError::type_err(format!("`~` works on integers, got {} `{v}`", v.kind())),
+                    a.span,
+                )),
+            },
             ExprKind::Name { name, targs } => self.eval_name(name, targs, e.span),
             ExprKind::Call { name, name_span, targs, args } => {
                 if let Some(callee) = self.get(name) {
@@ -787,6 +797,9 @@ fn op_str(op: BinOp) -> &'static str {
         BinOp::Sub => "-",
         BinOp::Mul => "*",
         BinOp::Div => "/",
+        BinOp::And => "&",
+        BinOp::Or => "|",
+        BinOp::Xor => "^",
     }
 }
 

@@ -95,6 +95,7 @@ pub fn registry() -> &'static [Builtin] {
             super::ops::swizzle::BUILTINS,
             super::ops::compare::BUILTINS,
             super::atoms::BUILTINS,
+            super::analysis::BUILTINS,
         ];
         join(tables)
     })

@@ -40,7 +40,7 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
-        _ => None,
+        _ => super::analysis::explain(name, args),
     };
     match out {
         // The value itself is computed by the caller; a step that cannot be shown (e.g. a point
@@ -56,6 +56,10 @@ pub fn explain_apply(callee: &Value, args: &[Value]) -> R<Vec<String>> {
     let steps = match (callee, args) {
         (Value::Layout(l), [c]) => evaluation(l, c),
         (Value::Swizzle(_), [Value::Tuple(IntTuple::I(x))]) => swizzle(callee, *x),
+        (Value::Composed(_), [c]) if has_under(c) => super::analysis::explain_slice(callee, c),
+        (Value::Composed(_), cs) if cs.len() > 1 && cs.iter().any(has_under) => {
+            super::analysis::explain_slice(callee, &Value::tuple(cs.to_vec()))
+        }
         _ => Ok(vec![format!(
             "  {} at ({}): evaluated by CuTe's rules (no step-by-step explanation for this case)",
             callee.kind(),
@@ -63,6 +67,13 @@ pub fn explain_apply(callee: &Value, args: &[Value]) -> R<Vec<String>> {
         )]),
     };
     Ok(steps.unwrap_or_else(|e| vec![format!("  (the steps cannot be shown here: {e})")]))
+}
+
+fn has_under(v: &Value) -> bool {
+    match v {
+        Value::Tuple(t) => t.leaves().iter().any(|l| matches!(l, IntTuple::Under)),
+        _ => false,
+    }
 }
 
 fn call(name: &str, args: &[Value]) -> R<Value> {

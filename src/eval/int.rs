@@ -83,6 +83,48 @@ impl Int {
         }
         Ok(Int::new(self.v.checked_rem(o.v).ok_or_else(|| EvalError::overflow("%", self, o))?, self.s && o.s))
     }
+    /// `a & b`: static if both are; `_0 & x` and `x & _0` are static `_0` (CuTe's C<0> overloads).
+    pub fn and(self, o: Int) -> Int {
+        if self.is_const(0) || o.is_const(0) {
+            return st(0);
+        }
+        Int::new(self.v & o.v, self.s && o.s)
+    }
+    /// `a | b`: static only if both are (CuTe has no mixed special case for `|`).
+    pub fn or(self, o: Int) -> Int {
+        Int::new(self.v | o.v, self.s && o.s)
+    }
+    /// `a ^ b`: static only if both are.
+    pub fn xor(self, o: Int) -> Int {
+        Int::new(self.v ^ o.v, self.s && o.s)
+    }
+    /// `~a`: keeps static-ness.
+    pub fn not(self) -> Int {
+        Int::new(!self.v, self.s)
+    }
+    /// CuTe's `shiftl(x, s)`: `x << s`, or `x >> -s` for negative `s`; static if both are.
+    /// A shift of 64 bits or more, or one that loses bits of `x`, is an overflow error.
+    pub fn shiftl(self, o: Int) -> R<Int> {
+        let s = self.s && o.s;
+        if o.v <= -64 || o.v >= 64 {
+            return Err(shift_overflow("shiftl", self, o));
+        }
+        if o.v < 0 {
+            return Ok(Int::new(self.v >> -o.v, s));
+        }
+        let r = self.v << o.v;
+        if r >> o.v != self.v {
+            return Err(shift_overflow("shiftl", self, o));
+        }
+        Ok(Int::new(r, s))
+    }
+    /// CuTe's `shiftr(x, s)`: `x >> s` (arithmetic), or `x << -s` for negative `s`.
+    pub fn shiftr(self, o: Int) -> R<Int> {
+        if o.v == i64::MIN {
+            return Err(shift_overflow("shiftr", self, o));
+        }
+        self.shiftl(Int::new(-o.v, o.s)).map_err(|_| shift_overflow("shiftr", self, o))
+    }
     pub fn neg(self) -> R<Int> {
         st(0).sub(self).map(|r| Int::new(r.v, self.s))
     }
@@ -106,6 +148,14 @@ impl Int {
     pub fn eq(self, o: Int) -> Int {
         Int::bool(self.v == o.v, self.s && o.s)
     }
+}
+
+fn shift_overflow(f: &str, a: Int, b: Int) -> EvalError {
+    EvalError::new(
+        super::error::ErrorKind::Overflow,
+        "integer overflow",
+        format!("{f}({a}, {b}) does not fit in 64 bits"),
+    )
 }
 
 /// Greatest common divisor of magnitudes (gcd(0, x) = |x|), as `cute::gcd` on values.

@@ -3,6 +3,7 @@
 //! Inside, dependencies point one way: `builtins` → `explain`, `ops`, `atoms` → `value`,
 //! `layout`, `int_tuple`, `int`, `error`. `eval` imports nothing of the crate outside itself
 //! (`tests/deps.rs` checks it).
+pub mod analysis;
 pub mod atoms;
 pub mod builtins;
 pub mod error;

@@ -46,6 +46,10 @@ pub enum BinOp {
     Sub,
     Mul,
     Div,
+    /// `&`, `|`, `^`: bitwise, on integers only.
+    And,
+    Or,
+    Xor,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -70,8 +74,10 @@ pub enum ExprKind {
     /// `A o n o B` with `n` an integer literal: a ComposedLayout with offset `n`
     /// (`Sw<3,3,3> o _0 o L`), exactly as CuTe prints one; right-nested when chained.
     ComposedLit { outer: Box<Expr>, offset: Box<Expr>, inner: Box<Expr> },
-    /// `a + b`, `a - b`, `a * b`, `a / b` on integers / tuples (CuTe's rules).
+    /// `a + b`, `a - b`, `a * b`, `a / b`, `a & b`, `a | b`, `a ^ b` on integers (CuTe's rules).
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `~x`: bitwise not of an integer.
+    Not(Box<Expr>),
     /// A bare name, possibly with template arguments: `A`, `LayoutRight`, `half_t`,
     /// `SM90_64x64x16_F16F16F16_SS<K,K>`.
     Name { name: String, targs: Vec<TArg> },

@@ -153,8 +153,16 @@ fn compose_chain(items: Vec<H>) -> R<H> {
 
 /// Builds any expression-level pair. Levels with one child are passed through in a loop.
 fn expr(mut p: Pair<Rule>) -> R<H> {
-    while let Rule::expr | Rule::layout_expr | Rule::add_expr | Rule::mul_expr | Rule::postfix | Rule::primary =
-        p.as_rule()
+    while let Rule::expr
+    | Rule::layout_expr
+    | Rule::or_expr
+    | Rule::xor_expr
+    | Rule::and_expr
+    | Rule::add_expr
+    | Rule::mul_expr
+    | Rule::unary
+    | Rule::postfix
+    | Rule::primary = p.as_rule()
     {
         let mut it = p.clone().into_inner();
         match (it.next(), it.next()) {
@@ -179,7 +187,7 @@ fn expr(mut p: Pair<Rule>) -> R<H> {
             let (d, hd) = expr(it.next().ok_or_else(|| internal(span))?)?;
             node(ExprKind::Layout(Box::new(s), Box::new(d)), span, hs.max(hd) + 1)
         }
-        Rule::add_expr | Rule::mul_expr => {
+        Rule::or_expr | Rule::xor_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr => {
             let mut it = p.into_inner();
             let mut acc = expr(it.next().ok_or_else(|| internal(span))?)?;
             while let Some(op) = it.next() {
@@ -188,12 +196,33 @@ fn expr(mut p: Pair<Rule>) -> R<H> {
                     "-" => BinOp::Sub,
                     "*" => BinOp::Mul,
                     "/" => BinOp::Div,
+                    "&" => BinOp::And,
+                    "|" => BinOp::Or,
+                    "^" => BinOp::Xor,
                     _ => return Err(internal(span_of(&op))),
                 };
                 let (rhs, hr) = expr(it.next().ok_or_else(|| internal(span))?)?;
                 let s = acc.0.span.join(rhs.span);
                 let h = acc.1.max(hr) + 1;
                 acc = node(ExprKind::Binary(op, Box::new(acc.0), Box::new(rhs)), s, h)?;
+            }
+            Ok(acc)
+        }
+        // `~ ~ x`: one node per `~`, innermost first.
+        Rule::unary => {
+            let mut nots = Vec::new();
+            let mut operand = None;
+            for q in p.into_inner() {
+                match q.as_rule() {
+                    Rule::not_op => nots.push(span_of(&q)),
+                    _ => operand = Some(q),
+                }
+            }
+            let mut acc = expr(operand.ok_or_else(|| internal(span))?)?;
+            while let Some(at) = nots.pop() {
+                let s = at.join(acc.0.span);
+                let h = acc.1 + 1;
+                acc = node(ExprKind::Not(Box::new(acc.0)), s, h)?;
             }
             Ok(acc)
         }

@@ -25,8 +25,8 @@ enum Want {
 fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
-        expr | layout_expr | add_expr | mul_expr | postfix | primary | paren | tiler | named | under | str_lit
-        | expr_stmt => Want::Operand,
+        expr | layout_expr | or_expr | xor_expr | and_expr | add_expr | mul_expr | unary | not_op | postfix
+        | primary | paren | tiler | named | under | str_lit | expr_stmt => Want::Operand,
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,
@@ -36,7 +36,7 @@ fn want(rule: Rule) -> Option<Want> {
         assign => Want::Assign,
         eq_eq => Want::EqEq,
         kw_gemm => Want::Gemm,
-        kw_o | colon | add_op | mul_op => Want::Operator,
+        kw_o | colon | or_op | xor_op | and_op | add_op | mul_op => Want::Operator,
         semi | nl | EOI => Want::EndOfStatement,
         program | assert_stmt | gemm_stmt | explain_stmt | kw_assert | kw_run | kw_emit | kw_explain => Want::Statement,
         _ => return None,
@@ -152,6 +152,9 @@ pub(super) fn from_pest(e: pest::error::Error<Rule>, text: &str) -> ParseError {
                 Rule::colon => ops.push("':'"),
                 Rule::add_op => ops.extend(["'+'", "'-'"]),
                 Rule::mul_op => ops.extend(["'*'", "'/'"]),
+                Rule::or_op => ops.push("'|'"),
+                Rule::xor_op => ops.push("'^'"),
+                Rule::and_op => ops.push("'&'"),
                 _ => {}
             }
         }

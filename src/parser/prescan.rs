@@ -18,41 +18,24 @@ use super::{ParseError, MAX_EXPR_DEPTH, MAX_NESTING};
 /// before pest spends seconds on a 100000-long `a o a o ...`.
 #[derive(Clone, Copy, Default)]
 struct Chains {
-    /// `o`
-    compose: usize,
-    /// binary `+` `-`
-    add: usize,
-    /// `*` `/`
-    mul: usize,
-    /// `A(1)(2)...`
-    apply: usize,
+    /// Chain lengths by class, loosest first: `o`, `|`, `^`, `&`, binary `+ -`, `* /`, unary
+    /// `~`, `A(1)(2)...`.
+    len: [usize; 8],
 }
 
+/// Class indices into `Chains::len`.
+const COMPOSE: usize = 0;
+const APPLY: usize = 7;
+
 impl Chains {
-    /// Count one operator of class `k` (0 = `o`, 1 = `+ -`, 2 = `* /`, 3 = apply); tighter
-    /// classes start afresh. Returns the new length of the class's chain.
-    fn link(&mut self, k: u8) -> usize {
-        match k {
-            0 => {
-                *self = Chains { compose: self.compose + 1, ..Chains::default() };
-                self.compose
-            }
-            1 => {
-                self.mul = 0;
-                self.apply = 0;
-                self.add += 1;
-                self.add
-            }
-            2 => {
-                self.apply = 0;
-                self.mul += 1;
-                self.mul
-            }
-            _ => {
-                self.apply += 1;
-                self.apply
-            }
+    /// Count one operator of class `k`; tighter classes start afresh. Returns the new length of
+    /// the class's chain.
+    fn link(&mut self, k: usize) -> usize {
+        self.len[k] += 1;
+        for l in &mut self.len[k + 1..] {
+            *l = 0;
         }
+        self.len[k]
     }
 }
 
@@ -121,20 +104,24 @@ pub fn scan(src: &str) -> Scan {
         }
         // The class of operator at `i`, if any (see `Chains::link`).
         let class = match c {
-            b'o' if (i == 0 || !is_word(out[i - 1])) && (i + 1 >= n || !is_word(out[i + 1])) => Some(0),
-            b'+' => Some(1),
+            b'o' if (i == 0 || !is_word(out[i - 1])) && (i + 1 >= n || !is_word(out[i + 1])) => Some(COMPOSE),
+            b'|' => Some(1),
+            b'^' => Some(2),
+            b'&' => Some(3),
+            b'+' => Some(4),
             b'-' => {
                 // Binary when it follows an operand: a word, `)` or `>`, or a `_` with a blank
                 // between (`_-3` is a literal).
                 let before = out[..i].iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'));
                 match before {
-                    Some(j) if out[j] == b'_' => (j + 1 < i).then_some(1),
-                    Some(j) if is_word(out[j]) || matches!(out[j], b')' | b'>') => Some(1),
+                    Some(j) if out[j] == b'_' => (j + 1 < i).then_some(4),
+                    Some(j) if is_word(out[j]) || matches!(out[j], b')' | b'>') => Some(4),
                     _ => None,
                 }
             }
-            b'*' | b'/' => Some(2),
-            b'(' if i > 0 && out[i - 1] == b')' => Some(3),
+            b'*' | b'/' => Some(5),
+            b'~' => Some(6),
+            b'(' if i > 0 && out[i - 1] == b')' => Some(APPLY),
             _ => None,
         };
         if let Some(k) = class {
@@ -159,7 +146,7 @@ pub fn scan(src: &str) -> Scan {
             // `S:D` binds tighter than `o`: it ends the arithmetic chains only.
             b':' => {
                 if let Some(ch) = chains.last_mut() {
-                    *ch = Chains { compose: ch.compose, ..Chains::default() };
+                    *ch = Chains { len: [ch.len[COMPOSE], 0, 0, 0, 0, 0, 0, 0] };
                 }
             }
             b'\n' if stack.is_empty() => chains = vec![Chains::default()],

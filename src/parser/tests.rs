@@ -22,9 +22,13 @@ pub(crate) fn sx(e: &Expr) -> String {
                 BinOp::Sub => "-",
                 BinOp::Mul => "*",
                 BinOp::Div => "/",
+                BinOp::And => "&",
+                BinOp::Or => "|",
+                BinOp::Xor => "^",
             };
             format!("({o} {} {})", sx(a), sx(b))
         }
+        ExprKind::Not(a) => format!("(~ {})", sx(a)),
         ExprKind::Name { name, targs: t } if t.is_empty() => name.clone(),
         ExprKind::Name { name, targs: t } => format!("{name}<{}>", targs(t)),
         ExprKind::Call { name, targs: t, args, .. } if t.is_empty() => format!("(call {name} {})", list(args)),
@@ -95,6 +99,17 @@ fn precedence() {
         "(o (: (tuple _12 (tuple _4 _8)) (tuple _59 (tuple _13 _1))) (tiler (: _3 _4) (: _8 _2)))"
     );
     assert_eq!(e("(_4,_8):(_8,_1) o <_, _4:_2>"), "(o (: (tuple _4 _8) (tuple _8 _1)) (tiler _ (: _4 _2)))");
+}
+
+#[test]
+fn bitwise_precedence_as_in_cpp() {
+    assert_eq!(e("1 | 2 ^ 3 & 4 + 5 * 6"), "(| 1 (^ 2 (& 3 (+ 4 (* 5 6)))))");
+    assert_eq!(e("a & b & c"), "(& (& a b) c)");
+    assert_eq!(e("~a * ~~b"), "(* (~ a) (~ (~ b)))");
+    assert_eq!(e("~A(1)"), "(~ (call A 1))");
+    assert_eq!(e("a & b : c | d o e"), "(o (: (& a b) (| c d)) e)");
+    assert_eq!(e("511 & 3"), "(& 511 3)");
+    assert_eq!(e("~-3"), "(~ -3)");
 }
 
 #[test]
@@ -337,7 +352,11 @@ fn long_chains() {
         timed_err(&vec!["1"; d].join("+"), "nested too deeply");
         timed_err(&vec!["A o _0"; d].join(" o "), "nested too deeply");
         timed_err(&format!("A{}", "(1)".repeat(d)), "nested too deeply");
+        timed_err(&vec!["1"; d].join(" & "), "nested too deeply");
+        timed_err(&vec!["1"; d].join("|"), "nested too deeply");
+        timed_err(&format!("{}1", "~".repeat(d)), "nested too deeply");
     }
+    assert!(parse(&vec!["~1 & 2 ^ 3"; 400].join(" | ")).is_ok());
     assert!(parse(&vec!["a"; 200].join(" o ")).is_ok());
     // The pre-scan rejects a chain longer than the limit at the operator past the limit, before
     // pest runs; anything shorter is left to the AST builder.

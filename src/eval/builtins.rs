@@ -93,6 +93,7 @@ pub fn registry() -> &'static [Builtin] {
             super::ops::swizzle::BUILTINS,
             super::ops::compare::BUILTINS,
             super::atoms::BUILTINS,
+            super::gmma::BUILTINS,
             crate::render::BUILTINS,
         ];
         let mut v = Vec::new();

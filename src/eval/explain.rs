@@ -39,6 +39,7 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
+        ("make_gmma_desc", 2 | 3) => Some(super::gmma::explain_desc(targs, args)),
         _ => None,
     };
     match out {

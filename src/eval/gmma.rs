@@ -780,7 +780,7 @@ fn nearest(a: &Analysis, tname: &str) -> Option<(String, Value)> {
     let lt = a.layout_type.or_else(|| {
         let sw = a.swizzle;
         let cand = if sw.m != 4 { swizzle_bytes(sw, bits).ok()? } else { sw };
-        (cand.m == 4 && cand.s == 3 && (0..=3).contains(&cand.b)).then(|| match cand.b {
+        (cand.m == 4 && cand.s == 3 && (0..=3).contains(&cand.b)).then_some(match cand.b {
             0 => LayoutType::Interleave,
             1 => LayoutType::B32,
             2 => LayoutType::B64,

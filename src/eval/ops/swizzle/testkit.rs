@@ -27,6 +27,7 @@ fn ev(e: &Expr, env: &HashMap<String, Value>) -> R<Value> {
             builtins::call("make_composed_layout", &[], &[ev(outer, env)?, ev(offset, env)?, ev(inner, env)?])
         }
         ExprKind::Binary(..) => Err(EvalError::type_err("test evaluator: no arithmetic")),
+        ExprKind::SmemPtr { .. } => Err(EvalError::type_err("test evaluator: no smem pointer flag")),
         ExprKind::Name { name, .. } => Ok(env.get(name).cloned().unwrap_or_else(|| Value::Tag(name.clone()))),
         ExprKind::Call { name, targs, args, .. } => {
             let args = all(args)?;

@@ -285,7 +285,14 @@ impl Interp {
 
     /// `explain e`: the call (or `A o B`, `L(c)`) with its argument values, the steps, `= value`.
     fn exec_explain(&self, e: &Expr) -> E<Produced> {
-        let value = self.eval(e)?;
+        // A refused make_gmma_desc is explained (which rule broke, what would be accepted)
+        // rather than reported as an error.
+        let value = match (self.eval(e), &e.kind) {
+            (Err(err), ExprKind::Call { name, .. }) if name == "make_gmma_desc" && self.get(name).is_none() => {
+                Value::Text(format!("error: {}", err.error))
+            }
+            (v, _) => v?,
+        };
         let list = |vs: &[Value]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
         let at = |err: EvalError| Located::new(err, e.span);
         let (head, steps) = match &e.kind {
@@ -458,6 +465,21 @@ impl Interp {
             ExprKind::Compose(a, b) => {
                 let args = [self.eval_arg(a)?, self.eval_arg(b)?];
                 self.call_builtin("composition", &[], &args, e.span, &[a.span, b.span])
+            }
+            ExprKind::SmemPtr { .. } => Err(Located::new(
+                EvalError::type_err(
+                    "smem_ptr[Nb](unset) is only the offset of a composed layout: `Sw<3,4,3> o smem_ptr[16b](unset) o L`",
+                ),
+                e.span,
+            )),
+            ExprKind::ComposedLit { outer, offset, inner } if matches!(offset.kind, ExprKind::SmemPtr { .. }) => {
+                // CuTe's `ComposedLayout<A, smem_ptr_flag_bits<B>, L>` (a GMMA layout atom)
+                let bits = match offset.kind {
+                    ExprKind::SmemPtr { bits } => bits,
+                    _ => 0,
+                };
+                let (a, l) = (self.eval_arg(outer)?, self.eval_arg(inner)?);
+                crate::eval::gmma::smem_flagged(a, bits, l).map_err(at)
             }
             ExprKind::ComposedLit { outer, offset, inner } => {
                 let args = [self.eval_arg(outer)?, self.eval_arg(offset)?, self.eval_arg(inner)?];

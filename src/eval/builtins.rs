@@ -96,6 +96,7 @@ pub fn registry() -> &'static [Builtin] {
             super::ops::compare::BUILTINS,
             super::atoms::BUILTINS,
             super::analysis::BUILTINS,
+            super::gmma::BUILTINS,
         ];
         join(tables)
     })

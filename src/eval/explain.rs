@@ -40,6 +40,7 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
+        ("make_gmma_desc", 2 | 3) => Some(super::gmma::explain_desc(targs, args)),
         _ => super::analysis::explain(name, args),
     };
     match out {

@@ -66,9 +66,42 @@ pub struct Composed {
     pub outer: Func,
     pub offset: Int,
     pub inner: Func,
+    /// An offset whose C++ type is not a plain integer (`offset` then holds its value):
+    /// a `MixedBits` left by slicing a swizzled layout, or the unset shared-memory pointer flag
+    /// of a GMMA layout atom.
+    pub mixed: Option<TypedOffset>,
+}
+
+/// The C++ type of a ComposedLayout's offset when it is not a plain integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypedOffset {
     /// When slicing a swizzled layout leaves an offset whose bits are partly static, CuTe keeps
-    /// it as a `MixedBits` (printed `M_0|(64&64)=64`); `offset` then holds its value.
-    pub mixed: Option<MixedBits>,
+    /// it as a `MixedBits` (printed `M_0|(64&64)=64`).
+    Mixed(MixedBits),
+    /// CuTe's `smem_ptr_flag_bits<B>` (`pointer_flagged.hpp`), printed `smem_ptr[Bb](unset)`:
+    /// an `Int<0>` that marks the swizzle as acting on the bytes of a shared-memory pointer of
+    /// B-bit elements. `upcast`/`downcast` scale B and keep the swizzle; arithmetic on it (a
+    /// slice's offset) gives a plain integer.
+    SmemFlag(u32),
+}
+
+impl fmt::Display for TypedOffset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypedOffset::Mixed(m) => write!(f, "{m}"),
+            TypedOffset::SmemFlag(b) => write!(f, "smem_ptr[{b}b](unset)"),
+        }
+    }
+}
+
+impl Composed {
+    /// The element width B of a GMMA atom's `smem_ptr[Bb](unset)` offset, if it has one.
+    pub fn smem_bits(&self) -> Option<u32> {
+        match self.mixed {
+            Some(TypedOffset::SmemFlag(b)) => Some(b),
+            _ => None,
+        }
+    }
 }
 
 /// CuTe's `MixedBits<S, F>`: the value `S | (d & F)` where the bits of `F` are known only at

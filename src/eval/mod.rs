@@ -8,6 +8,7 @@ pub mod atoms;
 pub mod builtins;
 pub mod error;
 pub mod explain;
+pub mod gmma;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;

@@ -74,6 +74,9 @@ pub enum ExprKind {
     /// `A o n o B` with `n` an integer literal: a ComposedLayout with offset `n`
     /// (`Sw<3,3,3> o _0 o L`), exactly as CuTe prints one; right-nested when chained.
     ComposedLit { outer: Box<Expr>, offset: Box<Expr>, inner: Box<Expr> },
+    /// `smem_ptr[16b](unset)`: CuTe's unset shared-memory pointer flag of B-bit elements; only
+    /// the offset of a ComposedLayout literal (`Sw<3,4,3> o smem_ptr[16b](unset) o L`).
+    SmemPtr { bits: u32 },
     /// `a + b`, `a - b`, `a * b`, `a / b`, `a & b`, `a | b`, `a ^ b` on integers (CuTe's rules).
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `~x`: bitwise not of an integer.

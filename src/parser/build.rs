@@ -106,7 +106,7 @@ fn next_expr<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>, span: Span) -> R
 }
 
 fn is_int_lit(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Int { .. })
+    matches!(e.kind, ExprKind::Int { .. } | ExprKind::SmemPtr { .. })
 }
 
 /// Left-associative fold of `A o B o C` → Compose(Compose(A,B),C).
@@ -257,6 +257,13 @@ fn expr(mut p: Pair<Rule>) -> R<H> {
         Rule::int_lit => node(int_lit(&p)?, span, 1),
         Rule::under => node(ExprKind::Under, span, 1),
         Rule::str_lit => node(ExprKind::Str(str_lit(&p)?), span, 1),
+        Rule::smem_ptr => {
+            let digits = p.as_str().trim_start_matches("smem_ptr[").trim_end_matches("b](unset)");
+            let bits = digits.parse::<u32>().map_err(|_| {
+                ParseError::new(format!("the element width {digits} of smem_ptr is out of range"), span)
+            })?;
+            node(ExprKind::SmemPtr { bits }, span, 1)
+        }
         Rule::paren => {
             let (mut items, h) = arg_list(p)?;
             if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under)

@@ -16,6 +16,7 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Swizzle { b, m, s } => format!("Sw<{b},{m},{s}>"),
         ExprKind::Compose(a, b) => format!("(o {} {})", sx(a), sx(b)),
         ExprKind::ComposedLit { outer, offset, inner } => format!("(olit {} {} {})", sx(outer), sx(offset), sx(inner)),
+        ExprKind::SmemPtr { bits } => format!("smem_ptr[{bits}b]"),
         ExprKind::Binary(op, a, b) => {
             let o = match op {
                 BinOp::Add => "+",
@@ -155,6 +156,12 @@ fn one_tuple_rule() {
 fn composed_layout_literal() {
     assert_eq!(e("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"), "(olit Sw<3,3,3> _0 (: (tuple _8 _64) (tuple _64 _1)))");
     assert_eq!(e("Sw<2,0,3> o _0 o Sw<2,0,3> o _0 o L"), "(olit Sw<2,0,3> _0 (olit Sw<2,0,3> _0 L))");
+    // CuTe's print of a GMMA layout atom: the offset is the unset smem pointer flag
+    assert_eq!(
+        e("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"),
+        "(olit Sw<3,4,3> smem_ptr[16b] (: (tuple _8 _64) (tuple _64 _1)))"
+    );
+    assert_eq!(e("A o smem_ptr[8b](unset) o B o C"), "(olit A smem_ptr[8b] (o B C))");
     assert_eq!(e("Swizzle<1,2,3> o 5 o L"), "(olit Sw<1,2,3> 5 L)");
     assert_eq!(e("(_4,_8):(_8,_1) o _6"), "(o (: (tuple _4 _8) (tuple _8 _1)) _6)");
     assert_eq!(e("A o B o _0 o C o D"), "(olit (o A B) _0 (o C D))");

@@ -8,7 +8,7 @@ use super::alg;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, T};
-use crate::eval::layout::{Composed, Func, MixedBits};
+use crate::eval::layout::{Composed, Func, TypedOffset};
 use crate::eval::layout::{Layout, Swizzle};
 use crate::eval::value::Value;
 use std::fmt;
@@ -180,7 +180,7 @@ pub fn unsupported_tensor(what: &str) -> EvalError {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SwOffset {
     pub offset: Int,
-    pub mixed: Option<MixedBits>,
+    pub mixed: Option<TypedOffset>,
 }
 
 impl fmt::Display for SwOffset {

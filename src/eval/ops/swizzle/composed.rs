@@ -13,7 +13,7 @@ use crate::eval::builtins::{self, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout, MixedBits, Swizzle};
+use crate::eval::layout::{Composed, Func, Layout, MixedBits, Swizzle, TypedOffset};
 use crate::eval::value::Value;
 
 /// Call a built-in by name (all its overloads, in registry order).
@@ -45,7 +45,8 @@ pub fn compose3(a: Func, o: Int, b: Value) -> R<Value> {
 
 /// `composition(c.layout_a(), c.offset(), b)`.
 pub fn rewrap(c: &Composed, b: Value) -> R<Value> {
-    // A MixedBits offset stays one: CuTe rebuilds the ComposedLayout with the same offset type.
+    // A MixedBits offset or a smem_ptr flag stays one: CuTe rebuilds the ComposedLayout with the
+    // same offset type.
     if c.mixed.is_some() {
         let inner = to_func(b)?;
         return Ok(Value::Composed(Box::new(Composed {
@@ -352,7 +353,9 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
     if collide {
         // Hits on Y and Z: not reducible, stays a swizzled layout.
         let (off, mixed) = match off_only {
-            Off::Mixed { s, f, d } => (Int::new((s | d) as i64, false), Some(MixedBits { s, f, d })),
+            Off::Mixed { s, f, d } => {
+                (Int::new((s | d) as i64, false), Some(TypedOffset::Mixed(MixedBits { s, f, d })))
+            }
             o => (o.as_int().unwrap_or(st(0)), None),
         };
         let mut v = compose3(Func::Swizzle(sw), off, sliced)?;
@@ -447,11 +450,34 @@ pub fn inverse(c: &Composed, which: &str) -> R<Value> {
 
 /// `upcast<N>` / `downcast<N>` of a composed layout: each part, the offset divided or scaled.
 pub fn cast(c: &Composed, which: &str, targs: &[TArg], n: i64) -> R<Value> {
+    if let Some(bits) = c.smem_bits() {
+        return cast_smem_flagged(c, bits, which, targs, n);
+    }
     let a = call(which, targs, vec![Value::from(c.outer.clone())])?;
     let o = if which == "upcast" { bits::upcast_int(c.offset, n)? } else { bits::downcast_int(c.offset, n)? };
     let b = call(which, targs, vec![Value::from(c.inner.clone())])?;
     // The offset is now a `C<unsigned>`, never `Int<0>`: no identity case here.
     Ok(Value::Composed(Box::new(Composed { outer: to_func(a)?, offset: o, inner: to_func(b)?, mixed: None })))
+}
+
+/// `upcast<N>` / `downcast<N>` of `A o smem_ptr[Bb](unset) o L` (`pointer_flagged.hpp`): the
+/// swizzle acts on bytes, so it is kept; the flag's element width becomes B*N or B/N.
+fn cast_smem_flagged(c: &Composed, bits: u32, which: &str, targs: &[TArg], n: i64) -> R<Value> {
+    let new_bits = match (which, u32::try_from(n)) {
+        ("upcast", Ok(k)) => bits.checked_mul(k),
+        (_, Ok(k)) if k > 0 => Some(bits / k),
+        _ => None,
+    };
+    let new_bits = new_bits.filter(|b| i32::try_from(*b).is_ok()).ok_or_else(|| {
+        EvalError::rule("smem_ptr_flag_bits", format!("{which}<{n}> of smem_ptr[{bits}b]: no such element width"))
+    })?;
+    let b = call(which, targs, vec![Value::from(c.inner.clone())])?;
+    Ok(Value::Composed(Box::new(Composed {
+        outer: c.outer.clone(),
+        offset: st(0),
+        inner: to_func(b)?,
+        mixed: Some(TypedOffset::SmemFlag(new_bits)),
+    })))
 }
 
 /// `max_alignment(Swizzle o O o B)` = gcd(2^M, O, max_alignment(B)); 1 for other composed layouts.

@@ -8,6 +8,7 @@
 //! - a TiledCopy: source and destination tiles side by side (as `print_latex` places them);
 //! - shared-memory banks (`print_banks`): cells coloured by 4-byte bank for an element size,
 //!   one warp's access outlined, conflicting cells outlined in red.
+//!
 //! Output is deterministic and sized to its content. May import: `eval`, `render::grid`.
 
 use super::grid::{check_limit, Grid};
@@ -315,14 +316,20 @@ fn tv_title(l: &Layout, tile: &str, what: Option<&str>) -> Vec<String> {
     v
 }
 
+/// A layout's tile (rows, cols) and what it is; `None` where two atoms disagree on the tile.
+type OperandTable = HashMap<String, Option<(i64, i64, String)>>;
+
+/// ((m, n), (thread, value)) pairs of a TV layout.
+type Owners = Vec<((i64, i64), (i64, i64))>;
+
 /// Every MMA atom's A, B and C layouts with their tiles ((M,K), (N,K), (M,N)); a layout two
 /// atoms draw over different tiles is left out.
-fn mma_operand_layouts() -> &'static HashMap<String, Option<(i64, i64, String)>> {
-    static TABLE: std::sync::OnceLock<HashMap<String, Option<(i64, i64, String)>>> = std::sync::OnceLock::new();
+fn mma_operand_layouts() -> &'static OperandTable {
+    static TABLE: std::sync::OnceLock<OperandTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         use crate::eval::atoms::mma_table;
         use crate::eval::builtins::TArg;
-        let mut m: HashMap<String, Option<(i64, i64, String)>> = HashMap::new();
+        let mut m: OperandTable = HashMap::new();
         for name in mma_table::all_names() {
             let kk = [TArg::Name("K".into()), TArg::Name("K".into())];
             let traits = match mma_table::lookup(&name, &[]) {
@@ -553,7 +560,7 @@ pub fn svg_banks(smem: &Value, elem: &Value, access: Option<&Value>) -> R<String
 }
 
 /// ((m, n), (t, v)) for every owner of a coordinate TV layout (all owners, not only the first).
-fn all_owners(l: &Layout, rows: i64, cols: i64) -> R<Vec<((i64, i64), (i64, i64))>> {
+fn all_owners(l: &Layout, rows: i64, cols: i64) -> R<Owners> {
     let shape = l.shape.modes();
     let (nt, nv) = match shape.as_slice() {
         [t, v] => (size_of(t)?, size_of(v)?),
@@ -570,7 +577,7 @@ fn all_owners(l: &Layout, rows: i64, cols: i64) -> R<Vec<((i64, i64), (i64, i64)
     Ok(v)
 }
 
-fn index_owners(l: &Layout, rows: i64, cols: i64) -> R<Vec<((i64, i64), (i64, i64))>> {
+fn index_owners(l: &Layout, rows: i64, cols: i64) -> R<Owners> {
     let g = Grid::new(&Value::Layout(l.clone()))?;
     check_limit("print_banks", g.rows.min(32), g.cols)?;
     let mut v = Vec::new();

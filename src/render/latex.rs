@@ -29,7 +29,7 @@ fn color(idx: i32) -> R<&'static str> {
 }
 
 /// `append<2>(layout, Layout<_1,_0>{})` on the plain layout.
-fn append2(l: &Layout) -> R<Layout> {
+fn append2(l: &Layout, what: &str) -> R<Layout> {
     let mut s = l.shape.modes();
     let mut d = l.stride.modes();
     if let (IntTuple::T(ss), IntTuple::T(ds)) = (&l.shape, &l.stride) {
@@ -39,7 +39,7 @@ fn append2(l: &Layout) -> R<Layout> {
     if s.len() > 2 || d.len() > 2 {
         return Err(EvalError::rule(
             "rank(layout) <= 2",
-            format!("print_latex needs a layout of rank at most 2, `{l}` has rank {}", s.len()),
+            format!("{what} needs a layout of rank at most 2, `{l}` has rank {}", s.len()),
         ));
     }
     while s.len() < 2 {
@@ -51,25 +51,26 @@ fn append2(l: &Layout) -> R<Layout> {
     Ok(Layout::new(IntTuple::T(s), IntTuple::T(d)))
 }
 
-/// `append<2>(L, _1:_0)` for a layout or composed layout (`composition(A, O, append<2>(B))`).
-pub fn append2_value(v: &Value) -> R<Value> {
-    fn go(f: &Func) -> R<Value> {
+/// `append<2>(L, _1:_0)` for a layout or composed layout (`composition(A, O, append<2>(B))`);
+/// `what` (the printer) is named when the rank is too high.
+pub fn append2_value(v: &Value, what: &str) -> R<Value> {
+    fn go(f: &Func, what: &str) -> R<Value> {
         match f {
-            Func::Layout(l) => Ok(Value::Layout(append2(l)?)),
-            Func::Composed(c) => compose3(c.outer.clone(), c.offset, go(&c.inner)?),
+            Func::Layout(l) => Ok(Value::Layout(append2(l, what)?)),
+            Func::Composed(c) => compose3(c.outer.clone(), c.offset, go(&c.inner, what)?),
             Func::Swizzle(sw) => Err(EvalError::type_err(format!("{sw} is not a layout"))),
         }
     }
     match v {
-        Value::Layout(l) => go(&Func::Layout(l.clone())),
-        Value::Composed(c) => go(&Func::Composed(c.clone())),
+        Value::Layout(l) => go(&Func::Layout(l.clone()), what),
+        Value::Composed(c) => go(&Func::Composed(c.clone()), what),
         v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind()))),
     }
 }
 
 /// The TikZ document of a layout of rank <= 2.
 pub fn print_latex(v: &Value) -> R<String> {
-    let layout = append2_value(v)?;
+    let layout = append2_value(v, "print_latex")?;
     let g = Grid::new(&layout)?;
     check_limit("print_latex", g.rows, g.cols)?;
     let mut out = String::new();

@@ -4,10 +4,12 @@
 //! - `grid`: a rank-2 layout as CuTe's printers evaluate it; the size limit (`CUTE_PRINT_LIMIT`).
 //! - `table`: `print_layout`, byte-identical to CuTe.
 //! - `latex`: `print_latex`, byte-identical to CuTe.
-//! - `svg`: `svg(layout)`, a picture (not a CuTe printer).
+//! - `mma_svg`: `print_svg` of a TiledMMA or MMA atom, byte-identical to CuTe.
+//! - `svg`: `print_svg` of everything else: pictures CuTe does not draw, in its visual language.
 
 pub mod grid;
 pub mod latex;
+pub mod mma_svg;
 pub mod svg;
 pub mod table;
 
@@ -34,39 +36,85 @@ fn f_print_latex(a: &Args) -> R<Value> {
     Ok(Value::Text(print_latex(one_arg(a, "print_latex")?).map_err(|e| e.at_arg(0))?))
 }
 
-fn f_print_svg(a: &Args) -> R<Value> {
-    Ok(Value::Text(svg(one_arg(a, "print_svg")?).map_err(|e| e.at_arg(0))?))
+/// `print_svg(X)`: CuTe's own picture for a TiledMMA or an MMA atom, ours for the rest;
+/// `print_svg(TV, (M,N))`: a thread-value layout over its tile.
+pub fn picture(args: &[Value]) -> R<String> {
+    match args {
+        [v] if mma_svg::is_mma(v) => mma_svg::print_svg_mma(v).map_err(|e| e.at_arg(0)),
+        [v] => svg(v).map_err(|e| e.at_arg(0)),
+        [tv, tile] => svg::svg_tv(tv, tile).map_err(|e| if e.arg.is_none() { e.at_arg(0) } else { e }),
+        _ => Err(EvalError::arity("print_svg(X) or print_svg(TV, (M,N))")),
+    }
 }
 
-/// `f(X, "path")`: the picture `draw(X)` as a file to be written (the session writes it).
-fn to_file(a: &Args, name: &str, draw: fn(&Value) -> R<String>) -> R<Value> {
-    if a.nargs() != 2 || !a.targs.is_empty() {
-        return Err(EvalError::arity(format!(
-            "{name}(X, \"file\") takes a value and a file name; print_{name}(X) prints the picture instead"
-        )));
+/// `print_banks(S, T [, access])`.
+pub fn banks(args: &[Value]) -> R<String> {
+    match args {
+        [s, t] => svg::svg_banks(s, t, None),
+        [s, t, a] => svg::svg_banks(s, t, Some(a)),
+        _ => Err(EvalError::arity("print_banks(S, T) or print_banks(S, T, access)")),
     }
-    let path = match a.arg(1)? {
+    .map_err(|e| if e.arg.is_none() { e.at_arg(0) } else { e })
+}
+
+fn no_targs(a: &Args, name: &str) -> R<()> {
+    if a.targs.is_empty() {
+        Ok(())
+    } else {
+        Err(EvalError::arity(format!("{name} takes no template arguments")))
+    }
+}
+
+fn f_print_svg(a: &Args) -> R<Value> {
+    no_targs(a, "print_svg")?;
+    Ok(Value::Text(picture(a.args)?))
+}
+
+fn f_print_banks(a: &Args) -> R<Value> {
+    no_targs(a, "print_banks")?;
+    Ok(Value::Text(banks(a.args)?))
+}
+
+/// `f(X, ..., "path")`: the picture `draw(X, ...)` as a file to be written (the session writes it).
+fn to_file(a: &Args, name: &str, ext: &str, draw: fn(&[Value]) -> R<String>) -> R<Value> {
+    no_targs(a, name)?;
+    let Some((last, rest)) = a.args.split_last().filter(|(_, r)| !r.is_empty()) else {
+        return Err(EvalError::arity(format!(
+            "{name}(X, \"file.{ext}\") takes the value and a file name; print_{name}(X) prints the picture instead"
+        )));
+    };
+    let at = rest.len();
+    let path = match last {
         Value::Str(s) if !s.is_empty() => s.clone(),
-        Value::Str(_) => return Err(EvalError::type_err("the file name is empty").at_arg(1)),
+        Value::Str(_) => return Err(EvalError::type_err("the file name is empty").at_arg(at)),
         v => {
             return Err(EvalError::type_err(format!(
-                "the file name must be a string such as \"f.{}\", got {} `{v}`",
-                if name == "latex" { "tex" } else { name },
+                "the file name must be a string such as \"f.{ext}\", got {} `{v}`",
                 v.kind()
             ))
-            .at_arg(1))
+            .at_arg(at))
         }
     };
-    let text = draw(a.arg(0)?).map_err(|e| e.at_arg(0))?;
+    let text = draw(rest)?;
     Ok(Value::File(Box::new(FileOut { path, text })))
 }
 
 fn f_svg(a: &Args) -> R<Value> {
-    to_file(a, "svg", svg)
+    to_file(a, "svg", "svg", picture)
+}
+
+fn f_banks(a: &Args) -> R<Value> {
+    to_file(a, "banks", "svg", banks)
 }
 
 fn f_latex(a: &Args) -> R<Value> {
-    to_file(a, "latex", print_latex)
+    to_file(a, "latex", "tex", |args| match args {
+        [v] => match v {
+            Value::Atom(_) => crate::eval::builtins::call("print_latex", &[], args).map(|t| t.to_string()),
+            v => print_latex(v).map_err(|e| e.at_arg(0)),
+        },
+        _ => Err(EvalError::arity("latex(X, \"file.tex\")")),
+    })
 }
 
 /// Built-in functions of this module.
@@ -90,17 +138,37 @@ pub const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "print_svg",
-        sig: "print_svg(L)",
-        doc: "an SVG picture of a layout of rank <= 2 (not a CuTe printer): cells shaded by index modulo 8, \
-              indices written inside",
+        sig: "print_svg(X) / print_svg(TV, (M,N))",
+        doc: "an SVG picture: of a TiledMMA or MMA atom CuTe's own (C, A and B tiles by thread and value); of a \
+              TiledCopy its source and destination tiles; of a thread-value layout over an (M,N) tile (or an MMA \
+              atom's A/B/C layout) cells T#/V# coloured by thread, warps outlined; of a layout its indices, a \
+              swizzled one coloured by the chunk its swizzle moves each cell to",
         example: "print_svg(_1:_1)",
-        result: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"60\" height=\"60\" viewBox=\"0 0 60 60\">\n<title>(_1,_1):(_1,_0)</title>\n<g font-family=\"monospace\" font-size=\"10\" text-anchor=\"middle\" dominant-baseline=\"central\">\n<text x=\"45\" y=\"15\">0</text>\n<text x=\"15\" y=\"45\">0</text>\n<rect x=\"30\" y=\"30\" width=\"30\" height=\"30\" fill=\"rgb(255,255,255)\" stroke=\"black\"/>\n<text x=\"45\" y=\"45\">0</text>\n</g>\n</svg>",
+        result: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"269\" height=\"96\" viewBox=\"0 0 269 96\">\n<title>(_1,_1):(_1,_0)</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n<text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"start\">(_1,_1):(_1,_0)</text>\n<text x=\"8\" y=\"36\" font-size=\"11\" text-anchor=\"start\">shade: index mod 8 (as print_latex)</text>\n<text x=\"35\" y=\"54\" font-size=\"10\">0</text>\n<text x=\"11\" y=\"76\" font-size=\"10\">0</text>\n<rect x=\"23\" y=\"64\" width=\"24\" height=\"24\" fill=\"rgb(255,255,255)\" stroke=\"black\"/>\n<text x=\"35\" y=\"76\" font-size=\"10\">0</text>\n</g>\n</svg>",
         f: f_print_svg,
     },
     Builtin {
+        name: "print_banks",
+        sig: "print_banks(S, T [, access])",
+        doc: "an SVG picture of a shared-memory layout S ((m,n) -> element offset) with each cell's 4-byte bank for \
+              elements of T (a type or a bit count); with an access (a TiledCopy or a TV layout) warp 0's cells are \
+              outlined, in red where they conflict",
+        example: "print_banks((_1,_2):(_0,_1), 32)",
+        result: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"486\" height=\"104\" viewBox=\"0 0 486 104\">\n<title>(_1,_2):(_0,_1)  (32-bit elements)</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n<text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"start\">(_1,_2):(_0,_1)  (32-bit elements)</text>\n<text x=\"8\" y=\"36\" font-size=\"11\" text-anchor=\"start\">cell: b = 4-byte bank of its first byte (32 banks), colour by bank</text>\n<text x=\"41\" y=\"54\" font-size=\"10\">0</text>\n<text x=\"77\" y=\"54\" font-size=\"10\">1</text>\n<text x=\"11\" y=\"80\" font-size=\"10\">0</text>\n<rect x=\"23\" y=\"64\" width=\"36\" height=\"32\" fill=\"rgb(237,171,171)\" stroke=\"black\"/>\n<text x=\"41\" y=\"73\" font-size=\"9\">b0</text>\n<rect x=\"59\" y=\"64\" width=\"36\" height=\"32\" fill=\"rgb(226,140,120)\" stroke=\"black\"/>\n<text x=\"77\" y=\"73\" font-size=\"9\">b1</text>\n</g>\n</svg>",
+        f: f_print_banks,
+    },
+    Builtin {
+        name: "banks",
+        sig: "banks(S, T [, access], \"file.svg\")",
+        doc: "writes print_banks(S, T [, access]) to a file and says `wrote file.svg` on stderr",
+        example: "banks(Sw<3,3,3> o (_8,_64):(_64,_1), half_t, \"/tmp/banks.svg\")",
+        result: "",
+        f: f_banks,
+    },
+    Builtin {
         name: "svg",
-        sig: "svg(X, \"file.svg\")",
-        doc: "writes print_svg(X) to a file (whole or not at all) and says `wrote file.svg` on stderr",
+        sig: "svg(X [, (M,N)], \"file.svg\")",
+        doc: "writes print_svg(X [, (M,N)]) to a file (whole or not at all) and says `wrote file.svg` on stderr",
         example: "svg((_4,_4):(_4,_1), \"/tmp/layout.svg\")",
         result: "",
         f: f_svg,

@@ -42,7 +42,7 @@ fn identity_tv(shape: &IntTuple, tv: &Layout) -> R<Layout> {
 }
 
 /// Evaluate a layout with scaled-basis strides at (tid, vid): the 2-D coordinate.
-fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
+pub fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
     let modes = alg::wrap(&l.shape);
     let strides = alg::wrap(&l.stride);
     if modes.len() != 2 || strides.len() != 2 {
@@ -143,8 +143,9 @@ pub fn print_latex_mma(t: &TiledMma) -> R<String> {
     Ok(out)
 }
 
-/// `print_latex(TiledCopy)`.
-pub fn print_latex_copy(c: &TiledCopy) -> R<String> {
+/// The tile (M, N) of a TiledCopy and its source and destination (thread, value) -> (m, n)
+/// layouts, as `print_latex(TiledCopy)` computes them (for the SVG of a copy too).
+pub fn copy_tv(c: &TiledCopy) -> R<(i64, i64, Layout, Layout)> {
     let one = Layout::new(T(vec![I(st(1)), I(st(1))]), T(vec![I(st(0)), I(st(0))]));
     let tile_mn = alg::product_each(&alg::logical_divide(&one, &c.tiler)?.shape)?;
     let dims: Vec<i64> = alg::wrap(&tile_mn).iter().map(|x| x.as_int().map(|i| i.v)).collect::<R<_>>()?;
@@ -160,6 +161,12 @@ pub fn print_latex_copy(c: &TiledCopy) -> R<String> {
     let id = crate::eval::ops::structure::make_identity_layout(&tile_mn);
     let cut = |side| -> R<Layout> { alg::slice(&T(vec![Under, Under, I(st(0))]), &c.tidfrg(side, &id)?) };
     let (s, d) = (cut(Side::S)?, cut(Side::D)?);
+    Ok((m, n, s, d))
+}
+
+/// `print_latex(TiledCopy)`.
+pub fn print_latex_copy(c: &TiledCopy) -> R<String> {
+    let (m, n, s, d) = copy_tv(c)?;
     let mut out = String::new();
     let _ = writeln!(out, "% Layout S TV: ArithTuple(_0,_0) o {s}");
     let _ = writeln!(out, "% Layout D TV: ArithTuple(_0,_0) o {d}");

@@ -1,0 +1,149 @@
+//! `print_svg` of a TiledMMA or an MMA atom: CuTe 4.2's own picture (`cute/util/print_svg.hpp`,
+//! `print_svg_mma`), byte for byte (without the final newline). C is drawn at the bottom right,
+//! A to its left, B above it; each cell is the first (thread, value) that owns it, coloured
+//! `SVGColor_TV` by thread.
+//! May import: `eval` (the registry's functions for the TiledMMA's layouts), `render::grid`.
+
+use super::grid::Grid;
+use crate::eval::atoms::AtomValue;
+use crate::eval::builtins;
+use crate::eval::error::{EvalError, R};
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::value::Value;
+use std::fmt::Write;
+
+/// CuTe's `SVGColor_TV`: one colour per thread modulo 8.
+pub const TV_COLOURS: [&str; 8] = [
+    "175,175,255",
+    "175,255,175",
+    "255,255,175",
+    "255,175,175",
+    "210,210,255",
+    "210,255,210",
+    "255,255,210",
+    "255,210,210",
+];
+
+/// The colour CuTe gives thread `tid` (`color_map[tid % 8]`; a thread index is never negative).
+pub fn tv_colour(tid: i64) -> &'static str {
+    TV_COLOURS[tid.rem_euclid(8) as usize]
+}
+
+/// True for the values `print_svg` draws as CuTe does: a TiledMMA or an MMA atom.
+pub fn is_mma(v: &Value) -> bool {
+    matches!(v, Value::Atom(a) if matches!(**a, AtomValue::TiledMma(_) | AtomValue::MmaAtom(_)))
+}
+
+fn call(name: &str, args: &[Value]) -> R<Value> {
+    builtins::call(name, &[], args)
+}
+
+fn int_of(t: &IntTuple) -> R<i64> {
+    match t {
+        IntTuple::I(i) => Ok(i.v),
+        IntTuple::T(v) => v.iter().try_fold(1i64, |a, e| Ok(a.wrapping_mul(int_of(e)?))),
+        _ => Err(EvalError::type_err(format!("tile extent `{t}` is not an integer"))),
+    }
+}
+
+/// One operand's (thread, value) -> index layout as a grid, and its comment line.
+struct Operand {
+    tv: Grid,
+    comment: String,
+}
+
+fn operand(mma: &Value, which: &str, tile: &[IntTuple], modes: [usize; 2]) -> R<Operand> {
+    let tv = call(&format!("get_layout{which}_TV"), std::slice::from_ref(mma))?;
+    let shape = Value::Tuple(IntTuple::T(vec![tile[modes[0]].clone(), tile[modes[1]].clone()]));
+    let ident = call("make_identity_layout", &[shape])?;
+    let composed = call("composition", &[ident, tv.clone()])?;
+    Ok(Operand { tv: Grid::new(&tv)?, comment: format!("ArithTuple(_0,_0) o {composed}") })
+}
+
+/// CuTe's SVG of a TiledMMA (an MMA atom is drawn as `make_tiled_mma(atom)`).
+pub fn print_svg_mma(v: &Value) -> R<String> {
+    let mma = match v {
+        Value::Atom(a) if matches!(**a, AtomValue::MmaAtom(_)) => call("make_tiled_mma", std::slice::from_ref(v))?,
+        v => v.clone(),
+    };
+    let tile_v = call("tile_shape", std::slice::from_ref(&mma))?;
+    let tile = match &tile_v {
+        Value::Tuple(IntTuple::T(t)) if t.len() == 3 => t.clone(),
+        t => return Err(EvalError::type_err(format!("tile_shape is `{t}`, not (M,N,K)"))),
+    };
+    let (m_, n_, k_) = (int_of(&tile[0])?, int_of(&tile[1])?, int_of(&tile[2])?);
+    super::grid::check_limit("print_svg", (k_ + m_).max(1), (k_ + n_).max(1))?;
+    let c = operand(&mma, "C", &tile, [0, 1])?;
+    let a = operand(&mma, "A", &tile, [0, 2])?;
+    let b = operand(&mma, "B", &tile, [1, 2])?;
+    let cell = 20i64;
+    let mut out = String::new();
+    let _ = writeln!(out, "<!--  Tile: {tile_v}  -->");
+    let _ = writeln!(out, "<!--     A: {}  -->", a.comment);
+    let _ = writeln!(out, "<!--     B: {}  -->", b.comment);
+    let _ = writeln!(out, "<!--     C: {}  -->", c.comment);
+    let _ = writeln!(
+        out,
+        "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {} {}\" preserveAspectRatio=\"xMidYMid meet\" \
+         xmlns=\"http://www.w3.org/2000/svg\">",
+        (k_ + n_ + 2) * cell,
+        (k_ + m_ + 2) * cell
+    );
+    // (x, y) of the cell for index `idx` of each operand's tile, and the rect's closing (CuTe
+    // writes `"black"/>` for C and `"black" />` for A and B).
+    let draw = |out: &mut String, op: &Operand, rows: i64, at: &dyn Fn(i64, i64) -> (i64, i64), close: &str| {
+        let mut filled = std::collections::HashSet::new();
+        for tid in 0..op.tv.rows {
+            for vid in 0..op.tv.cols {
+                let idx = op.tv.at(tid, vid)? as i64;
+                let (r, s) = (idx.rem_euclid(rows.max(1)), idx.div_euclid(rows.max(1)));
+                if !filled.insert((r, s)) {
+                    continue;
+                }
+                let (x, y) = at(r, s);
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"{close}/>",
+                    tv_colour(tid)
+                );
+                for (label, i, q) in [("T", tid, 1), ("V", vid, 3)] {
+                    let _ = writeln!(
+                        out,
+                        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">{label}{i}</text>",
+                        x + cell / 2,
+                        y + q * cell / 4
+                    );
+                }
+            }
+        }
+        Ok::<(), EvalError>(())
+    };
+    let label = |out: &mut String, x: i64, y: i64, i: i64| {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{i}</text>",
+            x + cell / 2,
+            y + cell / 2
+        );
+    };
+    // C: (m, n) at column n + K + 2, row m + K + 2.
+    draw(&mut out, &c, m_, &|m, n| ((n + k_ + 2) * cell, (m + k_ + 2) * cell), "")?;
+    // A: (m, k) at column k + 1, row m + K + 2.
+    draw(&mut out, &a, m_, &|m, k| ((k + 1) * cell, (m + k_ + 2) * cell), " ")?;
+    for m in 0..m_ {
+        label(&mut out, 0, (m + k_ + 2) * cell, m);
+    }
+    for k in 0..k_ {
+        label(&mut out, (k + 1) * cell, (k_ + 1) * cell, k);
+    }
+    // B: (n, k) at column n + K + 2, row k + 1.
+    draw(&mut out, &b, n_, &|n, k| ((n + k_ + 2) * cell, (k + 1) * cell), " ")?;
+    for n in 0..n_ {
+        label(&mut out, (n + k_ + 2) * cell, 0, n);
+    }
+    for k in 0..k_ {
+        label(&mut out, (k_ + 1) * cell, (k + 1) * cell, k);
+    }
+    out.push_str("</svg>");
+    Ok(out)
+}

@@ -5,7 +5,9 @@
 //! - `table`: `print_layout`, byte-identical to CuTe.
 //! - `latex`: `print_latex`, byte-identical to CuTe.
 //! - `svg`: `svg(layout)`, a picture (not a CuTe printer).
+//! - `cpp`: `cpp(x)`, the CuTe C++ that builds a value.
 
+pub mod cpp;
 pub mod grid;
 pub mod latex;
 pub mod svg;
@@ -38,8 +40,24 @@ fn f_print_svg(a: &Args) -> R<Value> {
     Ok(Value::Text(svg(one_arg(a, "print_svg")?).map_err(|e| e.at_arg(0))?))
 }
 
+fn f_cpp(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::arity("cpp(x) takes one value"));
+    }
+    Ok(Value::Text(cpp::cpp(a.arg(0)?).map_err(|e| e.at_arg(0))?))
+}
+
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "cpp",
+        sig: "cpp(x)",
+        doc: "the CuTe C++ expression that builds x, static-ness included (for `using namespace cute;`; \
+              not a CuTe printer: tests/cpp_compile.rs compiles it and checks what CuTe prints)",
+        example: "cpp((_8,4):(_1,16))",
+        result: "make_layout(make_shape(Int<8>{}, 4), make_stride(Int<1>{}, 16))",
+        f: f_cpp,
+    },
     Builtin {
         name: "print_layout",
         sig: "print_layout(L)",

@@ -16,8 +16,12 @@ use cute::session::{Options, Session};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const WHEELS: &[&str] =
-    &["nvidia-cutlass==4.2.0.0", "nvidia-cuda-runtime-cu12==12.9.79", "nvidia-cuda-nvcc-cu12==12.9.86", "nvidia-cuda-cccl-cu12==12.9.27"];
+const WHEELS: &[&str] = &[
+    "nvidia-cutlass==4.2.0.0",
+    "nvidia-cuda-runtime-cu12==12.9.79",
+    "nvidia-cuda-nvcc-cu12==12.9.86",
+    "nvidia-cuda-cccl-cu12==12.9.27",
+];
 const INCLUDE_DIRS: &[&str] = &[
     "cutlass_library/source/include",
     "nvidia/cuda_runtime/include",
@@ -298,7 +302,12 @@ fn check_batch(cases: &[&Case], includes: &[PathBuf], pre: &Path, work: &Path, t
         if cases.len() == 1 {
             let err = String::from_utf8_lossy(&out.stderr);
             let first: Vec<&str> = err.lines().filter(|l| l.contains("error")).take(3).collect();
-            return vec![format!("{}\n  C++: {}\n  does not compile: {}", cases[0].origin, cases[0].cpp, first.join("\n    "))];
+            return vec![format!(
+                "{}\n  C++: {}\n  does not compile: {}",
+                cases[0].origin,
+                cases[0].cpp,
+                first.join("\n    ")
+            )];
         }
         let (a, b) = cases.split_at(cases.len() / 2);
         let mut v = check_batch(a, includes, pre, work, &format!("{tag}a"));

@@ -1,6 +1,7 @@
 //! `cute`: CuTe's layout algebra as a REPL and script interpreter.
 //!
 //! Dependencies point one way: `main/repl → session → parser, eval::interp, render, runtime → eval`.
+pub mod decode;
 pub mod diagnostic;
 pub mod eval;
 pub mod jsonl;

@@ -3,11 +3,10 @@
 //! is compiled with g++ against the CuTe headers of the `nvidia-cutlass==4.2.0.0` wheel, run,
 //! and what CuTe prints for it must be exactly what `cute` prints for x.
 //!
-//! The headers are the oracle's (`../shared/oracle/cute-oracle`): the same pinned wheels, the same
-//! cache folder (`$CUTE_ORACLE_CACHE`, else `$XDG_CACHE_HOME/cute-oracle`, else
-//! `~/.cache/cute-oracle`), fetched once with `python3 -m pip download` when the cache lacks them.
-//! Many values share one program (one compile costs seconds) and a precompiled header of the CuTe
-//! includes is built once under the target folder; two compiles run at a time.
+//! The headers are the oracle's, fetched once when missing (`tests/cxx/mod.rs`). Many values
+//! share one program (one compile costs seconds); two compiles run at a time.
+
+mod cxx;
 
 use cute::eval::value::Value;
 use cute::jsonl::field;
@@ -16,128 +15,9 @@ use cute::session::{Options, Session};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const WHEELS: &[&str] = &[
-    "nvidia-cutlass==4.2.0.0",
-    "nvidia-cuda-runtime-cu12==12.9.79",
-    "nvidia-cuda-nvcc-cu12==12.9.86",
-    "nvidia-cuda-cccl-cu12==12.9.27",
-];
-const INCLUDE_DIRS: &[&str] = &[
-    "cutlass_library/source/include",
-    "nvidia/cuda_runtime/include",
-    "nvidia/cuda_nvcc/include",
-    "nvidia/cuda_cccl/include",
-];
-const HEADERS_NAME: &str = "headers-cutlass-4.2.0.0-cuda-12.9";
-const CXXFLAGS: &[&str] = &["-std=c++17", "-O0", "-w", "-fdiagnostics-color=never"];
 /// Values per C++ program.
 const BATCH: usize = 120;
 const RANDOM_VALUES: usize = 300;
-
-const PRELUDE: &str = r#"// tests/cpp_compile.rs prelude (generated)
-#pragma once
-#include <cstdio>
-#include <cute/tensor.hpp>
-#include <cute/layout_composed.hpp>
-#include <cute/swizzle_layout.hpp>
-#include <cute/util/print.hpp>
-#include <cute/atom/mma_atom.hpp>
-#include <cute/atom/mma_traits_sm61.hpp>
-#include <cute/atom/mma_traits_sm70.hpp>
-#include <cute/atom/mma_traits_sm75.hpp>
-#include <cute/atom/mma_traits_sm80.hpp>
-#include <cute/atom/mma_traits_sm89.hpp>
-#include <cute/atom/mma_traits_sm90.hpp>
-#include <cute/atom/mma_traits_sm90_gmma.hpp>
-#include <cute/atom/copy_atom.hpp>
-#include <cute/atom/copy_traits_sm75.hpp>
-#include <cute/atom/copy_traits_sm80.hpp>
-#include <cute/atom/copy_traits_sm90.hpp>
-using namespace cute;
-"#;
-
-/// The oracle's fetch (`ensure_headers`), same wheels, folder, marker and lock.
-const FETCH: &str = r#"
-import fcntl, shutil, subprocess, sys, tempfile, zipfile
-from pathlib import Path
-cache, name, wheels, dirs = Path(sys.argv[1]), sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
-cache.mkdir(parents=True, exist_ok=True)
-with open(cache / ".lock", "w") as lock:
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    root = cache / name
-    if not (root / ".complete").exists():
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                            "--disable-pip-version-check", "-q", "-d", tmp, *wheels], check=True, stdout=sys.stderr)
-            unpacked = Path(tmp) / "unpacked"
-            for wheel in sorted(Path(tmp).glob("*.whl")):
-                with zipfile.ZipFile(wheel) as z:
-                    for m in z.namelist():
-                        if any(m.startswith(d + "/") for d in dirs):
-                            z.extract(m, unpacked)
-            (unpacked / ".complete").write_text("\n".join(wheels) + "\n")
-            if root.exists():
-                shutil.rmtree(root)
-            unpacked.rename(root)
-"#;
-
-fn cache_dir() -> PathBuf {
-    if let Some(c) = std::env::var_os("CUTE_ORACLE_CACHE") {
-        return PathBuf::from(c);
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
-    base.join("cute-oracle")
-}
-
-/// The include folders, fetched first if the cache lacks them.
-fn headers() -> Vec<PathBuf> {
-    let cache = cache_dir();
-    let root = cache.join(HEADERS_NAME);
-    if !root.join(".complete").exists() {
-        eprintln!("cpp_compile: fetching {} into {}", WHEELS.join(" "), cache.display());
-        let st = Command::new("python3")
-            .args(["-c", FETCH])
-            .arg(&cache)
-            .arg(HEADERS_NAME)
-            .arg(WHEELS.join(" "))
-            .arg(INCLUDE_DIRS.join(" "))
-            .status()
-            .expect("run python3");
-        assert!(st.success(), "fetching the CuTe headers failed");
-    }
-    INCLUDE_DIRS.iter().map(|d| root.join(d)).collect()
-}
-
-/// A folder holding `prelude.hpp` and, if g++ could build it, its precompiled header.
-fn prelude(includes: &[PathBuf]) -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let version = Command::new("g++").arg("--version").output().expect("g++ (needed to compile cpp(x))").stdout;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (PRELUDE, &version, CXXFLAGS, includes).hash(&mut h);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cpp-prelude-{:016x}", h.finish()));
-    if !dir.join(".complete").exists() {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("prelude.hpp"), PRELUDE).unwrap();
-        let out = Command::new("g++")
-            .args(CXXFLAGS)
-            .args(includes.iter().map(|d| format!("-I{}", d.display())))
-            .args(["-x", "c++-header"])
-            .arg(dir.join("prelude.hpp"))
-            .arg("-o")
-            .arg(dir.join("prelude.hpp.gch"))
-            .env("LC_ALL", "C")
-            .output()
-            .unwrap();
-        if !out.status.success() {
-            eprintln!("precompiled header failed, compiling without:\n{}", String::from_utf8_lossy(&out.stderr));
-            let _ = std::fs::remove_file(dir.join("prelude.hpp.gch"));
-        }
-        std::fs::write(dir.join(".complete"), "ok\n").unwrap();
-    }
-    dir
-}
 
 /// One value to check: where it came from, its C++ and what `cute` prints for it.
 struct Case {
@@ -269,7 +149,7 @@ fn random_cases() -> Vec<Case> {
 }
 
 fn program(cases: &[&Case]) -> String {
-    let mut s = String::from("#include \"prelude.hpp\"\n\nint main() {\n");
+    let mut s = String::from("int main() {\n");
     for (k, c) in cases.iter().enumerate() {
         s.push_str(&format!(
             "  // {}\n  {{ std::printf(\"\\n@@BEGIN {k}@@\\n\"); auto v = {}; print(v); std::printf(\"\\n@@END {k}@@\\n\"); }}\n",
@@ -283,24 +163,10 @@ fn program(cases: &[&Case]) -> String {
 
 /// Compile and run one batch; failures as messages. A batch that does not compile is split
 /// until the failing values are alone.
-fn check_batch(cases: &[&Case], includes: &[PathBuf], pre: &Path, work: &Path, tag: &str) -> Vec<String> {
-    let src = work.join(format!("{tag}.cpp"));
+fn check_batch(cases: &[&Case], cxx: &cxx::Cxx, work: &Path, tag: &str) -> Vec<String> {
     let bin = work.join(tag);
-    std::fs::write(&src, program(cases)).unwrap();
-    let out = Command::new("g++")
-        .args(CXXFLAGS)
-        .arg("-fmax-errors=5")
-        .arg(format!("-I{}", pre.display()))
-        .args(includes.iter().map(|d| format!("-I{}", d.display())))
-        .arg(&src)
-        .arg("-o")
-        .arg(&bin)
-        .env("LC_ALL", "C")
-        .output()
-        .expect("run g++");
-    if !out.status.success() {
+    if let Err(err) = cxx.compile(&program(cases), &work.join(format!("{tag}.cpp")), Some(&bin)) {
         if cases.len() == 1 {
-            let err = String::from_utf8_lossy(&out.stderr);
             let first: Vec<&str> = err.lines().filter(|l| l.contains("error")).take(3).collect();
             return vec![format!(
                 "{}\n  C++: {}\n  does not compile: {}",
@@ -310,14 +176,13 @@ fn check_batch(cases: &[&Case], includes: &[PathBuf], pre: &Path, work: &Path, t
             )];
         }
         let (a, b) = cases.split_at(cases.len() / 2);
-        let mut v = check_batch(a, includes, pre, work, &format!("{tag}a"));
-        v.extend(check_batch(b, includes, pre, work, &format!("{tag}b")));
+        let mut v = check_batch(a, cxx, work, &format!("{tag}a"));
+        v.extend(check_batch(b, cxx, work, &format!("{tag}b")));
         return v;
     }
     let run = Command::new(&bin).output().expect("run the compiled program");
     let stdout = String::from_utf8_lossy(&run.stdout).to_string();
     let _ = std::fs::remove_file(&bin);
-    let _ = std::fs::remove_file(&src);
     let mut failures = Vec::new();
     for (k, c) in cases.iter().enumerate() {
         let (b, e) = (format!("\n@@BEGIN {k}@@\n"), format!("\n@@END {k}@@\n"));
@@ -335,16 +200,14 @@ fn check_batch(cases: &[&Case], includes: &[PathBuf], pre: &Path, work: &Path, t
 #[test]
 fn cpp_of_golden_and_random_values_compiles_and_prints_the_same() {
     let t0 = std::time::Instant::now();
-    let includes = headers();
-    let pre = prelude(&includes);
+    let cxx = cxx::Cxx::new();
     let mut skipped = Vec::new();
     let mut cases = golden_cases(&mut skipped);
     let n_golden = cases.len();
     let random = random_cases();
     let n_random = random.len();
     cases.extend(random);
-    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cpp-compile");
-    std::fs::create_dir_all(&work).unwrap();
+    let work = cxx::work_dir();
     // the same C++ once
     let mut seen = std::collections::HashSet::new();
     cases.retain(|c| seen.insert(c.cpp.clone()));
@@ -356,7 +219,7 @@ fn cpp_of_golden_and_random_values_compiles_and_prints_the_same() {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let Some(b) = batches.get(i) else { break };
-                let f = check_batch(b, &includes, &pre, &work, &format!("batch{i}"));
+                let f = check_batch(b, &cxx, &work, &format!("batch{i}"));
                 failures.lock().unwrap().extend(f);
             });
         }

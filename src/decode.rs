@@ -10,10 +10,35 @@
 //! the notation. The default stride of `Layout<Shape>` is computed by the algebra.
 //! May import: `eval` (integers, tuples, compact strides); nothing above it.
 
+use crate::eval::builtins::{Args, Builtin};
+use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::ops::tuple::compact_col_major;
+use crate::eval::value::Value;
 use std::fmt;
+
+fn f_decode(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::arity("decode(\"text\") takes one string"));
+    }
+    match a.arg(0)? {
+        Value::Str(s) => Ok(Value::Text(decode(s))),
+        v => Err(EvalError::type_err(format!("decode takes a string \"...\", got {} `{v}`", v.kind())).at_arg(0)),
+    }
+}
+
+/// Built-in functions of this module (joined into the registry by `eval::builtins`).
+pub const BUILTINS: &[Builtin] = &[Builtin {
+    name: "decode",
+    sig: "decode(\"text\")",
+    doc: "the text with every CuTe C++ type in it written in the notation, ? for a run-time integer \
+          (as `cute --decode`; not a CuTe function)",
+    example:
+        "decode(\"error: [with L = cute::Layout<cute::tuple<cute::C<8>, int>, cute::tuple<cute::C<1>, cute::C<8>>>]\")",
+    result: "error: [with L = (_8,?):(_1,_8)]",
+    f: f_decode,
+}];
 
 /// Rewrite every CuTe type of `text` into the notation.
 pub fn decode(text: &str) -> String {
@@ -446,7 +471,10 @@ fn ty(n: &Node) -> Option<Ty> {
         ("C" | "Int" | "constant", 1) => Some(Ty::Int(Some(num(&args[0])?))),
         ("integral_constant", 2) => Some(Ty::Int(Some(num(&args[1])?))),
         ("Underscore", 0) => Some(Ty::Under),
-        ("tuple" | "Shape" | "Stride" | "Coord" | "Step" | "Tile" | "ArithmeticTuple", _) => {
+        // a bare `Shape` is a template parameter, not a tuple
+        ("tuple" | "Shape" | "Stride" | "Coord" | "Step" | "Tile" | "ArithmeticTuple", _)
+            if matches!(n, Node::Name { args: Some(_), .. }) =>
+        {
             Some(Ty::Tuple(args.iter().map(ty).collect::<Option<_>>()?))
         }
         ("Layout", 1) => {
@@ -469,7 +497,7 @@ fn ty(n: &Node) -> Option<Ty> {
             modes.reverse();
             Some(Ty::Basis(v, modes))
         }
-        ("E", _) => {
+        ("E", _) if matches!(n, Node::Name { args: Some(_), .. }) => {
             let mut modes = args.iter().map(num).collect::<Option<Vec<_>>>()?;
             modes.reverse();
             Some(Ty::Basis(Some(1), modes))
@@ -614,20 +642,25 @@ mod tests {
         "cute::Layout<cute::tuple<int, cute::C<8>>, cute::tuple<cute::ScaledBasis<cute::C<1>, 0>, cute::E<1, 0>>>",
         "(?,_8):(_1@0,_1@0@1)"
     );
-    decodes!(text_kept, "error: no match for 'int' in std::vector<int> foo()", "error: no match for 'int' in std::vector<int> foo()");
-    decodes!(truncated_kept, "note: cute::Layout<cute::tuple<cute::C<8>, cute::C<8", "note: cute::Layout<cute::tuple<cute::C<8>, cute::C<8");
-    decodes!(unknown_kept, "cute::Layout<foo::Bar<1>, cute::C<1>>", "cute::Layout<foo::Bar<1>, cute::C<1>>");
+    decodes!(
+        text_kept,
+        "error: no match for 'int' in std::vector<int> foo()",
+        "error: no match for 'int' in std::vector<int> foo()"
+    );
+    // the truncated or unknown type is kept; the whole types inside it are still decoded
+    decodes!(
+        truncated_kept,
+        "note: cute::Layout<cute::tuple<cute::C<8>, cute::C<8",
+        "note: cute::Layout<cute::tuple<_8, cute::C<8"
+    );
+    decodes!(unknown_kept, "cute::Layout<foo::Bar<1>, cute::C<1>>", "cute::Layout<foo::Bar<1>, _1>");
     decodes!(std_tuple_kept, "std::tuple<cute::C<1>, int>", "std::tuple<_1, int>");
     decodes!(
         edg_casts,
         "cute::Layout<cute::tuple<cute::C<(int)4>, cute::C<8>>, cute::tuple<cute::C<1>, cute::C<4>>>",
         "(_4,_8):(_1,_4)"
     );
-    decodes!(
-        mma_atom,
-        "cute::MMA_Atom<cute::SM80_16x8x16_F32F16F16F32_TN>",
-        "mma_atom(SM80_16x8x16_F32F16F16F32_TN)"
-    );
+    decodes!(mma_atom, "cute::MMA_Atom<cute::SM80_16x8x16_F32F16F16F32_TN>", "mma_atom(SM80_16x8x16_F32F16F16F32_TN)");
     decodes!(
         copy_atom,
         "cute::Copy_Atom<cute::SM80_CP_ASYNC_CACHEGLOBAL<cute::uint128_t, cute::uint128_t>, cutlass::half_t>",

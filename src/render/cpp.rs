@@ -19,7 +19,7 @@ use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
 use crate::eval::ops::tuple::{compact_col_major, compact_row_major};
-use crate::eval::value::Value;
+use crate::eval::value::{quote, Value};
 
 /// The C++ expression that builds `v`.
 pub fn cpp(v: &Value) -> R<String> {
@@ -35,7 +35,8 @@ pub fn cpp(v: &Value) -> R<String> {
         // LayoutLeft, LayoutRight, GenColMajor, GenRowMajor, value types: a value of the type
         Value::Tag(t) => Ok(format!("{t}{{}}")),
         Value::Atom(a) => atom_expr(a),
-        Value::Text(_) => Err(EvalError::type_err("printed text has no C++: cpp takes a value")),
+        Value::Str(s) => Ok(quote(s)),
+        Value::Text(_) | Value::File(_) => Err(EvalError::type_err("printed text has no C++: cpp takes a value")),
     }
 }
 

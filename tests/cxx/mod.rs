@@ -128,7 +128,6 @@ fn prelude(includes: &[PathBuf]) -> PathBuf {
     dir
 }
 
-
 /// The compiler set up: include folders and the folder of the precompiled prelude.
 pub struct Cxx {
     includes: Vec<PathBuf>,

@@ -4,7 +4,8 @@
 //! them against this table; a module may also use what the modules it imports may use):
 //!
 //! ```text
-//! main → repl → session → interp → registry → eval, render
+//! main → repl → session → interp → registry → eval, render, decode
+//!                 main → decode → eval
 //!                 session → runtime → eval
 //!                 session, interp → parser
 //!                 render → eval
@@ -14,8 +15,10 @@
 //! - `eval` (the algebra) imports nothing of the crate outside itself; `parser` neither.
 //! - `interp` walks the AST and calls the `registry`; it evaluates the arguments of
 //!   `run gemm`/`emit gemm`, and the `session` runs them through `runtime`.
-//! - `registry` joins `eval`'s and `render`'s functions (help, completion, the README's table).
+//! - `registry` joins `eval`'s, `render`'s and `decode`'s functions (help, completion, the README's table).
+//! - `decode` reads CuTe's C++ types in any text back into the notation (`cute --decode`).
 //! - `jsonl` (reading the oracle's JSON Lines) is for tests and imports nothing.
+pub mod decode;
 pub mod diagnostic;
 pub mod eval;
 pub mod interp;

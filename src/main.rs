@@ -1,5 +1,5 @@
 //! `cute`: argv → REPL / scripts / `-e` / doctests; the colour policy; exit codes. Nothing else.
-//! May import: `session`, `repl`, `diagnostic` (to show unreadable inputs).
+//! May import: `session`, `repl`, `diagnostic` (to show unreadable inputs), `decode`.
 
 use clap::{Parser, ValueEnum};
 use cute::diagnostic::Diagnostic;
@@ -27,6 +27,7 @@ enum ColorWhen {
   cute scripts/tour.cute                 run a script; asserts are checked
   cute --keep-going a.cute b.cute        run everything, end with 'N passed, M failed'
   cute --doctest README.md               check the ```cute blocks of Markdown files
+  nvcc kernel.cu 2>&1 | cute --decode    CuTe types in compiler messages as notation
 
 Environment:
   NO_COLOR           no colour (as --color never) when set and not empty
@@ -52,6 +53,10 @@ struct Cli {
     /// Check the ```cute examples of Markdown FILEs (inputs after `cute> `, then expected output)
     #[arg(long)]
     doctest: bool,
+    /// Copy FILEs (or standard input) to standard output with every CuTe type rewritten into
+    /// the notation (`cute::Layout<cute::tuple<cute::C<8>, int>, ...>` -> `(_8,?):...`)
+    #[arg(long)]
+    decode: bool,
     /// Print the README's table of functions (Markdown) from the registry
     #[arg(long, hide = true)]
     function_table: bool,
@@ -91,6 +96,9 @@ fn real_main() -> i32 {
         print!("{}", cute::repl::function_table());
         return 0;
     }
+    if cli.decode {
+        return run_decode(&cli.files);
+    }
     if cli.doctest {
         return run_doctests(&cli.files, cli.eval.is_empty(), opts.color_diagnostics);
     }
@@ -101,6 +109,28 @@ fn real_main() -> i32 {
         return run_inputs(&[], &[std::path::PathBuf::from("-")], opts);
     }
     run_inputs(&cli.eval, &cli.files, opts)
+}
+
+/// `--decode`: the files (standard input if none, or `-`) with their CuTe types rewritten.
+fn run_decode(files: &[std::path::PathBuf]) -> i32 {
+    let stdin = [std::path::PathBuf::from("-")];
+    let mut out = std::io::stdout().lock();
+    for f in if files.is_empty() { &stdin[..] } else { files } {
+        let mut bytes = Vec::new();
+        let read = if f.as_os_str() == "-" {
+            std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+        } else {
+            std::fs::read(f).map(|b| bytes = b)
+        };
+        if let Err(e) = read {
+            eprintln!("error: cannot read {}: {e}", f.display());
+            return 2;
+        }
+        if out.write_all(cute::decode::decode(&String::from_utf8_lossy(&bytes)).as_bytes()).is_err() {
+            return 0; // a closed pipe
+        }
+    }
+    0
 }
 
 /// Run `-e` strings, then files, in one session. Stops at the first failure unless

@@ -1,7 +1,7 @@
 //! The crate's registry of built-in functions: `eval`'s table joined with `render`'s. The
 //! interpreter calls through it; help, completion, the README's function table and the
 //! registry tests read it.
-//! May import: `eval`, `render`. Never the parser, the interpreter, the session or a terminal.
+//! May import: `eval`, `render`, `decode`. Never the parser, the interpreter, the session or a terminal.
 
 use crate::eval::builtins;
 pub use crate::eval::builtins::{Builtin, TArg};
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 /// All entries: `eval`'s in module order, then `render`'s.
 pub fn registry() -> &'static [Builtin] {
     static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
-    REG.get_or_init(|| builtins::join(&[builtins::registry(), crate::render::BUILTINS]))
+    REG.get_or_init(|| builtins::join(&[builtins::registry(), crate::render::BUILTINS, crate::decode::BUILTINS]))
 }
 
 fn index() -> &'static HashMap<&'static str, Vec<usize>> {

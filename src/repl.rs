@@ -100,6 +100,7 @@ impl<W: Write> Write for Interruptible<W> {
 pub const COMMANDS: &[(&str, &str)] = &[
     (":help", "overview of the language and commands; `:help NAME` describes a function"),
     (":vars", "list the bound names and their values"),
+    (":cpp", "the bindings as CuTe C++ declarations (`auto sA = ...;`)"),
     (":reset", "forget every binding"),
     (":load", "`:load FILE` runs a .cute script into the session"),
     (":save", "`:save FILE` writes the inputs accepted so far as a .cute script"),
@@ -433,6 +434,11 @@ pub(crate) fn command(line: &str, session: &mut Session, out: &mut dyn Write, er
                     }
                     Err(m) => error(err, &m),
                 }
+            }
+        }
+        ":cpp" => {
+            for (n, v) in session.interp().bindings() {
+                let _ = writeln!(out, "{}", crate::render::cpp::declaration(n, v));
             }
         }
         ":vars" => {

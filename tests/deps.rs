@@ -8,18 +8,19 @@ use std::path::{Path, PathBuf};
 
 /// What each top-level module imports directly (`parser::ast`: only the AST types).
 const DIRECT: &[(&str, &[&str])] = &[
-    ("main", &["repl", "session", "diagnostic", "parser::ast"]),
+    ("main", &["repl", "session", "diagnostic", "decode", "parser::ast"]),
     ("repl", &["session", "interp", "registry", "diagnostic", "parser::ast"]),
     ("session", &["interp", "runtime", "parser", "diagnostic", "eval"]),
     ("interp", &["registry", "eval", "parser"]),
-    ("registry", &["eval", "render"]),
+    ("registry", &["eval", "render", "decode"]),
+    ("decode", &["eval"]),
     ("render", &["eval"]),
     ("runtime", &["eval"]),
     ("diagnostic", &["parser::ast"]),
     ("eval", &[]),
     ("parser", &[]),
     ("jsonl", &[]),
-    ("lib", &["diagnostic", "eval", "interp", "jsonl", "parser", "registry", "render", "repl", "runtime", "session"]),
+    ("lib", &["decode", "diagnostic", "eval", "interp", "jsonl", "parser", "registry", "render", "repl", "runtime", "session"]),
 ];
 
 fn direct(m: &str) -> &'static [&'static str] {

@@ -6,7 +6,9 @@
 //! - `latex`: `print_latex`, byte-identical to CuTe.
 //! - `mma_svg`: `print_svg` of a TiledMMA or MMA atom, byte-identical to CuTe.
 //! - `svg`: `print_svg` of everything else: pictures CuTe does not draw, in its visual language.
+//! - `cpp`: `cpp(x)`, the CuTe C++ that builds a value.
 
+pub mod cpp;
 pub mod grid;
 pub mod latex;
 pub mod mma_svg;
@@ -65,6 +67,13 @@ fn no_targs(a: &Args, name: &str) -> R<()> {
     }
 }
 
+fn f_cpp(a: &Args) -> R<Value> {
+    if a.nargs() != 1 || !a.targs.is_empty() {
+        return Err(EvalError::arity("cpp(x) takes one value"));
+    }
+    Ok(Value::Text(cpp::cpp(a.arg(0)?).map_err(|e| e.at_arg(0))?))
+}
+
 fn f_print_svg(a: &Args) -> R<Value> {
     no_targs(a, "print_svg")?;
     Ok(Value::Text(picture(a.args)?))
@@ -119,6 +128,15 @@ fn f_latex(a: &Args) -> R<Value> {
 
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "cpp",
+        sig: "cpp(x)",
+        doc: "the CuTe C++ expression that builds x, static-ness included (for `using namespace cute;`; \
+              not a CuTe printer: tests/cpp_compile.rs compiles it and checks what CuTe prints)",
+        example: "cpp((_8,4):(_1,16))",
+        result: "make_layout(make_shape(Int<8>{}, 4), make_stride(Int<1>{}, 16))",
+        f: f_cpp,
+    },
     Builtin {
         name: "print_layout",
         sig: "print_layout(L)",

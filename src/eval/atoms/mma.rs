@@ -15,6 +15,8 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TiledMma {
     pub atom: MmaTraits,
+    /// `AtomLayoutMNK` as CuTe's type holds it (the atom layout appended to rank 3).
+    pub atom_layout: Layout,
     /// `tiled_product(AtomThrID, AtomLayoutMNK)`: (ThrV, ThrM, ThrN, ThrK) -> thread index.
     pub thr_layout_vmnk: Layout,
     /// The three permutations (`_` where none was given).
@@ -97,8 +99,8 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
         }
         p3[k] = x;
     }
-    let thr_layout_vmnk = alg::tiled_product(&atom.thr_id, &Tl::L(thr_layout_mnk))?;
-    Ok(TiledMma { atom, thr_layout_vmnk, perm: p3 })
+    let thr_layout_vmnk = alg::tiled_product(&atom.thr_id, &Tl::L(thr_layout_mnk.clone()))?;
+    Ok(TiledMma { atom, atom_layout: thr_layout_mnk, thr_layout_vmnk, perm: p3 })
 }
 
 /// A shape passed where make_tiled_mma expects the atom layout: CuTe reads it as a tiler of

@@ -653,6 +653,15 @@ fn f_make_tiled_copy_sd(a: &Args, side: Side) -> R<Value> {
     Ok(tiled_copy_value(copy::make_tiled_copy_impl(at, tv, c.tiler.clone())?))
 }
 
+/// `make_tiled_copy_impl(atom, layout_tv, tiler)`: the TiledCopy of exactly these type
+/// parameters (what `cpp` writes and `cute --decode` reads a `TiledCopy<...>` type as).
+fn f_make_tiled_copy_impl(a: &Args) -> R<Value> {
+    nargs(a, 3, 3, "make_tiled_copy_impl(A, layout_tv, tiler)")?;
+    let at = copy_atom_arg(a, 0)?;
+    let tiler = tiler_of(a.arg(2)?).map_err(|e| e.at_arg(2))?;
+    Ok(tiled_copy_value(copy::make_tiled_copy_impl(at, layout_arg(a, 1)?, tiler)?))
+}
+
 fn f_make_cotiled_copy(a: &Args) -> R<Value> {
     nargs(a, 3, 3, "make_cotiled_copy(A, atom_tv_layout, data_layout)")?;
     let at = copy_atom_arg(a, 0)?;
@@ -876,6 +885,9 @@ pub const BUILTINS: &[Builtin] = &[
     b!("make_tiled_copy_D", "make_tiled_copy_D(A, C)", "a TiledCopy with C's destination thread-value layout and another atom",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_D(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
        "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::D)),
+    b!("make_tiled_copy_impl", "make_tiled_copy_impl(A, layout_tv, tiler)", "the TiledCopy<A, layout_tv, tiler> itself: (thread, value) -> coordinate in the tiler's tile",
+       "tiler_mn(make_tiled_copy_impl(copy_atom(UniversalCopy<uint128_t>, half_t), ((_4,_32),_8):((_256,_1),_32), <_32,_32>))",
+       "(_32,_32)", f_make_tiled_copy_impl),
     b!("make_cotiled_copy", "make_cotiled_copy(A, atom_tv_layout, data_layout)", "a TiledCopy from (thread,value) -> address and coordinate -> address",
        "tiler_mn(make_cotiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_8):(_8,_1), (_16,_16):(_16,_1)))",
        "(_16:_1,(_2,_8):(_8,_1))", f_make_cotiled_copy),

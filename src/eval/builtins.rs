@@ -94,6 +94,7 @@ pub fn registry() -> &'static [Builtin] {
             super::ops::compare::BUILTINS,
             super::atoms::BUILTINS,
             crate::render::BUILTINS,
+            crate::render::print::BUILTINS,
         ];
         let mut v = Vec::new();
         for t in tables {

@@ -531,7 +531,16 @@ impl Interp {
             return Ok(Value::Tag(name.to_string()));
         }
         if let Some(r) = super::atoms::named_value(name, targs) {
-            return r.map_err(|err| Located::new(err, span));
+            return r.map_err(|err| {
+                let mut l = Located::new(err, span);
+                // an operation name that is not in the tables: the nearest one that is
+                let ops = super::atoms::op_names();
+                if !ops.iter().any(|n| n == name) {
+                    let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
+                    l.help = suggest(name, &ops).map(|s| format!("did you mean '{s}'?"));
+                }
+                l
+            });
         }
         if name == LAST_NAME && targs.is_empty() {
             if let Some(v) = &self.last {
@@ -564,6 +573,7 @@ impl Interp {
         candidates.extend(builtins::names().into_iter().filter(|n| !n.starts_with("__")));
         if !called {
             candidates.extend(TAG_NAMES.iter().copied());
+            candidates.extend(super::atoms::op_names().iter().map(String::as_str));
         }
         // `print` → print_latex, print_layout, print_svg: names the word begins.
         let mut longer: Vec<&str> = candidates

@@ -5,9 +5,11 @@
 //! - `table`: `print_layout`, byte-identical to CuTe.
 //! - `latex`: `print_latex`, byte-identical to CuTe.
 //! - `svg`: `svg(layout)`, a picture (not a CuTe printer).
+//! - `print`: `print(x)`, CuTe's own print.
 
 pub mod grid;
 pub mod latex;
+pub mod print;
 pub mod svg;
 pub mod table;
 

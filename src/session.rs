@@ -159,7 +159,8 @@ impl Session {
             Err(pe) => {
                 self.stats.parse_errors += 1;
                 self.stats.failed += 1;
-                let d = Diagnostic::error(pe.message.clone(), Some(pe.span));
+                let mut d = Diagnostic::error(pe.message.clone(), Some(pe.span));
+                d.help = gemm_usage(source, pe.span.start);
                 emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
                 return Outcome::ParseError;
             }
@@ -173,7 +174,14 @@ impl Session {
                 echo_gap(out, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
             }
             prev_end = stmt.span.end + note.map_or(0, |n| n.len());
-            let expects_warning = note.is_some_and(|n| n.contains(EXPECT_WARNING))
+            // --echo: `code  =>  value   # comment` (a comment inside the statement's span is
+            // moved after the value; `#` appears nowhere else in the language)
+            let (code, comment) = match text.find('#') {
+                Some(i) => (text[..i].trim_end(), format!("   {}", text[i..].trim())),
+                None => (text, String::new()),
+            };
+            let expects_warning = comment.contains(EXPECT_WARNING)
+                || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                 || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
             let _ = take_warnings();
             let r = self.interp.exec(stmt);
@@ -187,19 +195,22 @@ impl Session {
                 }
             });
             let c = self.opts.color_values;
-            let arrow = |out: &mut dyn Write, multi_line: bool| {
-                if self.opts.echo {
-                    let _ = write!(out, "{text}  =>{}", if multi_line { "\n" } else { "  " });
-                }
-            };
             match &r {
                 Ok(Produced::Value(v)) => {
-                    let shown = v.to_string();
-                    arrow(out, shown.contains('\n'));
-                    let _ = writeln!(out, "{}", paint_value(&shown, c));
+                    let shown = paint_value(&v.to_string(), c);
+                    if !self.opts.echo {
+                        let _ = writeln!(out, "{shown}");
+                    } else if shown.contains('\n') {
+                        let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
+                    } else {
+                        let _ = writeln!(out, "{code}  =>  {shown}{comment}");
+                    }
                 }
                 Ok(Produced::Text(t)) => {
-                    arrow(out, true);
+                    // (explain's text starts with the expression itself)
+                    if self.opts.echo && !matches!(stmt.kind, crate::parser::ast::StmtKind::Explain(_)) {
+                        let _ = writeln!(out, "{code}  =>{comment}");
+                    }
                     let _ = out.write_all(t.as_bytes());
                     if !t.ends_with('\n') {
                         let _ = out.write_all(b"\n");
@@ -208,12 +219,12 @@ impl Session {
                 Ok(Produced::AssertPassed) => {
                     self.stats.passed += 1;
                     if self.opts.echo {
-                        let _ = writeln!(out, "{text}  =>  holds");
+                        let _ = writeln!(out, "{code}  =>  holds{comment}");
                     }
                 }
                 Ok(Produced::Nothing) | Err(_) => {
                     if self.opts.echo {
-                        let _ = writeln!(out, "{text}");
+                        let _ = writeln!(out, "{code}{comment}");
                     }
                 }
             }
@@ -282,10 +293,27 @@ impl Session {
                     }
                     None => d.notes.push(format!("value: {}", paint_value(&a.lhs.1.to_string(), c))),
                 }
+                if let Some(n) = &a.note {
+                    d.notes.push(n.clone());
+                }
                 d
             }
         }
     }
+}
+
+/// A parse error on a `run gemm` / `emit gemm` line: say what the statement takes (a missing
+/// size shows up as "expected an expression" at the end of the line).
+fn gemm_usage(source: &str, at: usize) -> Option<String> {
+    let at = at.min(source.len());
+    let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = source[start..].lines().next().unwrap_or("").trim_start();
+    let mut words = line.split_whitespace();
+    let kw = words.next()?;
+    if !matches!(kw, "run" | "emit") || words.next() != Some("gemm") {
+        return None;
+    }
+    Some(format!("`{kw} gemm` takes the three sizes first: `{kw} gemm M N K [key=value ...]` (`:help {kw}`)"))
 }
 
 /// The mark of a statement whose warning is expected: a comment on its line, or the comment

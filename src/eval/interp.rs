@@ -40,8 +40,11 @@ pub struct AssertFailure {
     /// Span of the condition (`a == b`, or `cond`).
     pub span: Span,
     pub lhs: (Span, Value),
-    /// `Some` for `assert a == b`.
+    /// `Some` for `assert a == b` (and for `assert identical(a, b)`, `equivalent(a, b)`: the
+    /// two arguments).
     pub rhs: Option<(Span, Value)>,
+    /// Why, when more can be said (static-ness, the first index where two layouts differ).
+    pub note: Option<String>,
 }
 
 /// Why a statement failed.
@@ -296,10 +299,27 @@ impl Interp {
                     }
                 };
                 if ok {
-                    Ok(Produced::AssertPassed)
-                } else {
-                    Err(Failure::Assert(AssertFailure { span: lhs.span, lhs: (lhs.span, a), rhs: None }))
+                    return Ok(Produced::AssertPassed);
                 }
+                // `assert identical(a, b)`, `assert equivalent(A, B)`: show both arguments.
+                if let ExprKind::Call { name, targs, args, .. } = &lhs.kind {
+                    let two = args.len() == 2 && targs.is_empty() && self.get(name).is_none();
+                    if two && (name == "identical" || name == "equivalent") {
+                        let (x, y) = (self.eval_arg(&args[0])?, self.eval_arg(&args[1])?);
+                        let note = if name == "equivalent" {
+                            super::ops::compare::first_difference(&x, &y)
+                        } else {
+                            static_note(&x, &y)
+                        };
+                        return Err(Failure::Assert(AssertFailure {
+                            span: lhs.span,
+                            lhs: (args[0].span, x),
+                            rhs: Some((args[1].span, y)),
+                            note,
+                        }));
+                    }
+                }
+                Err(Failure::Assert(AssertFailure { span: lhs.span, lhs: (lhs.span, a), rhs: None, note: None }))
             }
             Some(r) => {
                 let b = self.eval_arg(r)?;
@@ -308,6 +328,7 @@ impl Interp {
                 } else {
                     Err(Failure::Assert(AssertFailure {
                         span: lhs.span.join(r.span),
+                        note: None,
                         lhs: (lhs.span, a),
                         rhs: Some((r.span, b)),
                     }))
@@ -737,6 +758,23 @@ fn op_str(op: BinOp) -> &'static str {
         BinOp::Mul => "*",
         BinOp::Div => "/",
     }
+}
+
+/// For a failed `identical(a, b)`: say when the two differ only in static-ness.
+fn static_note(a: &Value, b: &Value) -> Option<String> {
+    if !equal_ignoring_static(a, b) {
+        return None;
+    }
+    Some(match (a, b) {
+        (Value::Tuple(IntTuple::I(x)), Value::Tuple(IntTuple::I(y))) => format!(
+            "equal values, but {} is {} and {} is {} (identical compares static-ness too; `==` does not)",
+            a,
+            if x.s { "static" } else { "dynamic" },
+            b,
+            if y.s { "static" } else { "dynamic" }
+        ),
+        _ => "equal but for static-ness (`_8` is static, `8` dynamic); `==` ignores it".to_string(),
+    })
 }
 
 /// The closest candidate within edit distance 2 (1 for names of ≤ 3 characters; none for

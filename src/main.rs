@@ -89,6 +89,7 @@ fn real_main() -> i32 {
         repl: false,
         interactive: false,
         echo: cli.echo,
+        no_file_writes: false,
     };
     if !opts.color_values && !opts.color_diagnostics {
         colored::control::set_override(false);

@@ -5,8 +5,9 @@
 #![allow(clippy::type_complexity)]
 
 use crate::diagnostic::{paint_value, Diagnostic};
-use crate::eval::error::take_warnings;
+use crate::eval::error::{take_warnings, ErrorKind, EvalError};
 use crate::eval::interp::{Failure, Interp, Located, Produced};
+use crate::eval::value::quote;
 use crate::parser;
 use std::io::Write;
 
@@ -30,6 +31,8 @@ pub struct Options {
     pub interactive: bool,
     /// Print each statement before its value (`cute --echo`): `stmt  =>  value`.
     pub echo: bool,
+    /// Never write files (`svg(X, "f.svg")` says what it would write): the fuzz targets.
+    pub no_file_writes: bool,
 }
 
 /// Counts over the session's lifetime (for `--keep-going`'s `N passed, M failed`).
@@ -184,7 +187,23 @@ impl Session {
                 || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                 || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
             let _ = take_warnings();
-            let r = self.interp.exec(stmt);
+            let r = match self.interp.exec(stmt) {
+                Ok(Produced::File { path, .. }) if self.opts.no_file_writes => {
+                    emit(out, err, &format!("not written (no file writes in this session): {path}\n"));
+                    Ok(Produced::Nothing)
+                }
+                Ok(Produced::File { path, text, span }) => match write_file(&path, &text) {
+                    Ok(()) => {
+                        emit(out, err, &format!("wrote {path}\n"));
+                        Ok(Produced::Nothing)
+                    }
+                    Err(e) => Err(Failure::Error(Located::new(
+                        EvalError::new(ErrorKind::Io, "cannot write", format!("{}: {e}", quote(&path))),
+                        span,
+                    ))),
+                },
+                r => r,
+            };
             let mut warnings = take_warnings();
             // One warning once (`explain` evaluates the same composition several times).
             let mut seen = Vec::new();
@@ -222,7 +241,7 @@ impl Session {
                         let _ = writeln!(out, "{code}  =>  holds{comment}");
                     }
                 }
-                Ok(Produced::Nothing) | Err(_) => {
+                Ok(Produced::Nothing) | Ok(Produced::File { .. }) | Err(_) => {
                     if self.opts.echo {
                         let _ = writeln!(out, "{code}{comment}");
                     }
@@ -467,6 +486,42 @@ impl Write for LogWriter {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// Write `text` (and a final newline, as on stdout) to the file `path` whole or not at all: into
+/// a new temporary file in the same folder, then renamed over `path`.
+fn write_file(path: &str, text: &str) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind as K};
+    let target = std::path::Path::new(path);
+    let name = target.file_name().ok_or_else(|| Error::new(K::InvalidInput, "not a file name"))?;
+    if std::fs::metadata(target).is_ok_and(|m| m.is_dir()) {
+        return Err(Error::new(K::IsADirectory, "is a directory"));
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    // Unique per process and per write (threads of one process may write the same path).
+    static SERIAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tmp_name.push(format!(".{}.{serial}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            f.write_all(b"\n")?;
+        }
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// Write a diagnostic on `err`, after flushing `out` so that the two streams interleave in

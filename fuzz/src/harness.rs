@@ -8,7 +8,7 @@ use cute::session::{Options, Outcome, Session};
 
 /// The options the first byte selects (REPL rules, keep going).
 fn options(b: u8) -> Options {
-    Options { repl: b & 1 != 0, keep_going: b & 2 != 0, ..Options::default() }
+    Options { repl: b & 1 != 0, keep_going: b & 2 != 0, no_file_writes: true, ..Options::default() }
 }
 
 /// Run `src` in `s`; returns (outcome, stdout, stderr).
@@ -37,7 +37,7 @@ pub fn session_bytes(data: &[u8]) {
 /// The `structured` target: a generated program must parse; evaluating it may fail, but only
 /// with an error.
 pub fn structured(src: &str) {
-    let mut s = Session::new(Options { keep_going: true, ..Options::default() });
+    let mut s = Session::new(Options { keep_going: true, no_file_writes: true, ..Options::default() });
     let (r, _, e) = run(&mut s, src);
     assert!(r != Outcome::ParseError, "a generated program did not parse:\n{src}\n{e}");
 }

@@ -21,7 +21,7 @@ use cute::session::{Options, Outcome, Session};
 const MAX_POINTS: i64 = 512;
 
 fn session() -> Session {
-    Session::new(Options::default())
+    Session::new(Options { no_file_writes: true, ..Options::default() })
 }
 
 /// Run `src`; its stdout when it ran without an error or a warning.

@@ -69,6 +69,9 @@ pub enum Produced {
     Value(Value),
     /// Text that is the answer itself (`print_layout`, `emit gemm`): printed as is.
     Text(String),
+    /// Text to be written to the file `path` (`svg(L, "f.svg")`); `span` is where the path was
+    /// given (for an error when the file cannot be written).
+    File { path: String, text: String, span: Span },
     /// An assert that held.
     AssertPassed,
 }
@@ -188,6 +191,15 @@ impl Interp {
                 }
                 match self.eval(e)? {
                     Value::Text(t) => Ok(Produced::Text(t)),
+                    Value::File(o) => {
+                        // The path is the call's last argument.
+                        let span = match &e.kind {
+                            ExprKind::Call { args, .. } => args.last().map_or(e.span, |a| a.span),
+                            _ => e.span,
+                        };
+                        let super::value::FileOut { path, text } = *o;
+                        Ok(Produced::File { path, text, span })
+                    }
                     // CuTe has no print for a bare MMA/copy operation type.
                     Value::Atom(a) if a.check_printable().is_err() => {
                         Err(Failure::Error(Located::new(a.check_printable().unwrap_err(), e.span)))
@@ -201,7 +213,7 @@ impl Interp {
             }
             StmtKind::Bind { name, name_span, value } => {
                 let v = self.eval(value)?;
-                if let Value::Text(_) = v {
+                if let Value::Text(_) | Value::File(_) = v {
                     return Err(Located::new(
                         EvalError::type_err(format!(
                             "`{name}` cannot be bound to printed text: the result of print_layout/print_latex is its printout"
@@ -381,6 +393,12 @@ impl Interp {
                 e.span,
             ));
         }
+        if let Value::File(_) = v {
+            return Err(Located::new(
+                EvalError::type_err("svg/latex write a file; a statement of its own, not a value"),
+                e.span,
+            ));
+        }
         Ok(v)
     }
 
@@ -403,6 +421,7 @@ impl Interp {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
             ExprKind::Tuple(es) => Ok(Value::tuple(self.eval_args(es)?)),
             ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
             ExprKind::Layout(s, d) => {
                 let sv = self.eval_arg(s)?;
@@ -668,7 +687,12 @@ pub fn value_depth(v: &Value) -> usize {
                 Value::Layout(l) => tuples.extend([(&l.shape, d + 1), (&l.stride, d + 1)]),
                 Value::Composed(c) => funcs.extend([(&c.outer, d + 1), (&c.inner, d + 1)]),
                 Value::Tile(vs) => values.extend(vs.iter().map(|x| (x, d + 1))),
-                Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => {}
+                Value::Swizzle(_)
+                | Value::Tag(_)
+                | Value::Atom(_)
+                | Value::Text(_)
+                | Value::Str(_)
+                | Value::File(_) => {}
             }
         } else {
             return deepest;
@@ -740,7 +764,12 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
                     funcs.push((&c.inner, d + 1));
                 }
                 Value::Tile(vs) => values.extend(vs.iter().map(|x| (x, d + 1))),
-                Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => leaves += 1,
+                Value::Swizzle(_)
+                | Value::Tag(_)
+                | Value::Atom(_)
+                | Value::Text(_)
+                | Value::Str(_)
+                | Value::File(_) => leaves += 1,
             }
             if leaves > limit {
                 return Err(too_many(leaves));

@@ -227,6 +227,7 @@ fn expr(mut p: Pair<Rule>) -> R<H> {
         }
         Rule::int_lit => node(int_lit(&p)?, span, 1),
         Rule::under => node(ExprKind::Under, span, 1),
+        Rule::str_lit => node(ExprKind::Str(str_lit(&p)?), span, 1),
         Rule::paren => {
             let (mut items, h) = arg_list(p)?;
             if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under)
@@ -333,4 +334,34 @@ fn int_lit(p: &Pair<Rule>) -> R<ExprKind> {
             span_of(p),
         )),
     }
+}
+
+/// `"..."` → its text: `\"` `\\` `\n` `\t` decoded, any other escape an error at the escape.
+fn str_lit(p: &Pair<Rule>) -> R<String> {
+    let text = p.as_str();
+    let start = p.as_span().start();
+    let body = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+    let mut out = String::with_capacity(body.len());
+    let mut it = body.char_indices();
+    while let Some((i, c)) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some((_, '"')) => out.push('"'),
+            Some((_, '\\')) => out.push('\\'),
+            Some((_, 'n')) => out.push('\n'),
+            Some((_, 't')) => out.push('\t'),
+            other => {
+                let len = 1 + other.map_or(0, |(_, e)| e.len_utf8());
+                let at = start + 1 + i;
+                return Err(ParseError::new(
+                    "unknown escape in a string: write \\\" \\\\ \\n or \\t",
+                    Span::new(at, at + len),
+                ));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -25,9 +25,8 @@ enum Want {
 fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
-        expr | layout_expr | add_expr | mul_expr | postfix | primary | paren | tiler | named | under | expr_stmt => {
-            Want::Operand
-        }
+        expr | layout_expr | add_expr | mul_expr | postfix | primary | paren | tiler | named | under | str_lit
+        | expr_stmt => Want::Operand,
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,

@@ -358,3 +358,11 @@ fn help_through_a_pipe() {
     assert!(r.out.contains("\n2\n") && r.out.contains("SM75_U32x4_LDSM_N"), "{}", r.out);
     assert!(r.err.contains(" --> <stdin>:5:1\n"), "{}", r.err);
 }
+
+/// Issue 10: print_svg of a rank-3 layout names print_svg, not print_latex.
+#[test]
+fn print_svg_names_itself() {
+    let r = cute(&["-e", "print_svg((2,2,2):(1,2,4))"]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("print_svg needs a layout of rank at most 2"), "{}", r.err);
+}

@@ -344,7 +344,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             s.push(' ');
             s.push_str(&self.pick(&["0", "1", "7", "64", "128", "1000", "4096", "-1", "_128"])?.to_string());
         }
-        let keys = cute::runtime::config::KEYS;
+        let keys = &cute::runtime::config::keys();
         let n = self.u.int_in_range(0..=4)?;
         for _ in 0..n {
             let k = self.pick(keys)?;

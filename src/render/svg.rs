@@ -28,7 +28,11 @@ fn escape(s: &str) -> String {
 
 /// The SVG document of a layout of rank <= 2.
 pub fn svg(v: &Value) -> R<String> {
-    let layout = append2_value(v)?;
+    // (the rank check is print_latex's; the message names the function the user called)
+    let layout = append2_value(v).map_err(|mut e| {
+        e.detail = e.detail.replace("print_latex needs", "print_svg needs");
+        e
+    })?;
     let g = Grid::new(&layout)?;
     check_limit("print_svg", g.rows, g.cols)?;
     let width = (g.cols + 1) * CELL;

@@ -116,7 +116,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// A layout `S:D` (congruent most of the time), static, dynamic or mixed; small sizes.
-    pub fn layout_parts(&mut self) -> Result<(String, String, Vec<(i64, i64)>)> {
+    pub fn layout_parts(&mut self) -> Result<(String, String)> {
         let prof = self.profile(1)?;
         let mode = self.u.int_in_range(0..=2)?; // 0 static, 1 dynamic, 2 mixed
         let stat = |g: &mut Self| -> Result<Option<bool>> {
@@ -126,7 +126,6 @@ impl<'a, 'b> Gen<'a, 'b> {
                 _ => Some(g.u.arbitrary::<bool>()?),
             })
         };
-        let mut leaves: Vec<(i64, i64)> = Vec::new();
         let mut sh = Vec::new();
         let shape = self.fill(&prof, &mut |g| {
             let s = stat(g)?;
@@ -161,10 +160,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             k += 1;
             Ok(if stat(g)? == Some(true) { format!("_{d}") } else { d.to_string() })
         })?;
-        for (i, s) in sh.iter().enumerate() {
-            leaves.push((*s, ds.get(i).copied().unwrap_or(0)));
-        }
-        Ok((shape, stride, leaves))
+        Ok((shape, stride))
     }
 
     pub fn layout(&mut self) -> Result<String> {
@@ -174,7 +170,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             let d = self.tuple(2)?;
             return Ok(format!("{s}:{d}"));
         }
-        let (s, d, _) = self.layout_parts()?;
+        let (s, d) = self.layout_parts()?;
         if self.u.ratio(1, 8)? {
             return Ok(s);
         }
@@ -342,7 +338,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let mut s = String::from("emit gemm");
         for _ in 0..3 {
             s.push(' ');
-            s.push_str(&self.pick(&["0", "1", "7", "64", "128", "1000", "4096", "-1", "_128"])?.to_string());
+            s.push_str(self.pick(&["0", "1", "7", "64", "128", "1000", "4096", "-1", "_128"])?);
         }
         let keys = &cute::runtime::config::keys();
         let n = self.u.int_in_range(0..=4)?;

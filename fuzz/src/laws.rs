@@ -51,7 +51,7 @@ fn scalar(s: &mut Session, expr: &str) -> Option<i64> {
 
 /// A layout binding `name = S:D`, with its size when that is small enough to check.
 fn bind(s: &mut Session, g: &mut Gen, name: &str) -> Option<(String, i64)> {
-    let (sh, st, _) = g.layout_parts().ok()?;
+    let (sh, st) = g.layout_parts().ok()?;
     let text = format!("{sh}:{st}");
     quiet(s, &format!("{name} = {text}"))?;
     let n = scalar(s, &format!("size({name})"))?;

@@ -18,6 +18,8 @@ use colored::Colorize;
 pub enum Severity {
     Error,
     Warning,
+    /// A warning the script says it expects (`# expect warning`): `warning (expected):`.
+    ExpectedWarning,
 }
 
 /// One message with an optional source location.
@@ -49,6 +51,7 @@ impl Diagnostic {
         let (label, caret_style) = match self.severity {
             Severity::Error => ("error", Style::Error),
             Severity::Warning => ("warning", Style::Warning),
+            Severity::ExpectedWarning => ("warning (expected)", Style::Dim),
         };
         out.push_str(&paint(label, caret_style, color));
         out.push_str(&paint(&format!(": {}", self.message), Style::Bold, color));

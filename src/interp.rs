@@ -42,8 +42,11 @@ pub struct AssertFailure {
     /// Span of the condition (`a == b`, or `cond`).
     pub span: Span,
     pub lhs: (Span, Value),
-    /// `Some` for `assert a == b`.
+    /// `Some` for `assert a == b` (and for `assert identical(a, b)`, `equivalent(a, b)`: the
+    /// two arguments).
     pub rhs: Option<(Span, Value)>,
+    /// Why, when more can be said (static-ness, the first index where two layouts differ).
+    pub note: Option<String>,
 }
 
 /// Why a statement failed.
@@ -353,10 +356,27 @@ impl Interp {
                     }
                 };
                 if ok {
-                    Ok(Produced::AssertPassed)
-                } else {
-                    Err(Failure::Assert(AssertFailure { span: lhs.span, lhs: (lhs.span, a), rhs: None }))
+                    return Ok(Produced::AssertPassed);
                 }
+                // `assert identical(a, b)`, `assert equivalent(A, B)`: show both arguments.
+                if let ExprKind::Call { name, targs, args, .. } = &lhs.kind {
+                    let two = args.len() == 2 && targs.is_empty() && self.get(name).is_none();
+                    if two && (name == "identical" || name == "equivalent") {
+                        let (x, y) = (self.eval_arg(&args[0])?, self.eval_arg(&args[1])?);
+                        let note = if name == "equivalent" {
+                            crate::eval::ops::compare::first_difference(&x, &y)
+                        } else {
+                            static_note(&x, &y)
+                        };
+                        return Err(Failure::Assert(AssertFailure {
+                            span: lhs.span,
+                            lhs: (args[0].span, x),
+                            rhs: Some((args[1].span, y)),
+                            note,
+                        }));
+                    }
+                }
+                Err(Failure::Assert(AssertFailure { span: lhs.span, lhs: (lhs.span, a), rhs: None, note: None }))
             }
             Some(r) => {
                 let b = self.eval_arg(r)?;
@@ -365,6 +385,7 @@ impl Interp {
                 } else {
                     Err(Failure::Assert(AssertFailure {
                         span: lhs.span.join(r.span),
+                        note: None,
                         lhs: (lhs.span, a),
                         rhs: Some((r.span, b)),
                     }))
@@ -614,7 +635,16 @@ impl Interp {
             return Ok(Value::Tag(name.to_string()));
         }
         if let Some(r) = crate::eval::atoms::named_value(name, &self::targs(targs)) {
-            return r.map_err(|err| Located::new(err, span));
+            return r.map_err(|err| {
+                let mut l = Located::new(err, span);
+                // an operation name that is not in the tables: the nearest one that is
+                let ops = crate::eval::atoms::op_names();
+                if !ops.iter().any(|n| n == name) {
+                    let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
+                    l.help = suggest(name, &ops).map(|s| format!("did you mean '{s}'?"));
+                }
+                l
+            });
         }
         if name == LAST_NAME && targs.is_empty() {
             if let Some(v) = &self.last {
@@ -647,6 +677,7 @@ impl Interp {
         candidates.extend(builtins::names().into_iter().filter(|n| !n.starts_with("__")));
         if !called {
             candidates.extend(TAG_NAMES.iter().copied());
+            candidates.extend(crate::eval::atoms::op_names().iter().map(String::as_str));
         }
         // `print` → print_latex, print_layout, print_svg: names the word begins.
         let mut longer: Vec<&str> = candidates
@@ -823,6 +854,23 @@ fn op_str(op: BinOp) -> &'static str {
         BinOp::Or => "|",
         BinOp::Xor => "^",
     }
+}
+
+/// For a failed `identical(a, b)`: say when the two differ only in static-ness.
+fn static_note(a: &Value, b: &Value) -> Option<String> {
+    if !equal_ignoring_static(a, b) {
+        return None;
+    }
+    Some(match (a, b) {
+        (Value::Tuple(IntTuple::I(x)), Value::Tuple(IntTuple::I(y))) => format!(
+            "equal values, but {} is {} and {} is {} (identical compares static-ness too; `==` does not)",
+            a,
+            if x.s { "static" } else { "dynamic" },
+            b,
+            if y.s { "static" } else { "dynamic" }
+        ),
+        _ => "equal but for static-ness (`_8` is static, `8` dynamic); `==` ignores it".to_string(),
+    })
 }
 
 /// The closest candidate within edit distance 2 (1 for names of ≤ 3 characters; none for

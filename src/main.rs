@@ -25,6 +25,7 @@ enum ColorWhen {
   cute                                   interactive REPL (on a terminal)
   cute -e 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'
   cute scripts/tour.cute                 run a script; asserts are checked
+  cute --echo scripts/tour.cute          the same, each statement shown before its value
   cute --keep-going a.cute b.cute        run everything, end with 'N passed, M failed'
   cute --doctest README.md               check the ```cute blocks of Markdown files
   nvcc kernel.cu 2>&1 | cute --decode    CuTe types in compiler messages as notation
@@ -47,6 +48,9 @@ struct Cli {
     /// Run everything despite failures and end with a line `N passed, M failed`
     #[arg(short = 'k', long)]
     keep_going: bool,
+    /// Print each statement before its value (`stmt  =>  value`), and the script's comments
+    #[arg(long)]
+    echo: bool,
     /// When to colour the output
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
     color: ColorWhen,
@@ -88,6 +92,9 @@ fn real_main() -> i32 {
         color_values: color_enabled(cli.color, std::io::stdout().is_terminal()),
         color_diagnostics: color_enabled(cli.color, std::io::stderr().is_terminal()),
         repl: false,
+        interactive: false,
+        echo: cli.echo,
+        no_file_writes: false,
     };
     if !opts.color_values && !opts.color_diagnostics {
         colored::control::set_override(false);
@@ -106,7 +113,7 @@ fn real_main() -> i32 {
         if std::io::stdin().is_terminal() {
             return cute::repl::run(opts);
         }
-        return run_inputs(&[], &[std::path::PathBuf::from("-")], opts);
+        return run_piped(opts);
     }
     run_inputs(&cli.eval, &cli.files, opts)
 }
@@ -186,6 +193,28 @@ fn run_inputs(evals: &[String], files: &[std::path::PathBuf], opts: Options) -> 
     }
     let _ = out.flush();
     worst.exit_code()
+}
+
+/// Standard input that is not a terminal (`echo ':help' | cute`, `cute < file`): a script in
+/// which lines starting with `:` are the REPL's commands.
+fn run_piped(opts: Options) -> i32 {
+    let text = match read_source(None, opts.color_diagnostics) {
+        Ok(t) => t,
+        Err(msg) => {
+            let _ = std::io::stderr().write_all(msg.as_bytes());
+            return 2;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut err = std::io::stderr();
+    let mut session = Session::new(opts);
+    let r = cute::repl::run_script_with_commands(&text, "<stdin>", &mut session, &mut out, &mut err);
+    if opts.keep_going {
+        let _ = writeln!(out, "{} passed, {} failed", session.stats.passed, session.stats.failed);
+    }
+    let _ = out.flush();
+    r.exit_code()
 }
 
 /// The text of a script (`None`: standard input). On failure, the rendered diagnostic: a file

@@ -5,7 +5,11 @@
 //! registry), bound names and `:` commands; an entry with open brackets or a trailing `\`
 //! continues on the next line; input is syntax-coloured when colour is on. Ctrl-C cancels the
 //! entry, Ctrl-D leaves (status 0); an error never ends the session.
-//! May import: `session`, `diagnostic`, `parser` (is_incomplete), `registry` (names, help), `interp` (suggestions, tag names).
+//! Typed-ahead and pasted input is kept (rustyline's `buffer-redux` keeps what it read past
+//! one entry for the next), and an entry left open by a bracket continues under a `...:` prompt.
+//! The words people try first work too: `help`, `help(f)`, `?f`, `f?`, `exit`, `quit`.
+//! May import: `session`, `diagnostic`, `parser` (is_incomplete), `registry` (names, help),
+//! `interp` (suggestions, tag names), `eval::atoms` tables (operation names and traits, for completion and `:help atoms`).
 
 use crate::diagnostic::{paint, paint_value, Style};
 use crate::interp::{suggest, TAG_NAMES};
@@ -24,6 +28,9 @@ use std::path::PathBuf;
 
 /// The prompt.
 pub const PROMPT: &str = "cute> ";
+
+/// The prompt of an entry's continuation lines (an open bracket or a trailing `\`).
+pub const CONTINUATION: &str = "...:  ";
 
 /// Lines longer than this are not re-coloured at every key press.
 const MAX_LIVE_HIGHLIGHT: usize = 512;
@@ -98,7 +105,7 @@ impl<W: Write> Write for Interruptible<W> {
 
 /// The REPL's commands, with a one-line description each.
 pub const COMMANDS: &[(&str, &str)] = &[
-    (":help", "overview of the language and commands; `:help NAME` describes a function"),
+    (":help", "overview; `:help NAME` a function, `:help atoms` the MMA atoms, `:help run|emit|explain|assert`"),
     (":vars", "list the bound names and their values"),
     (":cpp", "the bindings as CuTe C++ declarations (`auto sA = ...;`)"),
     (":reset", "forget every binding"),
@@ -166,6 +173,11 @@ impl CuteHelper {
             }
             v.extend(self.vars.iter().filter(|n| n.starts_with(word)).cloned());
             v.extend(TAG_NAMES.iter().filter(|n| n.starts_with(word)).map(|s| s.to_string()));
+            if word.starts_with(|c: char| c.is_ascii_uppercase()) {
+                v.extend(op_names().iter().filter(|n| n.starts_with(word)).cloned());
+            }
+        } else {
+            v.extend(TOPICS.iter().map(|(t, _)| t.to_string()).filter(|t| t.starts_with(word)));
         }
         v.sort();
         v.dedup();
@@ -193,16 +205,11 @@ impl Hinter for CuteHelper {
 }
 
 impl Validator for CuteHelper {
-    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
-        let input = ctx.input();
-        if input.trim_start().starts_with(':') {
-            return Ok(ValidationResult::Valid(None));
-        }
-        if crate::session::is_incomplete(input) {
-            Ok(ValidationResult::Incomplete)
-        } else {
-            Ok(ValidationResult::Valid(None))
-        }
+    /// Every line is accepted as typed: an incomplete entry continues in the loop under the
+    /// `...:` prompt (rustyline has no continuation prompt of its own), so that typed-ahead
+    /// lines are entries of their own, as on any shell.
+    fn validate(&self, _ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
+        Ok(ValidationResult::Valid(None))
     }
 }
 
@@ -319,6 +326,9 @@ Statements
   _                (alone) the last value; `last` names it inside expressions
   explain expr     how CuTe gets the value: steps and the law checked, e.g. explain complement(L, 24)
   run gemm M N K   build, check and time a GEMM from layouts (emit gemm: print its CUDA)
+  print(x)         CuTe's print: the value
+Help: `:help NAME` (also `help(NAME)`, `?NAME`, `NAME?`), `:help atoms` (MMA operations),
+  `:help assert|explain|run|emit`; Tab completes names, operations and types. `exit` leaves.
 Commands
 ",
     );
@@ -346,16 +356,208 @@ Commands
     s
 }
 
+/// Help topics that are not functions: statement kinds and the atom tables.
+pub const TOPICS: &[(&str, &str)] = &[
+    (
+        "assert",
+        "assert c            passes when the integer c is not 0
+assert a == b       passes when a and b are equal, ignoring static-ness (`_8 == 8` holds)
+assert identical(a, b)    equal including static-ness (`identical(_8, 8)` fails)
+assert equivalent(A, B)   the same function on the same domain (layouts)
+A failed assert prints both sides (with their static-ness), file:line:col, and exits 1
+(`cute --keep-going` runs on and ends with `N passed, M failed`).
+A warning a script expects is marked on its line, or the comment line above:
+  R = (_4,_6):(_2,_16) o _4:_3   # expect warning
+it then reads `warning (expected):`; a marked statement without a warning fails.
+example:
+  cute> assert size((_2,_4)) == 8
+  cute> assert identical(size((_2,_4)), 8)
+  error: assertion failed: identical(size((_2,_4)), 8)
+",
+    ),
+    (
+        "explain",
+        "explain EXPR        how CuTe arrives at the value of a call, `A o B` or `L(c)`: the
+                    definition, the intermediate values, the law checked point by point
+example:
+  cute> explain complement((_2,_2):(_1,_6), _24)
+",
+    ),
+    (
+        "run",
+        "run gemm M N K [key=value ...]    build a GEMM kernel from layouts, check it against a
+                    reference and time it next to cuBLAS (needs a GPU)
+emit gemm M N K [key=value ...]   print its CUDA C++ instead (no GPU needed)
+M, N, K: the problem size (all three are needed). Keys:
+  dtype=f16|bf16  out=f16|bf16|f32  layout=NN|NT|TN|TT  tile=<BM,BN,BK>  stages=N
+  mma=OP (SM80_16x8x16_F32F16F16F32_TN, ...)  smem_a=L smem_b=L (swizzled layouts)
+  copy_a=L copy_b=L (thread layouts)  raster=N  iters=N warmup=N (run only)
+example:
+  cute> emit gemm 1000 1000 1000 layout=NN tile=<128,128,32> stages=4
+",
+    ),
+    ("emit", ""),
+    ("gemm", ""),
+    ("atoms", ""),
+];
+
+use crate::eval::atoms::op_names;
+
+/// The architecture an operation name belongs to (`SM80_...` → `SM80`; others: `any`).
+fn arch(name: &str) -> &str {
+    match name.split_once('_') {
+        Some((a, _)) if a.starts_with("SM") && a[2..].bytes().all(|b| b.is_ascii_digit()) => a,
+        _ => "any",
+    }
+}
+
+/// A GMMA name with its N written `N` (`SM90_64x128x16_F16F16F16_SS` → `SM90_64xNx16_F16F16F16_SS`,
+/// 128), so that the eight N of one family are one line.
+fn gmma_family(name: &str) -> Option<(String, i64)> {
+    let rest = name.strip_prefix("SM90_64x")?;
+    let (n, rest) = rest.split_once('x')?;
+    let n: i64 = n.parse().ok()?;
+    Some((format!("SM90_64xNx{rest}"), n))
+}
+
+/// `:help atoms`: the MMA operations as a table drawn from the atom data (shape MNK, the types
+/// D A B C as the name gives them, threads), GMMA families on one line each.
+pub fn atoms_table() -> String {
+    use crate::eval::atoms::mma_table;
+    use crate::eval::builtins::TArg;
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
+    let mut families: Vec<(String, Vec<i64>, String, String, String)> = Vec::new();
+    for n in mma_table::all_names() {
+        let targs = if n.ends_with("_SS") || n.ends_with("_RS") {
+            vec![TArg::Name("K".into()), TArg::Name("K".into())]
+        } else {
+            vec![]
+        };
+        let Some(Ok(t)) = mma_table::lookup(&n, &targs) else { continue };
+        let threads = crate::eval::ops::structure::size(&t.thr_id).map(|i| i.v.to_string()).unwrap_or_default();
+        let types = n.split('_').nth(2).unwrap_or("").to_string();
+        let mnk = t.shape_mnk.to_string();
+        match gmma_family(&n) {
+            Some((fam, nn)) => match families.iter_mut().find(|f| f.0 == fam) {
+                Some(f) => f.1.push(nn),
+                None => families.push((
+                    fam,
+                    vec![nn],
+                    "(_64,N,".to_string() + mnk.rsplit(',').next().unwrap_or(""),
+                    types,
+                    threads,
+                )),
+            },
+            None => rows.push((n, mnk, types, threads)),
+        }
+    }
+    let mut s =
+        String::from("MMA operations (use with mma_atom(OP), make_tiled_mma(OP, atom_layout); types are D A B C):\n");
+    s.push_str(&format!("  {:<36} {:<14} {:<16} {}\n", "operation", "shape MNK", "types", "threads"));
+    let mut last_arch = "";
+    for (n, mnk, types, threads) in &rows {
+        let a = arch(n);
+        if a != last_arch {
+            s.push_str(&format!("{a}\n"));
+            last_arch = a;
+        }
+        s.push_str(&format!("  {n:<36} {mnk:<14} {types:<16} {threads}\n"));
+    }
+    s.push_str("SM90 (GMMA, one warpgroup; _SS/_RS take <K|MN, K|MN>, e.g. SM90_64x128x16_F16F16F16_SS<K,K>)\n");
+    for (fam, ns, mnk, types, threads) in &families {
+        let ns: Vec<String> = ns.iter().map(|n| n.to_string()).collect();
+        s.push_str(&format!("  {fam:<36} {mnk:<14} {types:<16} {threads}   N = {}\n", ns.join(",")));
+    }
+    s.push_str("Copy operations: `:help make_tiled_copy`.\n");
+    s
+}
+
+/// Names grouped by architecture, a few per line.
+fn by_arch(names: &[String]) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for n in names {
+        let a = arch(n);
+        match groups.iter_mut().find(|g| g.0 == a) {
+            Some(g) => g.1.push(n),
+            None => groups.push((a, vec![n])),
+        }
+    }
+    // by architecture number, names without one last
+    groups.sort_by_key(|g| g.0.strip_prefix("SM").and_then(|d| d.parse::<u32>().ok()).unwrap_or(u32::MAX));
+    let mut s = String::new();
+    for (a, ns) in groups {
+        s.push_str(&format!("  {a}:\n"));
+        let mut line = String::from("   ");
+        for n in ns {
+            if line.len() + n.len() > 96 {
+                s.push_str(&line);
+                s.push('\n');
+                line = String::from("   ");
+            }
+            line.push(' ');
+            line.push_str(n);
+        }
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+/// The atoms a function takes, listed after its help (`:help make_tiled_mma`).
+fn atoms_for(name: &str) -> Option<String> {
+    match name {
+        "make_tiled_mma" | "mma_atom" | "mma_shape_mnk" | "mma_thr_id" | "mma_layout_A" | "mma_layout_B"
+        | "mma_layout_C" => {
+            let mut fams: Vec<String> = Vec::new();
+            for n in crate::eval::atoms::mma_table::all_names() {
+                let n = gmma_family(&n).map(|f| f.0).unwrap_or(n);
+                if !fams.contains(&n) {
+                    fams.push(n);
+                }
+            }
+            Some(format!(
+                "MMA operations by architecture (SM90 GMMA: N = 8,16,32,64,96,128,192,256; `:help atoms` has their shapes and threads):\n{}",
+                by_arch(&fams)
+            ))
+        }
+        "make_tiled_copy" | "copy_atom" | "make_tiled_copy_A" | "make_tiled_copy_B" | "make_tiled_copy_C" => {
+            let names: Vec<String> =
+                crate::eval::atoms::copy_table::fixed_names().into_iter().map(str::to_string).collect();
+            Some(format!(
+                "copy operations by architecture (use as copy_atom(OP, T), e.g. copy_atom(SM75_U32x4_LDSM_N, half_t);\nUniversalCopy<T> and SM80_CP_ASYNC_*<T> take the copied type):\n{}",
+                by_arch(&names)
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// `:help NAME`.
 pub fn help_for(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if let Some((t, text)) = TOPICS.iter().find(|(t, _)| *t == name) {
+        return Ok(match *t {
+            "atoms" => atoms_table(),
+            "emit" | "gemm" => TOPICS.iter().find(|(t, _)| *t == "run").map(|x| x.1).unwrap_or("").to_string(),
+            _ => text.to_string(),
+        });
+    }
     if let Some((c, d)) = COMMANDS.iter().find(|(c, _)| *c == name || c[1..] == *name) {
         return Ok(format!("{c}: {d}\n"));
     }
     let entries: Vec<&builtins::Builtin> =
         builtins::registry().iter().filter(|b| b.name == name && !name.starts_with("__")).collect();
     if entries.is_empty() {
-        let names = builtins::names();
-        let mut msg = format!("no function named '{name}'");
+        if op_names().iter().any(|n| n == name) {
+            return Ok(format!(
+                "{name}: an {} operation (`:help atoms` lists them with their shapes)\n",
+                if crate::eval::atoms::copy_table::fixed_names().contains(&name) { "copy" } else { "MMA" }
+            ));
+        }
+        let mut names = builtins::names();
+        names.extend(TOPICS.iter().map(|(t, _)| *t));
+        names.extend(op_names().iter().map(String::as_str));
+        let mut msg = format!("no function or topic named '{name}'");
         if let Some(s) = suggest(name, &names) {
             msg.push_str(&format!("; did you mean '{s}'?"));
         }
@@ -379,6 +581,9 @@ pub fn help_for(name: &str) -> Result<String, String> {
                 s.push_str(&format!("  {l}\n"));
             }
         }
+    }
+    if let Some(a) = atoms_for(name) {
+        s.push_str(&a);
     }
     Ok(s)
 }
@@ -407,13 +612,49 @@ pub fn function_table() -> String {
     s
 }
 
-/// What a `:` command asks the loop to do.
-pub(crate) enum Cmd {
+/// What an entry asks the loop to do.
+pub enum Cmd {
     Continue,
     Quit,
 }
 
-pub(crate) fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut dyn Write) -> Cmd {
+/// The words people try first, before the `:` commands: `help`, `help()`, `help(f)`,
+/// `help f`, `?f`, `f?` show help; `exit`, `quit`, `exit()`, `quit()` leave. A word bound as a
+/// name (`help = 3`) is that name.
+fn word(line: &str, session: &Session) -> Option<String> {
+    let t = line.trim().trim_end_matches(';').trim();
+    let bound = |n: &str| session.interp().bindings().any(|(b, _)| b == n);
+    let ident = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if matches!(t, "exit" | "quit" | "exit()" | "quit()") && !bound(t.trim_end_matches("()")) {
+        return Some(":quit".into());
+    }
+    if (t == "help" || t == "help()") && !bound("help") {
+        return Some(":help".into());
+    }
+    let arg = t
+        .strip_prefix("help(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| t.strip_prefix("help "))
+        .filter(|_| !bound("help"))
+        .or_else(|| t.strip_prefix('?'))
+        .or_else(|| t.strip_suffix('?'))
+        .map(str::trim)?;
+    ident(arg).then(|| format!(":help {arg}"))
+}
+
+/// One REPL entry: a `:` command, a word (`help`, `exit`, ...), or statements for the session.
+pub fn entry(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut dyn Write) -> Cmd {
+    if line.trim_start().starts_with(':') {
+        return command(line, session, out, err);
+    }
+    if let Some(c) = word(line, session) {
+        return command(&c, session, out, err);
+    }
+    session.run(line, "<repl>", out, err);
+    Cmd::Continue
+}
+
+pub fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut dyn Write) -> Cmd {
     let line = line.trim();
     let (cmd, arg) = match line.split_once(char::is_whitespace) {
         Some((c, a)) => (c, a.trim()),
@@ -501,9 +742,62 @@ pub(crate) fn command(line: &str, session: &mut Session, out: &mut dyn Write, er
     Cmd::Continue
 }
 
+/// A script in which lines starting with `:` (outside open brackets) are REPL commands: what
+/// `cute` reads from a pipe. The statements between commands run as one piece each, their
+/// line numbers those of the whole text. Stops at the first failure unless `keep_going`.
+pub fn run_script_with_commands(
+    text: &str,
+    origin: &str,
+    session: &mut Session,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> crate::session::Outcome {
+    use crate::session::Outcome;
+    let mut worst = Outcome::Ok;
+    let mut piece = String::new();
+    let mut first_line = 0;
+    let flush = |piece: &mut String,
+                 first_line: usize,
+                 session: &mut Session,
+                 worst: &mut Outcome,
+                 out: &mut dyn Write,
+                 err: &mut dyn Write|
+     -> bool {
+        if piece.trim().is_empty() {
+            piece.clear();
+            return true;
+        }
+        // Leading newlines keep the line numbers of the whole input.
+        let src = "\n".repeat(first_line) + piece.as_str();
+        piece.clear();
+        let r = session.run(&src, origin, out, err);
+        if r.exit_code() > worst.exit_code() {
+            *worst = r;
+        }
+        r == Outcome::Ok || session.opts.keep_going
+    };
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if line.trim_start().starts_with(':') && !crate::session::is_incomplete(&piece) {
+            if !flush(&mut piece, first_line, session, &mut worst, out, err) {
+                return worst;
+            }
+            if let Cmd::Quit = command(line, session, out, err) {
+                return worst;
+            }
+            continue;
+        }
+        if piece.is_empty() {
+            first_line = i;
+        }
+        piece.push_str(line);
+    }
+    flush(&mut piece, first_line, session, &mut worst, out, err);
+    worst
+}
+
 /// Run the REPL until Ctrl-D or `:quit`. Returns the process exit status.
 pub fn run(opts: Options) -> i32 {
-    let mut session = Session::new(Options { repl: true, keep_going: false, ..opts });
+    let mut session = Session::new(Options { repl: true, interactive: true, keep_going: false, echo: false, ..opts });
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -530,26 +824,33 @@ pub fn run(opts: Options) -> i32 {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     sigint::install();
+    // The entry being read: lines so far (an open bracket or a trailing `\` continues it).
+    let mut pending = String::new();
     loop {
         sigint::take();
-        match rl.readline(PROMPT) {
+        let prompt = if pending.is_empty() { PROMPT } else { CONTINUATION };
+        match rl.readline(prompt) {
             Ok(line) => {
-                if line.trim().is_empty() {
+                if pending.is_empty() && line.trim().is_empty() {
                     continue;
                 }
-                let _ = rl.add_history_entry(line.as_str());
+                if !pending.is_empty() {
+                    pending.push('\n');
+                }
+                pending.push_str(&line);
+                if !pending.trim_start().starts_with(':') && crate::session::is_incomplete(&pending) {
+                    continue;
+                }
+                let entry_text = std::mem::take(&mut pending);
+                let _ = rl.add_history_entry(entry_text.as_str());
                 if let Some(p) = &hist {
                     if rl.append_history(p).is_err() {
                         let _ = rl.save_history(p);
                     }
                 }
                 let (mut out, mut err) = (Interruptible(stdout.lock()), Interruptible(stderr.lock()));
-                if line.trim_start().starts_with(':') {
-                    if let Cmd::Quit = command(&line, &mut session, &mut out, &mut err) {
-                        break;
-                    }
-                } else {
-                    session.run(&line, "<repl>", &mut out, &mut err);
+                if let Cmd::Quit = entry(&entry_text, &mut session, &mut out, &mut err) {
+                    break;
                 }
                 let _ = out.flush();
                 if sigint::take() {
@@ -561,7 +862,8 @@ pub fn run(opts: Options) -> i32 {
                     h.vars = session.interp().bindings().map(|(n, _)| n.to_string()).collect();
                 }
             }
-            Err(ReadlineError::Interrupted) => continue,
+            // Ctrl-C cancels the entry (all of its lines).
+            Err(ReadlineError::Interrupted) => pending.clear(),
             Err(ReadlineError::Eof) => break,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -652,11 +954,7 @@ pub mod doctest {
         for ex in examples(md) {
             // One buffer for both streams keeps their order.
             let buf = std::cell::RefCell::new(Vec::new());
-            if ex.input.trim_start().starts_with(':') {
-                let _ = super::command(&ex.input, &mut session, &mut Shared(&buf), &mut Shared(&buf));
-            } else {
-                session.run(&ex.input, "<repl>", &mut Shared(&buf), &mut Shared(&buf));
-            }
+            let _ = super::entry(&ex.input, &mut session, &mut Shared(&buf), &mut Shared(&buf));
             let buf = buf.into_inner();
             let got = String::from_utf8_lossy(&buf).into_owned();
             if trim_trailing_blank(&got) == trim_trailing_blank(&ex.expected) {

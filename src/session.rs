@@ -45,6 +45,12 @@ pub struct Options {
     pub color_diagnostics: bool,
     /// REPL rules: a statement that is exactly `_` shows the last value.
     pub repl: bool,
+    /// A person at the REPL: an unknown name also points to `:help`.
+    pub interactive: bool,
+    /// Print each statement before its value (`cute --echo`): `stmt  =>  value`.
+    pub echo: bool,
+    /// Never write files (`svg(X, "f.svg")` says what it would write): the fuzz targets.
+    pub no_file_writes: bool,
 }
 
 /// Counts over the session's lifetime (for `--keep-going`'s `N passed, M failed`).
@@ -174,16 +180,37 @@ impl Session {
             Err(pe) => {
                 self.stats.parse_errors += 1;
                 self.stats.failed += 1;
-                let d = Diagnostic::error(pe.message.clone(), Some(pe.span));
+                let mut d = Diagnostic::error(pe.message.clone(), Some(pe.span));
+                d.help = gemm_usage(source, pe.span.start);
                 emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
                 return Outcome::ParseError;
             }
         };
         let mut outcome = Outcome::Ok;
+        let mut prev_end = 0;
         for stmt in &program.stmts {
+            let text = source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim();
+            let note = trailing_comment(source, stmt.span.end);
+            if self.opts.echo {
+                echo_gap(out, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
+            }
+            prev_end = stmt.span.end + note.map_or(0, |n| n.len());
+            // --echo: `code  =>  value   # comment` (a comment inside the statement's span is
+            // moved after the value; `#` appears nowhere else in the language)
+            let (code, comment) = match text.find('#') {
+                Some(i) => (text[..i].trim_end(), format!("   {}", text[i..].trim())),
+                None => (text, String::new()),
+            };
+            let expects_warning = comment.contains(EXPECT_WARNING)
+                || note.is_some_and(|n| n.contains(EXPECT_WARNING))
+                || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
             let _ = take_warnings();
             let r = match self.interp.exec(stmt) {
                 Ok(Produced::Gemm(g)) => run_gemm(&g),
+                Ok(Produced::File { path, .. }) if self.opts.no_file_writes => {
+                    emit(out, err, &format!("not written (no file writes in this session): {path}\n"));
+                    Ok(Produced::Nothing)
+                }
                 Ok(Produced::File { path, text, span }) => match write_file(&path, &text) {
                     Ok(()) => {
                         emit(out, err, &format!("wrote {path}\n"));
@@ -196,29 +223,70 @@ impl Session {
                 },
                 r => r,
             };
-            let warnings = take_warnings();
+            let mut warnings = take_warnings();
+            // One warning once (`explain` evaluates the same composition several times).
+            let mut seen = Vec::new();
+            warnings.retain(|w| {
+                !seen.contains(w) && {
+                    seen.push(w.clone());
+                    true
+                }
+            });
+            let c = self.opts.color_values;
             match &r {
                 Ok(Produced::Value(v)) => {
-                    let _ = writeln!(out, "{}", paint_value(&v.to_string(), self.opts.color_values));
+                    let shown = paint_value(&v.to_string(), c);
+                    if !self.opts.echo {
+                        let _ = writeln!(out, "{shown}");
+                    } else if shown.contains('\n') {
+                        let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
+                    } else {
+                        let _ = writeln!(out, "{code}  =>  {shown}{comment}");
+                    }
                 }
                 Ok(Produced::Text(t)) => {
+                    // (explain's text starts with the expression itself)
+                    if self.opts.echo && !matches!(stmt.kind, crate::parser::ast::StmtKind::Explain(_)) {
+                        let _ = writeln!(out, "{code}  =>{comment}");
+                    }
                     let _ = out.write_all(t.as_bytes());
                     if !t.ends_with('\n') {
                         let _ = out.write_all(b"\n");
                     }
                 }
-                Ok(Produced::AssertPassed) => self.stats.passed += 1,
-                Ok(Produced::Nothing) | Ok(Produced::File { .. }) => {}
-                Ok(Produced::Gemm(_)) | Err(_) => {}
+                Ok(Produced::AssertPassed) => {
+                    self.stats.passed += 1;
+                    if self.opts.echo {
+                        let _ = writeln!(out, "{code}  =>  holds{comment}");
+                    }
+                }
+                Ok(Produced::Nothing) | Ok(Produced::File { .. }) | Ok(Produced::Gemm(_)) | Err(_) => {
+                    if self.opts.echo {
+                        let _ = writeln!(out, "{code}{comment}");
+                    }
+                }
             }
-            let mut warnings = warnings;
             if self.opts.repl && self.interp.last().is_some() {
-                if let Some(hint) = underscore_hint(source.get(stmt.span.start..stmt.span.end).unwrap_or("")) {
+                if let Some(hint) = underscore_hint(text) {
                     warnings.push(hint);
                 }
             }
+            let mut r = r;
+            if expects_warning && warnings.is_empty() && r.is_ok() {
+                r = Err(Failure::Error(Located {
+                    error: crate::eval::error::EvalError::rule(
+                        "expected a warning",
+                        format!("this statement is marked `# {EXPECT_WARNING}` but gave none"),
+                    ),
+                    span: stmt.span,
+                    help: Some("remove the mark if the statement no longer warns".to_string()),
+                }));
+            }
             for w in warnings {
-                let d = Diagnostic::warning(w, Some(stmt.span));
+                let mut d = Diagnostic::warning(w, Some(stmt.span));
+                if expects_warning {
+                    d.severity = crate::diagnostic::Severity::ExpectedWarning;
+                }
                 emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
             }
             if let Err(f) = r {
@@ -245,6 +313,13 @@ impl Session {
             Failure::Error(Located { error, span, help }) => {
                 let mut d = Diagnostic::error(one_line(&error.to_string()), Some(*span));
                 d.help = help.clone();
+                if self.opts.interactive && error.kind == crate::eval::error::ErrorKind::Unknown {
+                    let more = "`:help` lists the functions, `:help atoms` the MMA operations";
+                    d.help = Some(match d.help.take() {
+                        Some(h) => format!("{h} ({more})"),
+                        None => more.to_string(),
+                    });
+                }
                 d
             }
             Failure::Assert(a) => {
@@ -256,8 +331,73 @@ impl Session {
                     }
                     None => d.notes.push(format!("value: {}", paint_value(&a.lhs.1.to_string(), c))),
                 }
+                if let Some(n) = &a.note {
+                    d.notes.push(n.clone());
+                }
                 d
             }
+        }
+    }
+}
+
+/// A parse error on a `run gemm` / `emit gemm` line: say what the statement takes (a missing
+/// size shows up as "expected an expression" at the end of the line).
+fn gemm_usage(source: &str, at: usize) -> Option<String> {
+    let at = at.min(source.len());
+    let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = source[start..].lines().next().unwrap_or("").trim_start();
+    let mut words = line.split_whitespace();
+    let kw = words.next()?;
+    if !matches!(kw, "run" | "emit") || words.next() != Some("gemm") {
+        return None;
+    }
+    Some(format!("`{kw} gemm` takes the three sizes first: `{kw} gemm M N K [key=value ...]` (`:help {kw}`)"))
+}
+
+/// The mark of a statement whose warning is expected: a comment on its line, or the comment
+/// line just above it, that contains these words (`R = A o B   # expect warning: not A∘B`).
+pub const EXPECT_WARNING: &str = "expect warning";
+
+/// The comment that ends the statement's line (`# ...` after only spaces), if any.
+fn trailing_comment(source: &str, end: usize) -> Option<&str> {
+    let rest = source.get(end..)?;
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let t = line.trim_start();
+    t.starts_with('#').then_some(line)
+}
+
+/// The line just above the one where `start` is, when it is a comment.
+fn comment_above(source: &str, start: usize) -> Option<&str> {
+    let head = source.get(..start)?;
+    let line_start = head.rfind('\n')?;
+    if !head[line_start + 1..].trim().is_empty() {
+        return None; // another statement before this one on its line
+    }
+    let above = &head[..line_start];
+    let prev = above[above.rfind('\n').map_or(0, |i| i + 1)..].trim();
+    prev.starts_with('#').then_some(prev)
+}
+
+/// `--echo`: the comments and blank lines between two statements, as they are in the script
+/// (they are its narrative), a run of blank lines as one.
+fn echo_gap(out: &mut dyn Write, gap: &str, first: bool) {
+    let lines: Vec<&str> = gap.split('\n').collect();
+    let n = lines.len();
+    // no blank line at the very start of the output
+    let mut blank = first;
+    for (i, l) in lines.iter().enumerate() {
+        // Whole lines only: the first piece ends the previous statement's line, the last one
+        // starts this statement's line.
+        if (i == 0 && !first) || i + 1 == n {
+            continue;
+        }
+        let t = l.trim();
+        if t.starts_with('#') {
+            let _ = writeln!(out, "{t}");
+            blank = false;
+        } else if t.is_empty() && !blank {
+            let _ = writeln!(out);
+            blank = true;
         }
     }
 }

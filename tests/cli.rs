@@ -274,3 +274,95 @@ fn golden_parse_errors() {
 fn golden_eval_errors() {
     golden_dir("eval", 1);
 }
+
+/// Issue 10: `--echo` shows each statement before its value, with the script's comments.
+#[test]
+fn echo_labels_each_statement() {
+    let p = temp_file(
+        "echo.cute",
+        "# the rest of 24\ncomplement((_2,_2):(_1,_6), _24)\nA = _4:_1\n\nassert size(A) == 4\n",
+    );
+    let r = cute(&["--echo", p.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(
+        r.out,
+        "# the rest of 24\ncomplement((_2,_2):(_1,_6), _24)  =>  (_3,_2):(_2,_12)\nA = _4:_1\n\nassert size(A) == 4  =>  holds\n"
+    );
+}
+
+/// Issue 10: a warning marked `# expect warning` is said to be expected; a mark without a
+/// warning fails.
+#[test]
+fn expected_warnings_are_marked() {
+    let p = temp_file(
+        "w.cute",
+        "R = (4,8):(8,1) o 6   # expect warning\n# expect warning: not A o B\nS = (4,8):(8,1) o 6\n",
+    );
+    let r = cute(&[p.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.err.matches("warning (expected): composition is not A∘B").count(), 2, "{}", r.err);
+    assert!(!r.err.contains("\nwarning:") && !r.err.starts_with("warning:"), "{}", r.err);
+    let r = cute(&["-e", "x = 1  # expect warning"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.starts_with("error: expected a warning: this statement is marked `# expect warning` but gave none"),
+        "{}",
+        r.err
+    );
+    // composition.cute's CuTe-is-not-A∘B case is marked
+    let r = cute(&[concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/composition.cute")]);
+    assert_eq!(r.code, 0);
+    assert!(r.err.starts_with("warning (expected): "), "{}", r.err);
+}
+
+/// Issue 10: failed `identical` / `equivalent` asserts show both sides and why.
+#[test]
+fn failed_asserts_say_why() {
+    let r = cute(&["-k", "-e", "A = (_2,_4):(_1,_2)\nassert identical(size(A), 8)\nassert equivalent(A, (2,4):(1,3))\nassert equivalent(A, 6:1)"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("  = left:  _8\n  = right: 8\n  = equal values, but _8 is static and 8 is dynamic"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("  = first difference at index 2: left(2) = 2, right(2) = 3\n"), "{}", r.err);
+    assert!(r.err.contains("  = the sizes differ: 8 and 6\n"), "{}", r.err);
+}
+
+/// Issue 10: one warning once, even when `explain` evaluates the composition several times.
+#[test]
+fn explain_warns_once() {
+    let r = cute(&["-e", "explain (_4,_6):(_2,_16) o _4:_3"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.err.matches("warning:").count(), 1, "{}", r.err);
+}
+
+/// Issue 10: `emit gemm 4096 4096` says what the statement takes.
+#[test]
+fn gemm_with_two_sizes_says_it_needs_three() {
+    let r = cute(&["-e", "emit gemm 4096 4096"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.err.contains("= help: `emit gemm` takes the three sizes first: `emit gemm M N K [key=value ...]`"),
+        "{}",
+        r.err
+    );
+}
+
+/// Issue 10: REPL commands work when `cute` reads a pipe; line numbers stay those of the input.
+#[test]
+fn help_through_a_pipe() {
+    let r = cute_env(&[], Some("x = 2\n:help atoms\nx\n:help make_tiled_copy\nnosuch\n"), &[]);
+    assert_eq!(r.code, 1);
+    assert!(r.out.contains("SM80_16x8x16_F32F16F16F32_TN") && r.out.contains("(_16,_8,_16)"), "{}", r.out);
+    assert!(r.out.contains("\n2\n") && r.out.contains("SM75_U32x4_LDSM_N"), "{}", r.out);
+    assert!(r.err.contains(" --> <stdin>:5:1\n"), "{}", r.err);
+}
+
+/// Issue 10: print_svg of a rank-3 layout names print_svg, not print_latex.
+#[test]
+fn print_svg_names_itself() {
+    let r = cute(&["-e", "print_svg((2,2,2):(1,2,4))"]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("print_svg needs a layout of rank at most 2"), "{}", r.err);
+}

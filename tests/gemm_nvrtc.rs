@@ -1,21 +1,59 @@
 //! Every kernel configuration the GEMM tests use compiles with NVRTC to PTX for sm_80 and
-//! sm_90a (no GPU needed: NVRTC alone, e.g. from the `nvidia-cuda-nvrtc` wheel that
-//! `.ci/nvrtc.sh` installs; put its folder on LD_LIBRARY_PATH).
-//! With the environment variable `CI` set, a missing libnvrtc FAILS; locally it skips.
+//! sm_90a (no GPU needed: NVRTC alone, from the `nvidia-cuda-nvrtc` wheel).
+//!
+//! The README's `cargo test --release` compiles them on a fresh clone too: when libnvrtc is
+//! not on the library path, this test installs the wheel with `.ci/nvrtc.sh` (pip, once; ~200 MB in
+//! `.ci/nvrtc-wheel/`) and runs itself again with that folder on LD_LIBRARY_PATH. When
+//! that is impossible (no pip, no network) it FAILS with the reason. The one explicit way to
+//! skip it is `CUTE_SKIP_NVRTC=1`, which says so on stderr.
 
 mod gemm_common;
 
 use cute::runtime::{config, device, kernel};
 
+const TEST: &str = "every_tested_kernel_compiles_for_sm80_and_sm90a";
+
+/// The folder holding libnvrtc.so.13: installed (once) by `.ci/nvrtc.sh`.
+fn install_nvrtc() -> Result<String, String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/nvrtc.sh");
+    let out =
+        std::process::Command::new("bash").arg(script).output().map_err(|e| format!("cannot run {script}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{script} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
 #[test]
 fn every_tested_kernel_compiles_for_sm80_and_sm90a() {
     let (_, nvrtc, _) = device::libraries_present();
     if !nvrtc {
-        let msg = "libnvrtc.so not found: run `export LD_LIBRARY_PATH=$(.ci/nvrtc.sh):$LD_LIBRARY_PATH`";
-        if std::env::var_os("CI").is_some() {
-            panic!("{msg} (CI is set: a missing NVRTC is a failure)");
+        if std::env::var_os("CUTE_SKIP_NVRTC").is_some_and(|v| !v.is_empty()) {
+            eprintln!("SKIPPED (CUTE_SKIP_NVRTC is set): no kernel was compiled");
+            return;
         }
-        eprintln!("skipping: {msg}");
+        let again = std::env::var_os("CUTE_NVRTC_INSTALLED").is_some();
+        assert!(!again, "libnvrtc.so still not loadable from {:?}", std::env::var("LD_LIBRARY_PATH"));
+        let dir = install_nvrtc().unwrap_or_else(|e| {
+            panic!(
+                "libnvrtc.so is not on the library path and could not be installed: {e}\n\
+                 install it with `export LD_LIBRARY_PATH=$(.ci/nvrtc.sh):$LD_LIBRARY_PATH`, \
+                 or skip this test explicitly with CUTE_SKIP_NVRTC=1"
+            )
+        });
+        let path = match std::env::var("LD_LIBRARY_PATH") {
+            Ok(p) if !p.is_empty() => format!("{dir}:{p}"),
+            _ => dir.clone(),
+        };
+        eprintln!("libnvrtc installed in {dir}; running this test again with it");
+        let exe = std::env::current_exe().expect("test executable");
+        let st = std::process::Command::new(exe)
+            .args(["--exact", TEST, "--nocapture", "--test-threads", "1"])
+            .env("LD_LIBRARY_PATH", path)
+            .env("CUTE_NVRTC_INSTALLED", "1")
+            .status()
+            .expect("run the test again");
+        assert!(st.success(), "the kernels did not compile (see above)");
         return;
     }
     let mut failures = Vec::new();

@@ -282,3 +282,94 @@ fn deep_entries_and_saving_the_last_value() {
     let text = std::fs::read_to_string(&script).unwrap();
     assert!(text.ends_with(")\nlast\n"), "{text}");
 }
+
+/// Issue 10: lines typed ahead (sent at once, without waiting for prompts) all run, in order,
+/// once: what arrives while a statement runs or between two `readline` calls is kept.
+#[test]
+fn typed_ahead_lines_all_run_in_order() {
+    let home = temp_home();
+    let mut s = start(&home, true);
+    let lines: String = (1..=50).map(|i| format!("700000 + {i}\n")).collect();
+    s.send(&lines).unwrap();
+    for i in 1..=50 {
+        until(&mut s, &format!("\n{}\r", 700000 + i));
+    }
+    // and nothing ran twice
+    s.send_line("999999 + 1").unwrap();
+    let rest = until(&mut s, "1000000\r");
+    assert!(!rest.contains("700050\r"), "{rest:?}");
+    exit_with_ctrl_d(s);
+}
+
+/// The words people try first: print, help, help(f), ?f, f?, exit.
+#[test]
+fn familiar_words() {
+    let home = temp_home();
+    let mut s = start(&home, true);
+    s.send_line("print((2,3):(1,2))").unwrap();
+    until(&mut s, "(2,3):(1,2)\r");
+    prompt(&mut s);
+    s.send_line("help").unwrap();
+    until(&mut s, "Functions (");
+    prompt(&mut s);
+    s.send_line("?coalesce").unwrap();
+    until(&mut s, "coalesce(L [, profile])");
+    prompt(&mut s);
+    s.send_line("complement?").unwrap();
+    until(&mut s, "complement(L [, cotarget])");
+    prompt(&mut s);
+    s.send_line("help(make_tiled_mma)").unwrap();
+    until(&mut s, "MMA operations by architecture");
+    until(&mut s, "SM80_16x8x16_F32F16F16F32_TN");
+    prompt(&mut s);
+    s.send_line("SM80_16x8x16_F32F16F16F32_NT").unwrap();
+    until(&mut s, "did you mean 'SM80_16x8x16_F32F16F16F32_TN'?");
+    prompt(&mut s);
+    s.send_line("nosuchname").unwrap();
+    until(&mut s, "`:help` lists the functions");
+    prompt(&mut s);
+    s.send_line("exit").unwrap();
+    s.expect(Eof).expect("eof after exit");
+    let pid = s.get_process().pid();
+    assert_eq!(s.get_process().wait().expect("wait"), WaitStatus::Exited(pid, 0));
+}
+
+/// Tab completes operation names and constants.
+#[test]
+fn tab_completes_atoms_and_constants() {
+    let home = temp_home();
+    let mut s = start(&home, true);
+    s.send("A = mma_atom(SM80_16x8x16_F32F16F16F32_T\t").unwrap();
+    s.send_line(")").unwrap();
+    prompt(&mut s);
+    s.send_line("mma_shape_mnk(SM80_16x8x16_F32F16F16F32_TN)").unwrap();
+    until(&mut s, "(_16,_8,_16)");
+    prompt(&mut s);
+    s.send("C = copy_atom(SM75_U32x4_LDSM_N, hal\t").unwrap();
+    s.send_line(")").unwrap();
+    prompt(&mut s);
+    s.send_line(":vars").unwrap();
+    until(&mut s, "C = Copy_Atom");
+    prompt(&mut s);
+    s.send("LayoutRi\t").unwrap();
+    s.send_line("").unwrap();
+    until(&mut s, "LayoutRight");
+    prompt(&mut s);
+    exit_with_ctrl_d(s);
+}
+
+/// An entry left open by a bracket continues under a `...:` prompt; `quit()` leaves.
+#[test]
+fn continuation_prompt() {
+    let home = temp_home();
+    let mut s = start(&home, true);
+    s.send_line("A = (2,").unwrap();
+    until(&mut s, "...:");
+    s.send_line("4):(1,2)").unwrap();
+    prompt(&mut s);
+    s.send_line("size(A)").unwrap();
+    until(&mut s, "8\r");
+    prompt(&mut s);
+    s.send_line("quit()").unwrap();
+    s.expect(Eof).expect("eof after quit()");
+}

@@ -7,11 +7,13 @@
 //! - `mma_svg`: `print_svg` of a TiledMMA or MMA atom, byte-identical to CuTe.
 //! - `svg`: `print_svg` of everything else: pictures CuTe does not draw, in its visual language.
 //! - `cpp`: `cpp(x)`, the CuTe C++ that builds a value.
+//! - `print`: `print(x)`, CuTe's own print.
 
 pub mod cpp;
 pub mod grid;
 pub mod latex;
 pub mod mma_svg;
+pub mod print;
 pub mod svg;
 pub mod table;
 

@@ -103,6 +103,19 @@ pub fn named_value(name: &str, targs: &[TArg]) -> Option<R<Value>> {
     None
 }
 
+/// Every MMA and copy operation name of the tables, sorted (GMMA ones without template
+/// arguments): completion, suggestions and help.
+pub fn op_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut v = mma_table::all_names();
+        v.extend(copy_table::fixed_names().into_iter().map(str::to_string));
+        v.sort();
+        v.dedup();
+        v
+    })
+}
+
 /// `SM<digits>_...`: a name the notation reserves for MMA and copy operations.
 fn is_op_name(name: &str) -> bool {
     let Some(rest) = name.strip_prefix("SM") else { return false };

@@ -95,6 +95,30 @@ fn equivalent(a: &Args) -> R<Value> {
     Ok(Value::from(Int::bool(true, true)))
 }
 
+/// Why `equivalent(a, b)` is false, for a failed assert: the sizes, or the first index where
+/// the two functions differ (`None` when that cannot be said: not layouts, or too large).
+pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
+    let (x, y) = (as_function(a).ok()?, as_function(b).ok()?);
+    let (sx, sy) = (size_of(&x).ok()?, size_of(&y).ok()?);
+    if sx != sy {
+        return Some(format!("the sizes differ: {sx} and {sy}"));
+    }
+    let cost = 1 + leaf_count(&x) + leaf_count(&y);
+    let n = sx.max(0).min(EQUIVALENT_APPLY_LIMIT / cost);
+    let mut ax = vec![x, Value::from(dy(0))];
+    let mut ay = vec![y, Value::from(dy(0))];
+    for i in 0..n {
+        ax[1] = Value::from(dy(i));
+        ay[1] = Value::from(dy(i));
+        let vx = builtins::call("__apply", &[], &ax).ok()?;
+        let vy = builtins::call("__apply", &[], &ay).ok()?;
+        if !equal_ignoring_static(&vx, &vy) {
+            return Some(format!("first difference at index {i}: left({i}) = {vx}, right({i}) = {vy}"));
+        }
+    }
+    None
+}
+
 /// Limit on `equivalent`: number of indices compared.
 pub const EQUIVALENT_LIMIT: i64 = 1 << 24;
 /// Limit on `equivalent`: indices times the work per index, for layouts evaluated directly.

@@ -1,0 +1,168 @@
+//! The `laws` target: random well-formed layouts (static, dynamic, mixed; compact, permuted,
+//! with gaps or arbitrary strides) checked through the session against the laws CuTe states
+//! in `layout.hpp`'s postconditions, where it promises them:
+//! - coalesce keeps the size and the function;
+//! - composition is pointwise (`R(i) == A(B(i))` for `B(i)` in A's domain) unless a warning
+//!   says CuTe's answer is not A∘B;
+//! - complement (of an injective layout) is ordered and meets L only at 0, and big enough;
+//! - `right_inverse`: `L(R(i)) == i`; `left_inverse` of an injective layout (no warning): `R(L(i)) == i`;
+//! - printing a layout and reading it back gives an identical value.
+//!
+//! Each check runs statements through the session and reads the printed integers back, so it
+//! tests what users see. An operation CuTe refuses (an `error:`) is not a law violation.
+#![allow(dead_code)]
+
+use crate::gen::Gen;
+use crate::harness::run;
+use arbitrary::Unstructured;
+use cute::session::{Options, Outcome, Session};
+
+/// Most points a law is checked at (keeps each input fast).
+const MAX_POINTS: i64 = 512;
+
+fn session() -> Session {
+    Session::new(Options { no_file_writes: true, ..Options::default() })
+}
+
+/// Run `src`; its stdout when it ran without an error or a warning.
+fn quiet(s: &mut Session, src: &str) -> Option<String> {
+    let (r, o, e) = run(s, src);
+    (r == Outcome::Ok && e.is_empty()).then_some(o)
+}
+
+fn int(line: &str) -> i64 {
+    line.trim().trim_start_matches('_').parse().unwrap_or_else(|_| panic!("not an integer: {line:?}"))
+}
+
+/// `name(0) .. name(n-1)`, evaluated by the session.
+fn values(s: &mut Session, name: &str, n: i64) -> Vec<i64> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let src: Vec<String> = (0..n).map(|i| format!("{name}({i})")).collect();
+    let (r, o, e) = run(s, &src.join("\n"));
+    assert_eq!(r, Outcome::Ok, "evaluating {name} at 0..{n}: {e}");
+    o.lines().map(int).collect()
+}
+
+fn scalar(s: &mut Session, expr: &str) -> Option<i64> {
+    quiet(s, expr).map(|o| int(o.lines().next().unwrap_or("")))
+}
+
+/// A layout binding `name = S:D`, with its size when that is small enough to check.
+fn bind(s: &mut Session, g: &mut Gen, name: &str) -> Option<(String, i64)> {
+    let (sh, st) = g.layout_parts().ok()?;
+    let text = format!("{sh}:{st}");
+    quiet(s, &format!("{name} = {text}"))?;
+    let n = scalar(s, &format!("size({name})"))?;
+    (n <= MAX_POINTS).then_some((text, n))
+}
+
+/// Printing `name` and reading the text back gives an identical value.
+fn round_trip(s: &mut Session, name: &str) {
+    let Some(printed) = quiet(s, name) else { return };
+    let printed = printed.trim_end();
+    let src = format!("__rt = {printed}\nassert identical({name}, __rt)");
+    let (r, _, e) = run(s, &src);
+    assert_eq!(r, Outcome::Ok, "{name} prints as {printed}, which reads back differently: {e}");
+}
+
+fn injective(v: &[i64]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    v.iter().all(|x| seen.insert(*x))
+}
+
+pub fn check(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(which) = u.int_in_range(0u8..=4) else { return };
+    let mut g = Gen::new(&mut u);
+    let mut s = session();
+    let Some((a, na)) = bind(&mut s, &mut g, "A") else { return };
+    let va = values(&mut s, "A", na);
+    round_trip(&mut s, "A");
+    match which {
+        0 => {
+            // coalesce keeps the size and the function
+            if quiet(&mut s, "C = coalesce(A)").is_none() {
+                return;
+            }
+            assert_eq!(scalar(&mut s, "size(C)"), Some(na), "size(coalesce({a}))");
+            assert_eq!(values(&mut s, "C", na), va, "coalesce({a}) is not the same function");
+            round_trip(&mut s, "C");
+        }
+        1 => {
+            // composition is pointwise
+            let Some((b, nb)) = bind(&mut s, &mut g, "B") else { return };
+            if quiet(&mut s, "R = A o B").is_none() {
+                return;
+            }
+            let vb = values(&mut s, "B", nb);
+            let Some(nr) = scalar(&mut s, "size(R)") else { return };
+            assert_eq!(nr, nb, "size({a} o {b})");
+            let vr = values(&mut s, "R", nr);
+            for i in 0..nb as usize {
+                if (0..na).contains(&vb[i]) {
+                    assert_eq!(vr[i], va[vb[i] as usize], "({a} o {b})({i}) != A(B({i}))");
+                }
+            }
+            round_trip(&mut s, "R");
+        }
+        2 => {
+            // complement of an injective layout: ordered, disjoint, big enough
+            if !injective(&va) || va.iter().any(|&x| x < 0) {
+                return;
+            }
+            let Some(cos) = scalar(&mut s, "cosize(A)") else { return };
+            let k = g.u.int_in_range(1..=4).unwrap_or(1);
+            let stat = if g.u.arbitrary::<bool>().unwrap_or(true) { "_" } else { "" };
+            let cot = cos * k;
+            if quiet(&mut s, &format!("C = complement(A, {stat}{cot})")).is_none() {
+                return;
+            }
+            let Some(nc) = scalar(&mut s, "size(C)") else { return };
+            if nc > MAX_POINTS {
+                return;
+            }
+            let vc = values(&mut s, "C", nc);
+            let nf = scalar(&mut s, "size(filter(A))").unwrap_or(1).max(1);
+            assert!(nc >= cot / nf, "complement({a}, {cot}) has {nc} points, fewer than {cot}/{nf}");
+            for i in 1..vc.len() {
+                assert!(vc[i - 1] < vc[i], "complement({a}, {cot}) is not ordered at {i}: {vc:?}");
+                assert!(!va.contains(&vc[i]), "complement({a}, {cot})({i}) = {} meets A", vc[i]);
+            }
+            round_trip(&mut s, "C");
+        }
+        3 => {
+            // right inverse: A(R(i)) == i
+            if quiet(&mut s, "R = right_inverse(A)").is_none() {
+                return;
+            }
+            let Some(nr) = scalar(&mut s, "size(R)") else { return };
+            let vr = values(&mut s, "R", nr.min(MAX_POINTS));
+            for (i, &r) in vr.iter().enumerate() {
+                assert!((0..na).contains(&r), "right_inverse({a})({i}) = {r} is outside A's domain");
+                assert_eq!(va[r as usize], i as i64, "A(right_inverse({a})({i})) != {i}");
+            }
+            round_trip(&mut s, "R");
+        }
+        _ => {
+            // left inverse of an injective layout: R(A(i)) == i
+            // (where CuTe's answer is not an inverse, a warning says so and the law is skipped)
+            if !injective(&va) {
+                return;
+            }
+            if quiet(&mut s, "R = left_inverse(A)").is_none() {
+                return;
+            }
+            let max = va.iter().copied().max().unwrap_or(0);
+            if max >= 4 * MAX_POINTS {
+                return;
+            }
+            let vr = values(&mut s, "R", max + 1);
+            for (i, &x) in va.iter().enumerate() {
+                assert_eq!(vr[x as usize], i as i64, "left_inverse({a})(A({i})) != {i}");
+            }
+            round_trip(&mut s, "R");
+        }
+    }
+}

@@ -28,7 +28,7 @@ pub struct Gen<'a, 'b> {
 
 impl<'a, 'b> Gen<'a, 'b> {
     pub fn new(u: &'b mut Unstructured<'a>) -> Self {
-        let funcs = cute::eval::builtins::names().into_iter().filter(|n| !n.starts_with("__")).collect();
+        let funcs = cute::registry::names().into_iter().filter(|n| !n.starts_with("__")).collect();
         let mma = cute::eval::atoms::mma_table::all_names();
         let copy = cute::eval::atoms::copy_table::fixed_names();
         Gen { u, funcs, mma, copy, budget: 4000 }
@@ -228,7 +228,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     pub fn type_name(&mut self) -> Result<String> {
-        Ok(self.pick(cute::eval::interp::TAG_NAMES)?.to_string())
+        Ok(self.pick(cute::interp::TAG_NAMES)?.to_string())
     }
 
     /// An MMA or copy object: an operation, an atom, a tiled MMA or a tiled copy.

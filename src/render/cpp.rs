@@ -17,7 +17,7 @@ use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple;
-use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::layout::{Composed, Func, Layout, Swizzle, TypedOffset};
 use crate::eval::ops::tuple::{compact_col_major, compact_row_major};
 use crate::eval::value::{quote, Value};
 
@@ -126,7 +126,9 @@ fn func_expr(f: &Func) -> R<String> {
 fn composed_expr(c: &Composed) -> R<String> {
     let offset = match &c.mixed {
         // MixedBits<S, F>{d}: S | (d & F), `d` already masked by F
-        Some(m) => format!("MixedBits<{},{}>{{{}}}", m.s, m.f, m.d),
+        Some(TypedOffset::Mixed(m)) => format!("MixedBits<{},{}>{{{}}}", m.s, m.f, m.d),
+        // pointer_flagged.hpp: the unset smem pointer flag of B-bit elements
+        Some(TypedOffset::SmemFlag(bits)) => format!("smem_ptr_flag_bits<{bits}>{{}}"),
         None => int_expr(c.offset),
     };
     // composition(Swizzle, Layout) is ComposedLayout<Swizzle, _0, Layout> (but a Sw<0,..> is

@@ -1,5 +1,5 @@
-//! `cute`: argv → REPL / scripts / `-e` / doctests; the colour policy; exit codes. Nothing else.
-//! May import: `session`, `repl`, `diagnostic` (to show unreadable inputs).
+//! `cute`: argv → REPL / scripts / `-e` / doctests / `bench`; the colour policy; exit codes.
+//! Nothing else. May import: `session`, `repl`, `bench`, `diagnostic` (to show unreadable inputs).
 
 use clap::{Parser, ValueEnum};
 use cute::diagnostic::Diagnostic;
@@ -27,6 +27,7 @@ enum ColorWhen {
   cute scripts/tour.cute                 run a script; asserts are checked
   cute --keep-going a.cute b.cute        run everything, end with 'N passed, M failed'
   cute --doctest README.md               check the ```cute blocks of Markdown files
+  cute bench FILE...                     engine and whole-session statements/s per script
 
 Environment:
   NO_COLOR           no colour (as --color never) when set and not empty
@@ -77,6 +78,11 @@ fn main() {
 }
 
 fn real_main() -> i32 {
+    // `cute bench FILE...`: the benchmark (see `cute bench --help`).
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).is_some_and(|a| a == "bench") {
+        return cute::bench::main(&argv[2..]);
+    }
     let cli = Cli::parse();
     let opts = Options {
         keep_going: cli.keep_going,

@@ -79,9 +79,9 @@ fn main() {
 
 fn real_main() -> i32 {
     // `cute bench FILE...`: the benchmark (see `cute bench --help`).
-    let argv: Vec<String> = std::env::args().collect();
-    if argv.get(1).is_some_and(|a| a == "bench") {
-        return cute::bench::main(&argv[2..]);
+    if std::env::args_os().nth(1).is_some_and(|a| a == "bench") {
+        let rest: Vec<String> = std::env::args_os().skip(2).map(|a| a.to_string_lossy().into_owned()).collect();
+        return cute::bench::main(&rest);
     }
     let cli = Cli::parse();
     let opts = Options {

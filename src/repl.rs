@@ -246,6 +246,19 @@ pub fn highlight_input(line: &str) -> String {
     };
     let mut it = line.char_indices().peekable();
     while let Some((i, c)) = it.next() {
+        if c == '"' {
+            // A string: its `#` and words are text (an escaped quote does not end it).
+            plain.push(c);
+            let mut escaped = false;
+            for (_, d) in it.by_ref() {
+                plain.push(d);
+                if d == '"' && !escaped {
+                    break;
+                }
+                escaped = d == '\\' && !escaped;
+            }
+            continue;
+        }
         if c == '#' {
             flush(&mut plain, &mut out);
             out.push_str(&paint(&line[i..], Style::Dim, true));

@@ -5,8 +5,9 @@
 #![allow(clippy::type_complexity)]
 
 use crate::diagnostic::{paint_value, Diagnostic};
-use crate::eval::error::take_warnings;
+use crate::eval::error::{take_warnings, ErrorKind, EvalError};
 use crate::eval::interp::{Failure, Interp, Located, Produced};
+use crate::eval::value::quote;
 use crate::parser;
 use std::io::Write;
 
@@ -163,7 +164,19 @@ impl Session {
         let mut outcome = Outcome::Ok;
         for stmt in &program.stmts {
             let _ = take_warnings();
-            let r = self.interp.exec(stmt);
+            let r = match self.interp.exec(stmt) {
+                Ok(Produced::File { path, text, span }) => match write_file(&path, &text) {
+                    Ok(()) => {
+                        emit(out, err, &format!("wrote {path}\n"));
+                        Ok(Produced::Nothing)
+                    }
+                    Err(e) => Err(Failure::Error(Located::new(
+                        EvalError::new(ErrorKind::Io, "cannot write", format!("{}: {e}", quote(&path))),
+                        span,
+                    ))),
+                },
+                r => r,
+            };
             let warnings = take_warnings();
             match &r {
                 Ok(Produced::Value(v)) => {
@@ -176,7 +189,7 @@ impl Session {
                     }
                 }
                 Ok(Produced::AssertPassed) => self.stats.passed += 1,
-                Ok(Produced::Nothing) => {}
+                Ok(Produced::Nothing) | Ok(Produced::File { .. }) => {}
                 Err(_) => {}
             }
             let mut warnings = warnings;
@@ -333,6 +346,42 @@ impl Write for LogWriter {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// Write `text` (and a final newline, as on stdout) to the file `path` whole or not at all: into
+/// a new temporary file in the same folder, then renamed over `path`.
+fn write_file(path: &str, text: &str) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind as K};
+    let target = std::path::Path::new(path);
+    let name = target.file_name().ok_or_else(|| Error::new(K::InvalidInput, "not a file name"))?;
+    if std::fs::metadata(target).is_ok_and(|m| m.is_dir()) {
+        return Err(Error::new(K::IsADirectory, "is a directory"));
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    // Unique per process and per write (threads of one process may write the same path).
+    static SERIAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tmp_name.push(format!(".{}.{serial}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            f.write_all(b"\n")?;
+        }
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// Write a diagnostic on `err`, after flushing `out` so that the two streams interleave in

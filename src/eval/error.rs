@@ -27,6 +27,8 @@ pub enum ErrorKind {
     Limit,
     /// Anything the GPU runtime reports (no driver, NVRTC log, failed check).
     Runtime,
+    /// A file that could not be written (the OS reason in the detail).
+    Io,
 }
 
 /// An error from the algebra. `rule` is the short name shown first (`stride divisibility`),

@@ -67,6 +67,9 @@ pub enum Produced {
     Value(Value),
     /// Text that is the answer itself (`print_layout`, `emit gemm`): printed as is.
     Text(String),
+    /// Text to be written to the file `path` (`svg(L, "f.svg")`); `span` is where the path was
+    /// given (for an error when the file cannot be written).
+    File { path: String, text: String, span: Span },
     /// An assert that held.
     AssertPassed,
 }
@@ -204,6 +207,15 @@ impl Interp {
                 }
                 match self.eval(e)? {
                     Value::Text(t) => Ok(Produced::Text(t)),
+                    Value::File(o) => {
+                        // The path is the call's last argument.
+                        let span = match &e.kind {
+                            ExprKind::Call { args, .. } => args.last().map_or(e.span, |a| a.span),
+                            _ => e.span,
+                        };
+                        let super::value::FileOut { path, text } = *o;
+                        Ok(Produced::File { path, text, span })
+                    }
                     // CuTe has no print for a bare MMA/copy operation type.
                     Value::Atom(a) if a.check_printable().is_err() => {
                         Err(Failure::Error(Located::new(a.check_printable().unwrap_err(), e.span)))
@@ -217,7 +229,7 @@ impl Interp {
             }
             StmtKind::Bind { name, name_span, value } => {
                 let v = self.eval(value)?;
-                if let Value::Text(_) = v {
+                if let Value::Text(_) | Value::File(_) = v {
                     return Err(Located::new(
                         EvalError::type_err(format!(
                             "`{name}` cannot be bound to printed text: the result of print_layout/print_latex is its printout"
@@ -379,6 +391,12 @@ impl Interp {
                 e.span,
             ));
         }
+        if let Value::File(_) = v {
+            return Err(Located::new(
+                EvalError::type_err("svg/latex write a file; a statement of its own, not a value"),
+                e.span,
+            ));
+        }
         Ok(v)
     }
 
@@ -406,6 +424,7 @@ impl Interp {
                 Ok(Value::tuple(self.eval_args(es)?))
             }
             ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
             ExprKind::Layout(s, d) => {
                 if let (Some(st), Some(dt)) = (literal_tuple(s), literal_tuple(d)) {
@@ -666,7 +685,12 @@ pub fn value_depth(v: &Value) -> usize {
                 Value::Layout(l) => tuples.extend([(&l.shape, d + 1), (&l.stride, d + 1)]),
                 Value::Composed(c) => funcs.extend([(&c.outer, d + 1), (&c.inner, d + 1)]),
                 Value::Tile(vs) => values.extend(vs.iter().map(|x| (x, d + 1))),
-                Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => {}
+                Value::Swizzle(_)
+                | Value::Tag(_)
+                | Value::Atom(_)
+                | Value::Text(_)
+                | Value::Str(_)
+                | Value::File(_) => {}
             }
         } else {
             return deepest;
@@ -743,7 +767,12 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
                     funcs.push((&c.inner, d + 1));
                 }
                 Value::Tile(vs) => values.extend(vs.iter().map(|x| (x, d + 1))),
-                Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => leaves += 1,
+                Value::Swizzle(_)
+                | Value::Tag(_)
+                | Value::Atom(_)
+                | Value::Text(_)
+                | Value::Str(_)
+                | Value::File(_) => leaves += 1,
             }
             if leaves > limit {
                 return Err(too_many(leaves));
@@ -798,7 +827,7 @@ fn small_value(v: &Value, d: usize, n: &mut usize, limit: usize) -> bool {
             small_func(&c.outer, d + 1, n, limit) && small_func(&c.inner, d + 1, n, limit)
         }
         Value::Tile(vs) => vs.iter().all(|x| small_value(x, d + 1, n, limit)),
-        Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) => {
+        Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) | Value::Str(_) | Value::File(_) => {
             *n += 1;
             true
         }

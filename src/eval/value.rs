@@ -26,6 +26,35 @@ pub enum Value {
     /// Text that is the answer itself (`print_layout`, `print_latex`, multi-line prints).
     /// Cannot be bound or passed on.
     Text(String),
+    /// A string literal `"..."` (file names, titles).
+    Str(String),
+    /// A picture to be written to a file (`svg(L, "f.svg")`): the session writes it, this
+    /// value only carries it there. Cannot be bound or passed on.
+    File(Box<FileOut>),
+}
+
+/// A string as a literal that parses back to it: `"a\"b"`.
+pub fn quote(s: &str) -> String {
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            '\n' => q.push_str("\\n"),
+            '\t' => q.push_str("\\t"),
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
+}
+
+/// Text and the path it is to be written to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileOut {
+    pub path: String,
+    pub text: String,
 }
 
 impl fmt::Display for Value {
@@ -48,6 +77,8 @@ impl fmt::Display for Value {
             Value::Tag(s) => write!(f, "{s}"),
             Value::Atom(a) => write!(f, "{a}"),
             Value::Text(s) => write!(f, "{s}"),
+            Value::Str(s) => write!(f, "{}", quote(s)),
+            Value::File(o) => write!(f, "<picture for {}>", quote(&o.path)),
         }
     }
 }
@@ -117,6 +148,8 @@ impl Value {
             Value::Tag(_) => "a tag",
             Value::Atom(_) => "an MMA/copy object",
             Value::Text(_) => "printed text",
+            Value::Str(_) => "a string",
+            Value::File(_) => "a picture to be written",
         }
     }
     pub fn as_tuple(&self) -> R<&IntTuple> {

@@ -42,6 +42,8 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
     /// `_`
     Under,
+    /// `"f.svg"`: a string literal (escapes decoded), for file names and titles.
+    Str(String),
     /// `S:D`
     Layout(Box<Expr>, Box<Expr>),
     /// `<t0,t1,...>`

@@ -40,7 +40,11 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
     fn ex(e: &mut Expr, base: usize) {
         sp(&mut e.span, base);
         match &mut e.kind {
-            ExprKind::Int { .. } | ExprKind::Under | ExprKind::Swizzle { .. } | ExprKind::Name { .. } => {}
+            ExprKind::Int { .. }
+            | ExprKind::Under
+            | ExprKind::Str(_)
+            | ExprKind::Swizzle { .. }
+            | ExprKind::Name { .. } => {}
             ExprKind::Tuple(v) | ExprKind::Tiler(v) => v.iter_mut().for_each(|e| ex(e, base)),
             ExprKind::Layout(a, b) | ExprKind::Compose(a, b) | ExprKind::Binary(_, a, b) => {
                 ex(a, base);
@@ -200,6 +204,7 @@ fn expr(p: Pair<Rule>) -> R<H> {
         Rule::operand => operand(p),
         Rule::int_lit => node(int_lit(&p)?, span, 1),
         Rule::under => node(ExprKind::Under, span, 1),
+        Rule::str_lit => node(ExprKind::Str(str_lit(&p)?), span, 1),
         Rule::paren => {
             let (mut items, h) = arg_list(p)?;
             if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under)
@@ -407,4 +412,34 @@ fn int_lit(p: &Pair<Rule>) -> R<ExprKind> {
             span_of(p),
         )),
     }
+}
+
+/// `"..."` → its text: `\"` `\\` `\n` `\t` decoded, any other escape an error at the escape.
+fn str_lit(p: &Pair<Rule>) -> R<String> {
+    let text = p.as_str();
+    let start = p.as_span().start();
+    let body = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+    let mut out = String::with_capacity(body.len());
+    let mut it = body.char_indices();
+    while let Some((i, c)) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some((_, '"')) => out.push('"'),
+            Some((_, '\\')) => out.push('\\'),
+            Some((_, 'n')) => out.push('\n'),
+            Some((_, 't')) => out.push('\t'),
+            other => {
+                let len = 1 + other.map_or(0, |(_, e)| e.len_utf8());
+                let at = start + 1 + i;
+                return Err(ParseError::new(
+                    "unknown escape in a string: write \\\" \\\\ \\n or \\t",
+                    Span::new(at, at + len),
+                ));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -25,7 +25,7 @@ enum Want {
 fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
-        expr | operand | paren | tiler | named | under | expr_stmt => Want::Operand,
+        expr | operand | paren | tiler | named | under | str_lit | expr_stmt => Want::Operand,
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,

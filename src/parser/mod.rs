@@ -10,8 +10,6 @@ mod errors;
 mod prescan;
 
 use ast::{Program, Span};
-#[cfg(test)]
-pub mod old;
 
 /// The deepest bracket nesting accepted (`(`, `<`).
 pub const MAX_NESTING: usize = 256;
@@ -133,21 +131,29 @@ fn parse_clean(text: &str) -> Result<Program, ParseError> {
 }
 
 /// The byte ranges of the statements of pre-scanned text: it is cut at every `;` and new line
-/// (the pre-pass has turned those inside brackets, comments and continued lines into spaces).
+/// outside string literals (the pre-pass has turned those inside brackets, comments and
+/// continued lines into spaces).
 fn statements(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let bytes = text.as_bytes();
     let mut start = 0;
-    let mut in_string = false;
     let mut cuts = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' => in_string = !in_string,
-            b';' | b'\n' if !in_string => {
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            // A string literal (closed on its line, as the pre-pass checked): skip to its end.
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' && i + 1 < bytes.len() && bytes[i + 1] != b'\n' { 2 } else { 1 };
+                }
+            }
+            b';' | b'\n' => {
                 cuts.push((start, i));
                 start = i + 1;
             }
             _ => {}
         }
+        i += 1;
     }
     cuts.push((start, bytes.len()));
     cuts.into_iter()

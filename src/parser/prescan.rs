@@ -3,7 +3,9 @@
 //! * turns a `\` at the end of a line (spaces and a comment may follow it) and that newline into
 //!   spaces,
 //! * turns newlines inside open brackets into spaces,
-//! * checks that brackets `(` `)` `<` `>` balance and nest at most `MAX_NESTING` deep.
+//! * checks that brackets `(` `)` `<` `>` balance and nest at most `MAX_NESTING` deep,
+//! * skips string literals `"..."` untouched (a `#`, bracket, `o` or `\` inside one is text) and
+//!   rejects one that is not closed on its line.
 //!
 //! Every replacement is byte for byte (ASCII for ASCII, whole UTF-8 sequences inside comments), so
 //! offsets into the cleaned text are offsets into the source.
@@ -101,6 +103,22 @@ pub fn scan(src: &str) -> Scan {
     let mut i = 0;
     while i < n {
         let c = out[i];
+        if c == b'"' {
+            // A string literal: skip to its closing quote (`\"` and `\\` are escapes).
+            let mut j = i + 1;
+            while j < n && out[j] != b'"' && out[j] != b'\n' {
+                j += if out[j] == b'\\' && j + 1 < n && out[j + 1] != b'\n' { 2 } else { 1 };
+            }
+            if j >= n || out[j] != b'"' {
+                error = Some(ParseError::new(
+                    "unterminated string: a '\"' must close it on the same line",
+                    Span::new(i, i + 1),
+                ));
+                break;
+            }
+            i = j + 1;
+            continue;
+        }
         // The class of operator at `i`, if any (see `Chains::link`).
         let class = match c {
             b'o' if (i == 0 || !is_word(out[i - 1])) && (i + 1 >= n || !is_word(out[i + 1])) => Some(0),

@@ -10,6 +10,7 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Int { value, is_static } => format!("{}{}", if *is_static { "_" } else { "" }, value),
         ExprKind::Tuple(v) => format!("(tuple {})", list(v)),
         ExprKind::Under => "_".into(),
+        ExprKind::Str(t) => format!("{t:?}"),
         ExprKind::Layout(s, d) => format!("(: {} {})", sx(s), sx(d)),
         ExprKind::Tiler(v) => format!("(tiler {})", list(v)),
         ExprKind::Swizzle { b, m, s } => format!("Sw<{b},{m},{s}>"),
@@ -516,4 +517,19 @@ fn never_panics_on_noise() {
             }
         }
     }
+}
+
+#[test]
+fn string_literals() {
+    assert_eq!(e(r#"svg(A, "f.svg")"#), r#"(call svg A "f.svg")"#);
+    // `#`, brackets, `o`, `\` and `;` inside a string are text.
+    assert_eq!(e(r#"x = "a # (b o <c; \\ \" \n\t""#), r#"(= x "a # (b o <c; \\ \" \n\t")"#);
+    assert_eq!(e(r#"f("", "é")"#), r#"(call f "" "é")"#);
+    assert_eq!(e("\"a\" # \"b"), r#""a""#);
+    err(r#"x = "abc"#, "unterminated string", 4, 5);
+    err("x = \"ab\nc\"", "unterminated string", 4, 5);
+    err(r#"x = "a\q""#, "unknown escape", 6, 8);
+    err(r#"x = "a\é""#, "unknown escape", 6, 9);
+    // A string is an operand like any other: an operator must separate it from the next one.
+    err(r#"f("a" "b")"#, "expected", 6, 7);
 }

@@ -13,7 +13,7 @@ pub mod table;
 
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
-use crate::eval::value::Value;
+use crate::eval::value::{FileOut, Value};
 
 pub use latex::print_latex;
 pub use svg::svg;
@@ -36,6 +36,37 @@ fn f_print_latex(a: &Args) -> R<Value> {
 
 fn f_print_svg(a: &Args) -> R<Value> {
     Ok(Value::Text(svg(one_arg(a, "print_svg")?).map_err(|e| e.at_arg(0))?))
+}
+
+/// `f(X, "path")`: the picture `draw(X)` as a file to be written (the session writes it).
+fn to_file(a: &Args, name: &str, draw: fn(&Value) -> R<String>) -> R<Value> {
+    if a.nargs() != 2 || !a.targs.is_empty() {
+        return Err(EvalError::arity(format!(
+            "{name}(X, \"file\") takes a value and a file name; print_{name}(X) prints the picture instead"
+        )));
+    }
+    let path = match a.arg(1)? {
+        Value::Str(s) if !s.is_empty() => s.clone(),
+        Value::Str(_) => return Err(EvalError::type_err("the file name is empty").at_arg(1)),
+        v => {
+            return Err(EvalError::type_err(format!(
+                "the file name must be a string such as \"f.{}\", got {} `{v}`",
+                if name == "latex" { "tex" } else { name },
+                v.kind()
+            ))
+            .at_arg(1))
+        }
+    };
+    let text = draw(a.arg(0)?).map_err(|e| e.at_arg(0))?;
+    Ok(Value::File(Box::new(FileOut { path, text })))
+}
+
+fn f_svg(a: &Args) -> R<Value> {
+    to_file(a, "svg", svg)
+}
+
+fn f_latex(a: &Args) -> R<Value> {
+    to_file(a, "latex", print_latex)
 }
 
 /// Built-in functions of this module.
@@ -65,5 +96,21 @@ pub const BUILTINS: &[Builtin] = &[
         example: "print_svg(_1:_1)",
         result: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"60\" height=\"60\" viewBox=\"0 0 60 60\">\n<title>(_1,_1):(_1,_0)</title>\n<g font-family=\"monospace\" font-size=\"10\" text-anchor=\"middle\" dominant-baseline=\"central\">\n<text x=\"45\" y=\"15\">0</text>\n<text x=\"15\" y=\"45\">0</text>\n<rect x=\"30\" y=\"30\" width=\"30\" height=\"30\" fill=\"rgb(255,255,255)\" stroke=\"black\"/>\n<text x=\"45\" y=\"45\">0</text>\n</g>\n</svg>",
         f: f_print_svg,
+    },
+    Builtin {
+        name: "svg",
+        sig: "svg(X, \"file.svg\")",
+        doc: "writes print_svg(X) to a file (whole or not at all) and says `wrote file.svg` on stderr",
+        example: "svg((_4,_4):(_4,_1), \"/tmp/layout.svg\")",
+        result: "",
+        f: f_svg,
+    },
+    Builtin {
+        name: "latex",
+        sig: "latex(X, \"file.tex\")",
+        doc: "writes print_latex(X) to a file (whole or not at all) and says `wrote file.tex` on stderr",
+        example: "latex((_4,_4):(_4,_1), \"/tmp/layout.tex\")",
+        result: "",
+        f: f_latex,
     },
 ];

@@ -156,10 +156,44 @@ pub fn round_up(x: i64, m: i64) -> i64 {
 /// The largest dynamic shared memory a block may opt into on sm_90 (H100/H200).
 pub const MAX_SMEM: i64 = 232448;
 
-pub const KEYS: &[&str] = &[
-    "dtype", "out", "layout", "tile", "stages", "mma", "smem_a", "smem_b", "copy_a", "copy_b", "iters", "warmup",
-    "raster",
+/// Every `key=value` option of `run gemm` / `emit gemm`: its key, its default and what it
+/// takes. Integer options carry their range, and `Opts::int` parses them from this table.
+pub struct OptSpec {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub takes: &'static str,
+    /// For integer options: (default, lo, hi, name in the range message).
+    pub int: Option<(i64, i64, i64, &'static str)>,
+}
+
+const fn opt(key: &'static str, default: &'static str, takes: &'static str) -> OptSpec {
+    OptSpec { key, default, takes, int: None }
+}
+
+const fn int_opt(key: &'static str, default: i64, lo: i64, hi: i64, what: &'static str) -> OptSpec {
+    OptSpec { key, default: "", takes: "an integer", int: Some((default, lo, hi, what)) }
+}
+
+pub const OPTIONS: &[OptSpec] = &[
+    opt("dtype", "f16 (or the MMA atom's)", "f16 | bf16"),
+    opt("out", "dtype", "f16 | bf16 | f32"),
+    opt("layout", "TN", "TN | NN | NT | TT"),
+    opt("tile", "<128,256,64>", "a tiler <BM,BN,BK>"),
+    int_opt("stages", 3, 2, 8, "stages"),
+    opt("mma", "(2,4,1)", "a warp layout, an MMA atom or a tiled MMA"),
+    opt("smem_a", "Sw<3,3,3> o (_8,_64):(_64,_1)", "a layout or swizzled layout"),
+    opt("smem_b", "Sw<3,3,3> o (_8,_64):(_64,_1)", "a layout or swizzled layout"),
+    opt("copy_a", "coalesced 16-byte vectors", "a thread layout"),
+    opt("copy_b", "coalesced 16-byte vectors", "a thread layout"),
+    int_opt("iters", 30, 1, 100000, "iters"),
+    int_opt("warmup", 5, 0, 10000, "warmup"),
+    int_opt("raster", 8, 1, 1024, "raster (block rows per group)"),
 ];
+
+/// The option keys, in table order.
+pub fn keys() -> Vec<&'static str> {
+    OPTIONS.iter().map(|o| o.key).collect()
+}
 
 fn tag_name(v: &Value) -> Option<String> {
     match v {
@@ -298,8 +332,55 @@ impl<'a> Raw<'a> {
     }
 }
 
-/// Parse and check all options.
-pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
+/// The options as given, each checked against the table once (unknown keys, duplicates).
+struct Opts<'a> {
+    seen: Vec<(&'static str, usize, &'a Value)>,
+}
+
+impl<'a> Opts<'a> {
+    fn new(opts: &'a [GemmOpt]) -> R<Opts<'a>> {
+        let mut seen: Vec<(&'static str, usize, &Value)> = Vec::new();
+        for (i, o) in opts.iter().enumerate() {
+            let key = OPTIONS.iter().map(|s| s.key).find(|k| *k == o.key).ok_or_else(|| {
+                EvalError::rule("gemm option", format!("unknown key `{}`; known keys: {}", o.key, keys().join(", ")))
+                    .at_arg(i + 3)
+            })?;
+            if seen.iter().any(|s| s.0 == key) {
+                return Err(EvalError::rule("gemm option", format!("`{key}` is given twice")).at_arg(i + 3));
+            }
+            seen.push((key, i, &o.value));
+        }
+        Ok(Opts { seen })
+    }
+    fn get(&self, key: &str) -> Raw<'a> {
+        Raw { opt: self.seen.iter().find(|s| s.0 == key).map(|s| (s.1, s.2)) }
+    }
+    /// An integer option of the table: its value or default, checked against its range.
+    fn int(&self, key: &str) -> R<i64> {
+        let spec = OPTIONS.iter().find(|s| s.key == key).and_then(|s| s.int);
+        let (default, lo, hi, what) = spec.ok_or_else(|| EvalError::runtime("gemm", format!("internal: {key}")))?;
+        let r = self.get(key);
+        let v = match r.opt {
+            Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
+            None => default,
+        };
+        if !(lo..=hi).contains(&v) {
+            return Err(
+                EvalError::rule(format!("gemm {key}"), format!("{what} must be {lo}..{hi}, got {v}")).at_arg(r.at())
+            );
+        }
+        Ok(v)
+    }
+}
+
+/// The one line per option of the header comment (a TiledMMA prints over several lines).
+fn given_lines(opts: &[GemmOpt]) -> Vec<String> {
+    opts.iter()
+        .map(|o| format!("{}={}", o.key, o.value.to_string().split_whitespace().collect::<Vec<_>>().join(" ")))
+        .collect()
+}
+
+fn check_sizes(m: i64, n: i64, k: i64) -> R<()> {
     for (i, d) in [m, n, k].iter().enumerate() {
         if *d <= 0 {
             return Err(EvalError::rule("gemm size", format!("M, N and K must be positive, got {d}")).at_arg(i));
@@ -308,36 +389,27 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
             return Err(EvalError::limit(format!("{d} is larger than the largest supported extent 1048576")).at_arg(i));
         }
     }
-    let mut seen: Vec<(&str, usize, &Value)> = Vec::new();
-    for (i, o) in opts.iter().enumerate() {
-        let key = KEYS.iter().find(|k| **k == o.key).ok_or_else(|| {
-            EvalError::rule("gemm option", format!("unknown key `{}`; known keys: {}", o.key, KEYS.join(", ")))
-                .at_arg(i + 3)
-        })?;
-        if seen.iter().any(|s| s.0 == *key) {
-            return Err(EvalError::rule("gemm option", format!("`{key}` is given twice")).at_arg(i + 3));
-        }
-        seen.push((key, i, &o.value));
-    }
-    let get = |key: &str| Raw { opt: seen.iter().find(|s| s.0 == key).map(|s| (s.1, s.2)) };
-    // one line per option (a TiledMMA prints over several lines)
-    let given: Vec<String> = opts
-        .iter()
-        .map(|o| format!("{}={}", o.key, o.value.to_string().split_whitespace().collect::<Vec<_>>().join(" ")))
-        .collect();
+    Ok(())
+}
 
-    let r = get("dtype");
+/// `dtype` and `out` (before the MMA, which may fix the input type).
+fn parse_types(o: &Opts) -> R<(DType, DType)> {
+    let r = o.get("dtype");
     let dtype = match r.opt {
         Some((_, v)) => parse_dtype(v, false).map_err(|e| e.at_arg(r.at()))?,
         None => DType::F16,
     };
-    let r = get("out");
+    let r = o.get("out");
     let out = match r.opt {
         Some((_, v)) => parse_dtype(v, true).map_err(|e| e.at_arg(r.at()))?,
         None => dtype,
     };
-    let r = get("layout");
-    let layout = match r.opt {
+    Ok((dtype, out))
+}
+
+fn parse_layout(o: &Opts) -> R<String> {
+    let r = o.get("layout");
+    Ok(match r.opt {
         Some((_, v)) => tag_name(v).filter(|s| ["TN", "NN", "NT", "TT"].contains(&s.as_str())).ok_or_else(|| {
             EvalError::rule(
                 "gemm layout",
@@ -346,11 +418,11 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
             .at_arg(r.at())
         })?,
         None => "TN".to_string(),
-    };
-    let a_major = if layout.starts_with('T') { Major::K } else { Major::MN };
-    let b_major = if layout.ends_with('N') { Major::K } else { Major::MN };
+    })
+}
 
-    let r = get("tile");
+fn parse_tile(o: &Opts) -> R<(i64, i64, i64)> {
+    let r = o.get("tile");
     let (bm, bn, bk) = match r.opt {
         Some((_, v)) => {
             let t = int_list(v).map_err(|e| e.at_arg(r.at()))?;
@@ -371,16 +443,23 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
             )));
         }
     }
+    Ok((bm, bn, bk))
+}
 
-    let r = get("stages");
-    let stages = match r.opt {
-        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
-        None => 3,
-    };
-    if !(2..=8).contains(&stages) {
-        return Err(EvalError::rule("gemm stages", format!("stages must be 2..8, got {stages}")).at_arg(r.at()));
-    }
+/// What `mma=` decides: the atom (and so the input type), the warps and the tiled MMA's order.
+struct MmaChoice {
+    atom: MmaTraits,
+    dtype: DType,
+    warps: Layout,
+    wm: i64,
+    wn: i64,
+    perm_m: Layout,
+    perm_n: Layout,
+    tiled_mma: String,
+}
 
+fn parse_mma(o: &Opts, dtype: DType, bm: i64, bn: i64, bk: i64) -> R<MmaChoice> {
+    let get = |key: &str| o.get(key);
     let r = get("mma");
     let mut atom_given: Option<MmaTraits> = None;
     // Some: a TiledMMA value (its permutations, `_` where none); None: a warp layout, an atom or
@@ -445,7 +524,6 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         }
         _ => dtype,
     };
-    let out = if get("out").opt.is_none() { dtype } else { out };
     let atom = match atom_given {
         Some(t) => t,
         None => default_atom_traits(dtype).map_err(|e| e.at_arg(r.at()))?,
@@ -523,89 +601,90 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         )
         .at_arg(mma_at));
     }
-    let threads = wm * wn * 32;
+    Ok(MmaChoice { atom, dtype, warps, wm, wn, perm_m, perm_n, tiled_mma })
+}
 
-    let mut ops = Vec::new();
-    for (name, major, tile_mn, extent_mn) in [('a', a_major, bm, m), ('b', b_major, bn, n)] {
-        let r = get(if name == 'a' { "smem_a" } else { "smem_b" });
-        let given = match r.opt {
-            Some((_, v)) => staticize(v),
-            None => default_atom(major, tile_mn, bk),
-        };
-        let (smem, stage_stride, smem_elems) =
-            check_smem(name, &given, major, tile_mn, bk, stages).map_err(|e| e.at_arg(r.at()))?;
-        let rc = get(if name == 'a' { "copy_a" } else { "copy_b" });
-        let copy = match rc.opt {
-            Some((_, Value::Layout(l))) => static_layout(l),
-            Some((_, v @ Value::Tuple(_))) => {
-                // a shape: column-major threads
-                let t = int_list(v).map_err(|e| e.at_arg(rc.at()))?;
-                if t.len() != 2 {
-                    return Err(EvalError::rule("gemm copy", format!("expected a 2-D thread layout, got `{v}`"))
-                        .at_arg(rc.at()));
-                }
-                lay(&t, &[1, t[0]])
+/// The shared-memory layout, copy layout and global layout of operand `name`.
+#[allow(clippy::too_many_arguments)]
+fn parse_operand(
+    o: &Opts,
+    name: char,
+    major: Major,
+    tile_mn: i64,
+    extent_mn: i64,
+    k: i64,
+    bk: i64,
+    stages: i64,
+    threads: i64,
+) -> R<Operand> {
+    let get = |key: &str| o.get(key);
+    let r = get(if name == 'a' { "smem_a" } else { "smem_b" });
+    let given = match r.opt {
+        Some((_, v)) => staticize(v),
+        None => default_atom(major, tile_mn, bk),
+    };
+    let (smem, stage_stride, smem_elems) =
+        check_smem(name, &given, major, tile_mn, bk, stages).map_err(|e| e.at_arg(r.at()))?;
+    let rc = get(if name == 'a' { "copy_a" } else { "copy_b" });
+    let copy = match rc.opt {
+        Some((_, Value::Layout(l))) => static_layout(l),
+        Some((_, v @ Value::Tuple(_))) => {
+            // a shape: column-major threads
+            let t = int_list(v).map_err(|e| e.at_arg(rc.at()))?;
+            if t.len() != 2 {
+                return Err(
+                    EvalError::rule("gemm copy", format!("expected a 2-D thread layout, got `{v}`")).at_arg(rc.at())
+                );
             }
-            Some((_, v)) => {
-                return Err(EvalError::type_err(format!(
-                    "copy_{name}: expected a thread layout, got {} `{v}`",
-                    v.kind()
-                ))
+            lay(&t, &[1, t[0]])
+        }
+        Some((_, v)) => {
+            return Err(EvalError::type_err(format!("copy_{name}: expected a thread layout, got {} `{v}`", v.kind()))
                 .at_arg(rc.at()))
-            }
-            None => default_copy(major, tile_mn, bk, threads),
-        };
-        let copy_tile = check_copy(name, &copy, major, tile_mn, bk, threads).map_err(|e| e.at_arg(rc.at()))?;
-        let contiguous = if major == Major::K { k } else { extent_mn };
-        let vec = [8, 4, 2, 1].into_iter().find(|v| contiguous % v == 0).unwrap_or(1);
-        let gmem =
-            if major == Major::K { dy_lay(&[extent_mn, k], &[k, 1]) } else { dy_lay(&[extent_mn, k], &[1, extent_mn]) };
-        ops.push(Operand {
-            name,
-            major,
-            tile_mn,
-            extent_mn,
-            gmem,
-            smem_given: given,
-            smem,
-            stage_stride,
-            smem_elems,
-            copy,
-            copy_tile,
-            vec,
-        });
-    }
-    let b = ops.pop().ok_or_else(|| EvalError::runtime("gemm", "internal: operand B"))?;
-    let a = ops.pop().ok_or_else(|| EvalError::runtime("gemm", "internal: operand A"))?;
+        }
+        None => default_copy(major, tile_mn, bk, threads),
+    };
+    let copy_tile = check_copy(name, &copy, major, tile_mn, bk, threads).map_err(|e| e.at_arg(rc.at()))?;
+    let contiguous = if major == Major::K { k } else { extent_mn };
+    let vec = [8, 4, 2, 1].into_iter().find(|v| contiguous % v == 0).unwrap_or(1);
+    let gmem =
+        if major == Major::K { dy_lay(&[extent_mn, k], &[k, 1]) } else { dy_lay(&[extent_mn, k], &[1, extent_mn]) };
+    Ok(Operand {
+        name,
+        major,
+        tile_mn,
+        extent_mn,
+        gmem,
+        smem_given: given,
+        smem,
+        stage_stride,
+        smem_elems,
+        copy,
+        copy_tile,
+        vec,
+    })
+}
 
-    let r = get("iters");
-    let iters = match r.opt {
-        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
-        None => 30,
-    };
-    if !(1..=100000).contains(&iters) {
-        return Err(EvalError::rule("gemm iters", format!("iters must be 1..100000, got {iters}")).at_arg(r.at()));
-    }
-    let r = get("warmup");
-    let warmup = match r.opt {
-        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
-        None => 5,
-    };
-    if !(0..=10000).contains(&warmup) {
-        return Err(EvalError::rule("gemm warmup", format!("warmup must be 0..10000, got {warmup}")).at_arg(r.at()));
-    }
-    let r = get("raster");
-    let raster = match r.opt {
-        Some((_, v)) => one_int(v).map_err(|e| e.at_arg(r.at()))?,
-        None => 8,
-    };
-    if !(1..=1024).contains(&raster) {
-        return Err(EvalError::rule(
-            "gemm raster",
-            format!("raster (block rows per group) must be 1..1024, got {raster}"),
-        )
-        .at_arg(r.at()));
-    }
+/// Parse and check all options, stage by stage (the order fixes which error a statement with
+/// several bad options reports).
+pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
+    check_sizes(m, n, k)?;
+    let o = Opts::new(opts)?;
+    let given = given_lines(opts);
+    let (dtype, out) = parse_types(&o)?;
+    let layout = parse_layout(&o)?;
+    let a_major = if layout.starts_with('T') { Major::K } else { Major::MN };
+    let b_major = if layout.ends_with('N') { Major::K } else { Major::MN };
+    let (bm, bn, bk) = parse_tile(&o)?;
+    let stages = o.int("stages")?;
+    let MmaChoice { atom, dtype, warps, wm, wn, perm_m, perm_n, tiled_mma } = parse_mma(&o, dtype, bm, bn, bk)?;
+    let out = if o.get("out").opt.is_none() { dtype } else { out };
+    let threads = wm * wn * 32;
+    let a = parse_operand(&o, 'a', a_major, bm, m, k, bk, stages, threads)?;
+    let b = parse_operand(&o, 'b', b_major, bn, n, k, bk, stages, threads)?;
+    let iters = o.int("iters")?;
+    let warmup = o.int("warmup")?;
+    let raster = o.int("raster")?;
 
     let cfg = GemmConfig {
         m,
@@ -634,7 +713,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
         given,
     };
     if cfg.smem_bytes() > MAX_SMEM {
-        let at = get("stages").at().max(get("tile").at());
+        let at = o.get("stages").at().max(o.get("tile").at());
         return Err(EvalError::rule(
             "gemm shared memory",
             format!(

@@ -536,20 +536,68 @@ pub fn generate(cfg: &GemmConfig) -> R<String> {
 /// Name of the kernel function in the generated source.
 pub const KERNEL_NAME: &str = "cute_gemm";
 
-fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
-    let (bm, bn, bk, st) = (cfg.bm, cfg.bn, cfg.bk, cfg.stages);
-    let threads = cfg.threads();
-    let (wtm, wtn) = cfg.warp_tile();
-    let (mi_n, ni_n) = (wtm / 16, wtn / 8);
-    let kt_n = (cfg.k + bk - 1) / bk;
-    let gm = (cfg.m + bm - 1) / bm;
-    let gn = (cfg.n + bn - 1) / bn;
-    let wide = cfg.m * cfg.k >= 1 << 31 || cfg.n * cfg.k >= 1 << 31 || cfg.m * cfg.n >= 1 << 31;
-    let a_stage_bytes = cfg.a.stage_stride * 2;
-    let b_stage_bytes = cfg.b.stage_stride * 2;
-    let a_bytes = round_up(cfg.a.smem_elems, 64) * 2;
-    let ab = if cfg.dtype == DType::BF16 { "bf16" } else { "f16" };
+/// Sizes the sm80 emitters share.
+#[derive(Clone, Copy)]
+struct Dims {
+    bm: i64,
+    bn: i64,
+    bk: i64,
+    st: i64,
+    threads: i64,
+    mi_n: i64,
+    ni_n: i64,
+    kt_n: i64,
+    gm: i64,
+    gn: i64,
+    wide: bool,
+    a_stage_bytes: i64,
+    b_stage_bytes: i64,
+    a_bytes: i64,
+    ab: &'static str,
+}
 
+impl Dims {
+    fn new(cfg: &GemmConfig) -> Dims {
+        let (bm, bn, bk, st) = (cfg.bm, cfg.bn, cfg.bk, cfg.stages);
+        let (wtm, wtn) = cfg.warp_tile();
+        Dims {
+            bm,
+            bn,
+            bk,
+            st,
+            threads: cfg.threads(),
+            mi_n: wtm / 16,
+            ni_n: wtn / 8,
+            kt_n: (cfg.k + bk - 1) / bk,
+            gm: (cfg.m + bm - 1) / bm,
+            gn: (cfg.n + bn - 1) / bn,
+            wide: cfg.m * cfg.k >= 1 << 31 || cfg.n * cfg.k >= 1 << 31 || cfg.m * cfg.n >= 1 << 31,
+            a_stage_bytes: cfg.a.stage_stride * 2,
+            b_stage_bytes: cfg.b.stage_stride * 2,
+            a_bytes: round_up(cfg.a.smem_elems, 64) * 2,
+            ab: if cfg.dtype == DType::BF16 { "bf16" } else { "f16" },
+        }
+    }
+}
+
+/// The sm80 kernel, stage by stage.
+fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
+    emit_header(s, cfg)?;
+    emit_prelude(s, cfg)?;
+    emit_prologue(s, cfg, p)?;
+    emit_loads(s, cfg, p)?;
+    emit_mainloop(s, cfg, p)?;
+    emit_epilogue(s, cfg, p)?;
+    // the output conversion helpers must precede the kernel
+    let helpers = out_helpers(cfg.out);
+    let pos = s.find("extern \"C\" __global__").ok_or(std::fmt::Error)?;
+    s.insert_str(pos, &helpers);
+    Ok(())
+}
+
+/// The header comment: the configuration and every layout the kernel is built from.
+fn emit_header(s: &mut String, cfg: &GemmConfig) -> std::fmt::Result {
+    let Dims { bm, bn, bk, st, threads, gm, gn, .. } = Dims::new(cfg);
     writeln!(s, "// cute: generated GEMM kernel (header-free CUDA C++ for NVRTC, sm_80 instructions)")?;
     writeln!(s, "// {}", cfg.describe())?;
     if !cfg.given.is_empty() {
@@ -595,6 +643,12 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         gm * gn,
         cfg.smem_bytes()
     )?;
+    Ok(())
+}
+
+/// Header-free helpers (inline PTX) and the MMA instruction.
+fn emit_prelude(s: &mut String, cfg: &GemmConfig) -> std::fmt::Result {
+    let Dims { ab, .. } = Dims::new(cfg);
     s.push_str(PRELUDE);
     let mma = format!("mma.sync.aligned.m16n8k16.row.col.f32.{ab}.{ab}.f32");
     writeln!(s, "__device__ __forceinline__ void mma16816(float (&d)[4], const u32 (&a)[4], u32 b0, u32 b1) {{")?;
@@ -602,6 +656,13 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "      : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3])")?;
     writeln!(s, "      : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));")?;
     writeln!(s, "}}\n")?;
+    Ok(())
+}
+
+/// The kernel signature, block and warp coordinates, and each thread's per-operand bases
+/// (copy coordinates, shared and global offsets, predicates, ldmatrix addresses).
+fn emit_prologue(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
+    let Dims { threads, gm, gn, wide, a_bytes, .. } = Dims::new(cfg);
 
     writeln!(s, "extern \"C\" __global__ void __launch_bounds__({threads}, 1)")?;
     writeln!(
@@ -676,6 +737,12 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         }
     }
 
+    Ok(())
+}
+
+/// The global->shared copy of one k-tile (`load_part*`), cp.async zero-filled at the edges.
+fn emit_loads(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
+    let Dims { bk, wide, a_stage_bytes, b_stage_bytes, .. } = Dims::new(cfg);
     // ---- load one k-tile into a stage
     let sched = schedule(cfg);
     writeln!(s, "\n  // copy k-tile kt into shared-memory stage st (cp.async, zero-filled outside the matrix),")?;
@@ -753,6 +820,14 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         writeln!(s, "  }};")?;
     }
 
+    Ok(())
+}
+
+/// The sm80 main loop: fragment buffers, ldmatrix + mma.sync, and the software pipeline
+/// (`schedule`) rendered as prologue and loop bodies.
+fn emit_mainloop(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
+    let Dims { st, mi_n, ni_n, kt_n, a_stage_bytes, b_stage_bytes, .. } = Dims::new(cfg);
+    let sched = schedule(cfg);
     // ---- fragments
     writeln!(s, "\n  float acc[{mi_n}][{ni_n}][4];")?;
     writeln!(s, "  #pragma unroll")?;
@@ -859,6 +934,12 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
     writeln!(s, "  }}")?;
     writeln!(s, "  cp_wait<0>();")?;
 
+    Ok(())
+}
+
+/// The epilogue: accumulators to C through the C layout and the tiled MMA's order.
+fn emit_epilogue(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
+    let Dims { bm, bn, mi_n, ni_n, wide, .. } = Dims::new(cfg);
     // ---- epilogue
     writeln!(s, "\n  // epilogue: accumulator (lane, value) -> (m, n) by the C layout, then the tiled MMA's")?;
     writeln!(
@@ -921,11 +1002,6 @@ fn emit(s: &mut String, cfg: &GemmConfig, p: &Plan) -> std::fmt::Result {
         }
     }
     writeln!(s, "}}")?;
-
-    // output conversion helpers are emitted after the kernel? No: they must precede it.
-    let helpers = out_helpers(cfg.out);
-    let pos = s.find("extern \"C\" __global__").ok_or(std::fmt::Error)?;
-    s.insert_str(pos, &helpers);
     Ok(())
 }
 

@@ -16,6 +16,7 @@ fn ev(e: &Expr, env: &HashMap<String, Value>) -> R<Value> {
         ExprKind::Int { value, is_static } => Ok(Value::from(Int::new(*value, *is_static))),
         ExprKind::Tuple(v) => Ok(Value::tuple(all(v)?)),
         ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
+        ExprKind::Str(t) => Ok(Value::Str(t.clone())),
         ExprKind::Layout(s, d) => match (ev(s, env)?, ev(d, env)?) {
             (Value::Tuple(s), Value::Tuple(d)) => Ok(Value::Layout(Layout::new(s, d))),
             (s, d) => Err(EvalError::type_err(format!("layout of {s} and {d}"))),

@@ -18,6 +18,8 @@ fn builtin_examples() {
     for b in super::BUILTINS.iter().chain(crate::render::BUILTINS) {
         match eval(b.example) {
             Ok(got) if got == b.result => {}
+            // svg/latex: a file to be written (the session writes it and prints nothing).
+            Ok(got) if got.starts_with("<picture for ") && b.result.is_empty() => {}
             // Waiting for another module's function (e.g. tiled_product).
             Err(e) if e.rule == "not yet available" => eprintln!("skipped {}: {e}", b.name),
             got => bad.push(format!("{}: {} -> {got:?}, want {:?}", b.name, b.example, b.result)),

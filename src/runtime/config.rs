@@ -188,7 +188,13 @@ pub const OPTIONS: &[OptSpec] = &[
     int_opt("iters", 30, 1, 100000, "iters"),
     int_opt("warmup", 5, 0, 10000, "warmup"),
     int_opt("raster", 8, 1, 1024, "raster (block rows per group)"),
+    opt("arch", "sm90 on a compute capability 9.0 GPU, else sm80", "sm80 | sm90"),
+    int_opt("consumers", 2, 1, 2, "consumers (consumer warpgroups)"),
+    int_opt("persistent", 1, 0, 1, "persistent"),
 ];
+
+/// Options only the sm90 kernel takes.
+pub const SM90_KEYS: &[&str] = &["consumers", "persistent"];
 
 /// The option keys, in table order.
 pub fn keys() -> Vec<&'static str> {
@@ -322,23 +328,23 @@ fn default_copy(major: Major, tile_mn: i64, bk: i64, threads: i64) -> Layout {
     }
 }
 
-struct Raw<'a> {
-    opt: Option<(usize, &'a Value)>,
+pub(crate) struct Raw<'a> {
+    pub(crate) opt: Option<(usize, &'a Value)>,
 }
 
 impl<'a> Raw<'a> {
-    fn at(&self) -> usize {
+    pub(crate) fn at(&self) -> usize {
         self.opt.map(|o| o.0 + 3).unwrap_or(0)
     }
 }
 
 /// The options as given, each checked against the table once (unknown keys, duplicates).
-struct Opts<'a> {
+pub(crate) struct Opts<'a> {
     seen: Vec<(&'static str, usize, &'a Value)>,
 }
 
 impl<'a> Opts<'a> {
-    fn new(opts: &'a [GemmOpt]) -> R<Opts<'a>> {
+    pub(crate) fn new(opts: &'a [GemmOpt]) -> R<Opts<'a>> {
         let mut seen: Vec<(&'static str, usize, &Value)> = Vec::new();
         for (i, o) in opts.iter().enumerate() {
             let key = OPTIONS.iter().map(|s| s.key).find(|k| *k == o.key).ok_or_else(|| {
@@ -352,11 +358,11 @@ impl<'a> Opts<'a> {
         }
         Ok(Opts { seen })
     }
-    fn get(&self, key: &str) -> Raw<'a> {
+    pub(crate) fn get(&self, key: &str) -> Raw<'a> {
         Raw { opt: self.seen.iter().find(|s| s.0 == key).map(|s| (s.1, s.2)) }
     }
     /// An integer option of the table: its value or default, checked against its range.
-    fn int(&self, key: &str) -> R<i64> {
+    pub(crate) fn int(&self, key: &str) -> R<i64> {
         let spec = OPTIONS.iter().find(|s| s.key == key).and_then(|s| s.int);
         let (default, lo, hi, what) = spec.ok_or_else(|| EvalError::runtime("gemm", format!("internal: {key}")))?;
         let r = self.get(key);
@@ -374,13 +380,13 @@ impl<'a> Opts<'a> {
 }
 
 /// The one line per option of the header comment (a TiledMMA prints over several lines).
-fn given_lines(opts: &[GemmOpt]) -> Vec<String> {
+pub(crate) fn given_lines(opts: &[GemmOpt]) -> Vec<String> {
     opts.iter()
         .map(|o| format!("{}={}", o.key, o.value.to_string().split_whitespace().collect::<Vec<_>>().join(" ")))
         .collect()
 }
 
-fn check_sizes(m: i64, n: i64, k: i64) -> R<()> {
+pub(crate) fn check_sizes(m: i64, n: i64, k: i64) -> R<()> {
     for (i, d) in [m, n, k].iter().enumerate() {
         if *d <= 0 {
             return Err(EvalError::rule("gemm size", format!("M, N and K must be positive, got {d}")).at_arg(i));
@@ -393,7 +399,7 @@ fn check_sizes(m: i64, n: i64, k: i64) -> R<()> {
 }
 
 /// `dtype` and `out` (before the MMA, which may fix the input type).
-fn parse_types(o: &Opts) -> R<(DType, DType)> {
+pub(crate) fn parse_types(o: &Opts) -> R<(DType, DType)> {
     let r = o.get("dtype");
     let dtype = match r.opt {
         Some((_, v)) => parse_dtype(v, false).map_err(|e| e.at_arg(r.at()))?,
@@ -407,7 +413,7 @@ fn parse_types(o: &Opts) -> R<(DType, DType)> {
     Ok((dtype, out))
 }
 
-fn parse_layout(o: &Opts) -> R<String> {
+pub(crate) fn parse_layout(o: &Opts) -> R<String> {
     let r = o.get("layout");
     Ok(match r.opt {
         Some((_, v)) => tag_name(v).filter(|s| ["TN", "NN", "NT", "TT"].contains(&s.as_str())).ok_or_else(|| {
@@ -421,7 +427,7 @@ fn parse_layout(o: &Opts) -> R<String> {
     })
 }
 
-fn parse_tile(o: &Opts) -> R<(i64, i64, i64)> {
+pub(crate) fn parse_tile(o: &Opts) -> R<(i64, i64, i64)> {
     let r = o.get("tile");
     let (bm, bn, bk) = match r.opt {
         Some((_, v)) => {
@@ -670,6 +676,17 @@ fn parse_operand(
 pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     check_sizes(m, n, k)?;
     let o = Opts::new(opts)?;
+    if let Some(a @ Arch::Sm90) = parse_arch(&o)? {
+        return Err(EvalError::rule("gemm arch", format!("arch={} is the Hopper kernel (`kernel`)", a.name()))
+            .at_arg(o.get("arch").at()));
+    }
+    for key in SM90_KEYS {
+        let r = o.get(key);
+        if r.opt.is_some() {
+            return Err(EvalError::rule("gemm option", format!("`{key}` is an option of the sm90 kernel (arch=sm90)"))
+                .at_arg(r.at()));
+        }
+    }
     let given = given_lines(opts);
     let (dtype, out) = parse_types(&o)?;
     let layout = parse_layout(&o)?;
@@ -1038,4 +1055,66 @@ fn check_k_permutation(p: &Tl) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// Which kernel: the sm80 `mma.sync` one or the Hopper `wgmma` + TMA one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    Sm80,
+    Sm90,
+}
+
+impl Arch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Sm80 => "sm80",
+            Arch::Sm90 => "sm90",
+        }
+    }
+}
+
+fn parse_arch(o: &Opts) -> R<Option<Arch>> {
+    let r = o.get("arch");
+    match r.opt {
+        None => Ok(None),
+        Some((_, v)) => match tag_name(v).as_deref() {
+            Some("sm80") | Some("sm_80") => Ok(Some(Arch::Sm80)),
+            Some("sm90") | Some("sm90a") | Some("sm_90a") | Some("sm_90") => Ok(Some(Arch::Sm90)),
+            _ => Err(EvalError::rule("gemm arch", format!("expected sm80 or sm90, got `{v}`")).at_arg(r.at())),
+        },
+    }
+}
+
+/// A parsed kernel configuration of either architecture.
+#[derive(Clone, Debug)]
+pub enum Kernel {
+    Sm80(GemmConfig),
+    Sm90(super::sm90::Sm90Config),
+}
+
+/// Parse the options into the kernel to build. `arch=` picks it; without one, the sm90 kernel
+/// when `device_cc` is compute capability 9.x and the problem suits it (the note says why not
+/// otherwise), else sm80.
+pub fn parse_kernel(
+    m: i64,
+    n: i64,
+    k: i64,
+    opts: &[GemmOpt],
+    device_cc: Option<(i32, i32)>,
+) -> R<(Kernel, Option<String>)> {
+    check_sizes(m, n, k)?;
+    let o = Opts::new(opts)?;
+    match parse_arch(&o)? {
+        Some(Arch::Sm90) => Ok((Kernel::Sm90(super::sm90::parse(m, n, k, opts, &o)?), None)),
+        Some(Arch::Sm80) => Ok((Kernel::Sm80(parse(m, n, k, opts)?), None)),
+        None if device_cc.is_some_and(|(major, _)| major == 9) => match super::sm90::parse(m, n, k, opts, &o) {
+            Ok(c) => Ok((Kernel::Sm90(c), None)),
+            Err(e) if e.rule == "gemm sm90" && SM90_KEYS.iter().all(|key| o.get(key).opt.is_none()) => {
+                let note = format!("sm80 kernel: the sm90 one does not take this problem ({})", e.detail);
+                Ok((Kernel::Sm80(parse(m, n, k, opts)?), Some(note)))
+            }
+            Err(e) => Err(e),
+        },
+        None => Ok((Kernel::Sm80(parse(m, n, k, opts)?), None)),
+    }
 }

@@ -9,6 +9,7 @@
 
 use super::config::{DType, GemmConfig, Major};
 use super::kernel::KERNEL_NAME;
+use super::sm90::Sm90Config;
 use crate::eval::error::{EvalError, R};
 use cudarc::cublas::{result as blas, sys as blas_sys};
 use cudarc::driver::{
@@ -28,6 +29,230 @@ pub struct Measured {
     /// ||C - ref|| / ||ref|| on sampled elements against a float64 host reference.
     pub ref64_err: f64,
     pub ref64_samples: usize,
+    /// ptxas's resource line (registers, spills, stack) when compiled to CUBIN here.
+    pub resources: Option<String>,
+}
+
+/// What the device layer needs of a kernel of either architecture.
+pub struct Job<'a> {
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub dtype: DType,
+    pub out: DType,
+    pub a_major: Major,
+    pub b_major: Major,
+    pub describe: String,
+    pub iters: i64,
+    pub warmup: i64,
+    pub grid: i64,
+    pub block: i64,
+    pub smem: i64,
+    pub flops: f64,
+    pub src: &'a str,
+    /// The Hopper kernel: TMA tensor maps for A and B, compiled to an sm_90a CUBIN.
+    pub sm90: Option<TmaJob>,
+}
+
+/// TMA boxes (K elements, rows) and swizzle widths of A and B; a persistent grid.
+pub struct TmaJob {
+    pub a_box: (i64, i64),
+    pub b_box: (i64, i64),
+    pub a_swizzle: i64,
+    pub b_swizzle: i64,
+    pub persistent: bool,
+}
+
+impl<'a> Job<'a> {
+    pub fn sm80(cfg: &GemmConfig, src: &'a str) -> Job<'a> {
+        Job {
+            m: cfg.m,
+            n: cfg.n,
+            k: cfg.k,
+            dtype: cfg.dtype,
+            out: cfg.out,
+            a_major: cfg.a.major,
+            b_major: cfg.b.major,
+            describe: cfg.describe(),
+            iters: cfg.iters,
+            warmup: cfg.warmup,
+            grid: ((cfg.m + cfg.bm - 1) / cfg.bm) * ((cfg.n + cfg.bn - 1) / cfg.bn),
+            block: cfg.threads(),
+            smem: cfg.smem_bytes(),
+            flops: cfg.flops(),
+            src,
+            sm90: None,
+        }
+    }
+    pub fn sm90(cfg: &Sm90Config, src: &'a str) -> Job<'a> {
+        Job {
+            m: cfg.m,
+            n: cfg.n,
+            k: cfg.k,
+            dtype: cfg.dtype,
+            out: cfg.out,
+            a_major: Major::K,
+            b_major: Major::K,
+            describe: cfg.describe(),
+            iters: cfg.iters,
+            warmup: cfg.warmup,
+            grid: cfg.tiles(),
+            block: cfg.threads(),
+            smem: cfg.smem_bytes(),
+            flops: cfg.flops(),
+            src,
+            sm90: Some(TmaJob {
+                a_box: (cfg.a.box_k, cfg.a.box_rows),
+                b_box: (cfg.b.box_k, cfg.b.box_rows),
+                a_swizzle: cfg.a.swizzle_bytes,
+                b_swizzle: cfg.b.swizzle_bytes,
+                persistent: cfg.persistent,
+            }),
+        }
+    }
+}
+
+/// The compute capability of GPU 0, if a driver and a GPU are there.
+pub fn compute_capability() -> Option<(i32, i32)> {
+    if !guarded(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false) {
+        return None;
+    }
+    guarded(|| CudaContext::new(0).ok().and_then(|c| c.compute_capability().ok())).ok().flatten()
+}
+
+/// NVRTC straight to CUBIN for `arch` with ptxas's verbose report: (cubin, the log).
+pub fn compile_cubin(src: &str, arch: &str) -> R<(Vec<u8>, String)> {
+    use cudarc::nvrtc::sys as nv;
+    if !guarded(|| unsafe { nv::is_culib_present() }).unwrap_or(false) {
+        return Err(err(
+            "no NVRTC",
+            "libnvrtc.so was not found (install the CUDA toolkit or `pip install nvidia-cuda-nvrtc` and put its lib folder on LD_LIBRARY_PATH)",
+        ));
+    }
+    let run = || -> R<(Vec<u8>, String)> {
+        let csrc = std::ffi::CString::new(src).map_err(|_| err("NVRTC error", "source has a NUL"))?;
+        let name = std::ffi::CString::new("cute_gemm.cu").map_err(|_| err("NVRTC error", "name"))?;
+        let mut prog: nv::nvrtcProgram = std::ptr::null_mut();
+        let ok = |r: nv::nvrtcResult, what: &str| -> R<()> {
+            if r == nv::nvrtcResult::NVRTC_SUCCESS {
+                Ok(())
+            } else {
+                Err(err("NVRTC error", format!("{what}: {r:?}")))
+            }
+        };
+        unsafe {
+            ok(
+                nv::nvrtcCreateProgram(&mut prog, csrc.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()),
+                "create program",
+            )?;
+        }
+        let opts: Vec<std::ffi::CString> =
+            [format!("--gpu-architecture={arch}"), "--std=c++17".into(), "--ptxas-options=-v".into()]
+                .into_iter()
+                .map(|o| std::ffi::CString::new(o).unwrap_or_default())
+                .collect();
+        let optp: Vec<*const std::ffi::c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+        let rc = unsafe { nv::nvrtcCompileProgram(prog, optp.len() as i32, optp.as_ptr()) };
+        let mut log_size = 0usize;
+        let log = unsafe {
+            ok(nv::nvrtcGetProgramLogSize(prog, &mut log_size), "log size")?;
+            let mut buf = vec![0u8; log_size.max(1)];
+            ok(nv::nvrtcGetProgramLog(prog, buf.as_mut_ptr() as *mut _), "log")?;
+            String::from_utf8_lossy(&buf).trim_end_matches('\0').to_string()
+        };
+        if rc != nv::nvrtcResult::NVRTC_SUCCESS {
+            unsafe { nv::nvrtcDestroyProgram(&mut prog) };
+            return Err(err(
+                "NVRTC compile error",
+                format!("the generated kernel does not compile for {arch}:\n{}", log.trim_end()),
+            ));
+        }
+        let mut size = 0usize;
+        let cubin = unsafe {
+            ok(nv::nvrtcGetCUBINSize(prog, &mut size), "cubin size")?;
+            let mut buf = vec![0u8; size];
+            ok(nv::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut _), "cubin")?;
+            nv::nvrtcDestroyProgram(&mut prog);
+            buf
+        };
+        Ok((cubin, log))
+    };
+    match guarded(run) {
+        Ok(r) => r,
+        Err(p) => Err(err("NVRTC error", p)),
+    }
+}
+
+/// Registers, spill bytes (stores + loads) and stack frame bytes from ptxas's `-v` report.
+pub fn ptxas_resources(log: &str) -> Option<(i64, i64, i64)> {
+    let num_before = |line: &str, unit: &str| -> Option<i64> {
+        let i = line.find(unit)?;
+        line[..i].trim_end().rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    };
+    let regs = log
+        .lines()
+        .find(|l| l.contains("Used ") && l.contains(" registers"))
+        .and_then(|l| num_before(l, " registers"))?;
+    let line = log.lines().find(|l| l.contains("spill stores"))?;
+    let stores = num_before(line, " bytes spill stores")?;
+    let loads = num_before(line, " bytes spill loads")?;
+    let stack = num_before(line, " bytes stack frame")?;
+    Some((regs, stores + loads, stack))
+}
+
+/// The 128-byte CUtensorMap, passed by value as a `__grid_constant__` kernel parameter.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+pub struct TmaMap([u64; 16]);
+unsafe impl cudarc::driver::DeviceRepr for TmaMap {}
+
+/// `cuTensorMapEncodeTiled` of a K-major operand: `rows` rows of `k` 16-bit elements, the box
+/// (K elements, rows) with the swizzle of `swizzle` bytes; out-of-bounds elements read as zero.
+fn tensor_map(dtype: DType, ptr: u64, k: i64, rows: i64, boxd: (i64, i64), swizzle: i64) -> R<TmaMap> {
+    use drv_sys::*;
+    let mut map = std::mem::MaybeUninit::<CUtensorMap>::zeroed();
+    let dims: [cuuint64_t; 2] = [k as u64, rows as u64];
+    let strides: [cuuint64_t; 1] = [(k * 2) as u64];
+    let bx: [cuuint32_t; 2] = [boxd.0 as u32, boxd.1 as u32];
+    let es: [cuuint32_t; 2] = [1, 1];
+    let sw = match swizzle {
+        128 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        64 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
+        32 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
+        _ => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+    };
+    let dt = if dtype == DType::BF16 {
+        CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+    } else {
+        CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    };
+    let r = unsafe {
+        cuTensorMapEncodeTiled(
+            map.as_mut_ptr(),
+            dt,
+            2,
+            ptr as *mut std::ffi::c_void,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            bx.as_ptr(),
+            es.as_ptr(),
+            CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            sw,
+            CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    };
+    if r != CUresult::CUDA_SUCCESS {
+        return Err(err(
+            "CUDA error",
+            format!("cuTensorMapEncodeTiled ({rows}x{k}, box {boxd:?}, swizzle {swizzle}): {r:?}"),
+        ));
+    }
+    let map = unsafe { map.assume_init() };
+    let mut out = TmaMap([0; 16]);
+    // CUtensorMap is 128 opaque bytes
+    unsafe { std::ptr::copy_nonoverlapping(&map as *const _ as *const u8, out.0.as_mut_ptr() as *mut u8, 128) };
+    Ok(out)
 }
 
 fn err(rule: &str, detail: impl Into<String>) -> EvalError {
@@ -81,7 +306,7 @@ pub fn compile(src: &str, arch: &'static str) -> R<String> {
 }
 
 /// `run gemm`: compile, run, check against cuBLAS, time.
-pub fn run(cfg: &GemmConfig, src: &str) -> R<Measured> {
+pub fn run(cfg: &Job) -> R<Measured> {
     let (drv, nvrtc, cublas) = libraries_present();
     if !drv {
         return Err(err(
@@ -98,7 +323,7 @@ pub fn run(cfg: &GemmConfig, src: &str) -> R<Measured> {
     if !cublas {
         return Err(err("no cuBLAS", "libcublas.so was not found: `run gemm` checks and times against cuBLAS"));
     }
-    match guarded(|| run_inner(cfg, src)) {
+    match guarded(|| run_inner(cfg)) {
         Ok(r) => r,
         Err(p) => Err(err("CUDA error", p)),
     }
@@ -184,13 +409,19 @@ pub fn tolerance(out: DType) -> f64 {
     }
 }
 
-fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
+fn run_inner(cfg: &Job) -> R<Measured> {
     let ctx = CudaContext::new(0).map_err(|e| err("no GPU", format!("could not open GPU 0: {e:?}")))?;
     let (major, minor) = drv("compute capability", ctx.compute_capability())?;
     if major < 8 {
         return Err(err(
             "GPU too old",
             format!("the kernel uses sm_80 instructions (mma.sync, ldmatrix, cp.async); this GPU is sm_{major}{minor}"),
+        ));
+    }
+    if cfg.sm90.is_some() && major != 9 {
+        return Err(err(
+            "GPU not Hopper",
+            format!("the sm90 kernel uses wgmma and TMA (sm_90a); this GPU is sm_{major}{minor} (use arch=sm80)"),
         ));
     }
     let arch: &'static str = match (major, minor) {
@@ -205,23 +436,41 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
         "device attribute",
         ctx.attribute(drv_sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
     )? as i64;
-    if cfg.smem_bytes() > optin {
+    if cfg.smem > optin {
         return Err(err(
             "shared memory",
-            format!("the kernel needs {} bytes of shared memory per block; this GPU allows {optin}", cfg.smem_bytes()),
+            format!("the kernel needs {} bytes of shared memory per block; this GPU allows {optin}", cfg.smem),
         ));
     }
     unsafe { ctx.disable_event_tracking() };
-    let ptx = compile(src, arch)?;
-    let module = drv("load module", ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)))?;
+    let mut resources = None;
+    let module = if cfg.sm90.is_some() {
+        let (cubin, log) = compile_cubin(cfg.src, "sm_90a")?;
+        // ptxas's own warnings (a serialized wgmma, an ignored setmaxnreg) are worth seeing
+        let warnings: Vec<&str> = log.lines().filter(|l| l.contains("warning")).map(|l| l.trim()).collect();
+        resources = Some(match ptxas_resources(&log) {
+            Some((r, s, f)) => {
+                let w = if warnings.is_empty() { String::new() } else { format!("; ptxas: {}", warnings.join(" / ")) };
+                format!("{r} registers, {s} bytes spilled, {f} bytes stack{w}")
+            }
+            None => format!("ptxas report not understood: {:?}", log.chars().take(400).collect::<String>()),
+        });
+        drv("load module", ctx.load_module(cudarc::nvrtc::Ptx::from_binary(cubin)))?
+    } else {
+        let ptx = compile(cfg.src, arch)?;
+        drv("load module", ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)))?
+    };
     let func = drv("load function", module.load_function(KERNEL_NAME))?;
     drv(
         "set shared memory",
         func.set_attribute(
             drv_sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            cfg.smem_bytes() as i32,
+            cfg.smem as i32,
         ),
     )?;
+    let sms =
+        drv("device attribute", ctx.attribute(drv_sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))?
+            as i64;
     let stream = ctx.default_stream();
 
     let (m, n, k) = (cfg.m as usize, cfg.n as usize, cfg.k as usize);
@@ -244,15 +493,32 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
         drv("poison C", unsafe { cudarc::driver::result::memset_d8_async(p, 0xFF, bytes, stream.cu_stream()) })?;
     }
 
-    let grid = ((cfg.m + cfg.bm - 1) / cfg.bm) * ((cfg.n + cfg.bn - 1) / cfg.bn);
+    let grid = match &cfg.sm90 {
+        Some(t) if t.persistent => cfg.grid.min(sms),
+        _ => cfg.grid,
+    };
     let lc = LaunchConfig {
         grid_dim: (grid as u32, 1, 1),
-        block_dim: (cfg.threads() as u32, 1, 1),
-        shared_mem_bytes: cfg.smem_bytes() as u32,
+        block_dim: (cfg.block as u32, 1, 1),
+        shared_mem_bytes: cfg.smem as u32,
+    };
+    let maps = match &cfg.sm90 {
+        Some(t) => {
+            let (pa, _ga) = a.device_ptr(&stream);
+            let (pb, _gb) = b.device_ptr(&stream);
+            Some((
+                tensor_map(cfg.dtype, pa, cfg.k, cfg.m, t.a_box, t.a_swizzle)?,
+                tensor_map(cfg.dtype, pb, cfg.k, cfg.n, t.b_box, t.b_swizzle)?,
+            ))
+        }
+        None => None,
     };
     let launch = |c: &mut Out| -> R<()> {
         let mut lb = stream.launch_builder(&func);
-        lb.arg(&a).arg(&b);
+        match &maps {
+            Some((ma, mb)) => lb.arg(ma).arg(mb),
+            None => lb.arg(&a).arg(&b),
+        };
         match c {
             Out::H(x) => {
                 lb.arg(x);
@@ -268,11 +534,11 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     // cuBLAS: column-major C^T (N x M, ld N) = op(B) (N x K) * op(A) (K x M)
     let handle = blas::create_handle().map_err(|e| err("cuBLAS error", format!("create handle: {e:?}")))?;
     unsafe { blas::set_stream(handle, stream.cu_stream() as _) }.map_err(|e| err("cuBLAS error", format!("{e:?}")))?;
-    let (op_b, ldb) = match cfg.b.major {
+    let (op_b, ldb) = match cfg.b_major {
         Major::K => (blas_sys::cublasOperation_t::CUBLAS_OP_T, cfg.k),
         Major::MN => (blas_sys::cublasOperation_t::CUBLAS_OP_N, cfg.n),
     };
-    let (op_a, lda) = match cfg.a.major {
+    let (op_a, lda) = match cfg.a_major {
         Major::K => (blas_sys::cublasOperation_t::CUBLAS_OP_N, cfg.k),
         Major::MN => (blas_sys::cublasOperation_t::CUBLAS_OP_T, cfg.m),
     };
@@ -320,7 +586,7 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
         if !g.is_finite() {
             return Err(err(
                 "gemm check failed",
-                format!("{}: C({}, {}) is {g} (not written, or NaN/Inf)", cfg.describe(), i / n, i % n),
+                format!("{}: C({}, {}) is {g} (not written, or NaN/Inf)", cfg.describe, i / n, i % n),
             ));
         }
         if !w.is_finite() {
@@ -333,7 +599,7 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     if !(rel <= tolerance(cfg.out)) {
         return Err(err(
             "gemm check failed",
-            format!("{}: relative error {rel:.3e} against cuBLAS exceeds {:.0e}", cfg.describe(), tolerance(cfg.out)),
+            format!("{}: relative error {rel:.3e} against cuBLAS exceeds {:.0e}", cfg.describe, tolerance(cfg.out)),
         ));
     }
 
@@ -345,11 +611,11 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
         let (i, j) = (idx / n, idx % n);
         let mut acc = 0.0f64;
         for kk in 0..k {
-            let av = match cfg.a.major {
+            let av = match cfg.a_major {
                 Major::K => ah[i * k + kk],
                 Major::MN => ah[i + kk * m],
             };
-            let bv = match cfg.b.major {
+            let bv = match cfg.b_major {
                 Major::K => bh[j * k + kk],
                 Major::MN => bh[j + kk * n],
             };
@@ -362,7 +628,7 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     if !(ref64 <= tolerance(cfg.out)) {
         return Err(err(
             "gemm check failed",
-            format!("{}: relative error {ref64:.3e} against a float64 reference ({samples} sampled elements) exceeds {:.0e}", cfg.describe(), tolerance(cfg.out)),
+            format!("{}: relative error {ref64:.3e} against a float64 reference ({samples} sampled elements) exceeds {:.0e}", cfg.describe, tolerance(cfg.out)),
         ));
     }
 
@@ -396,7 +662,7 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
             "gemm check failed",
             format!(
                 "{}: C({}, {}) changed between runs ({} then {}): a race in the kernel",
-                cfg.describe(),
+                cfg.describe,
                 i / n,
                 i % n,
                 got[i],
@@ -406,7 +672,7 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
     }
     drv("synchronize", stream.synchronize())?;
     let _ = unsafe { blas::destroy_handle(handle) };
-    let tf = |ms: f64| cfg.flops() / (ms * 1e-3) / 1e12;
+    let tf = |ms: f64| cfg.flops / (ms * 1e-3) / 1e12;
     Ok(Measured {
         ms,
         tflops: tf(ms),
@@ -415,5 +681,6 @@ fn run_inner(cfg: &GemmConfig, src: &str) -> R<Measured> {
         rel_err: rel,
         ref64_err: ref64,
         ref64_samples: samples,
+        resources,
     })
 }

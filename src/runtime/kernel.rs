@@ -69,7 +69,7 @@ pub fn ldmatrix_layout(op: char, major: Major) -> Layout {
 
 /// Split a layout into tile coordinates: `idx -> (idx % rows, idx / rows)` as two layouts of
 /// the same domain, possible when every stride moves along one coordinate only.
-fn split_coords(l: &Layout, rows: i64, x: Expr) -> R<(Expr, Expr)> {
+pub(crate) fn split_coords(l: &Layout, rows: i64, x: Expr) -> R<(Expr, Expr)> {
     let mut s0 = Vec::new();
     let mut s1 = Vec::new();
     for d in super::lower::int_leaves(&l.stride)? {

@@ -4,7 +4,9 @@
 //! - `config`: the `key=value` options, checked (layouts the kernel cannot use are refused here)
 //! - `expr`, `lower`: layouts lowered to integer expressions (what the kernel computes)
 //! - `kernel`: the CUDA source of the multistage mma.sync kernel, built from the lowered layouts
-//! - `device`: NVRTC, cudarc launch, cuBLAS check, CUDA-event timing
+//! - `sm90`: the Hopper kernel (TMA, mbarrier ring, warp-specialized wgmma), its layouts,
+//!   TMA boxes and descriptors read off GMMA layout atoms
+//! - `device`: NVRTC, cudarc launch (tensor maps for sm90), cuBLAS check, CUDA-event timing
 //!
 //! Options (`key=value`; values are `.cute` expressions, bare names are tags):
 //! - `dtype=f16|bf16` inputs (default f16, or the MMA atom's), `out=f16|bf16|f32` (default dtype)
@@ -29,6 +31,7 @@ pub mod device;
 pub mod expr;
 pub mod kernel;
 pub mod lower;
+pub mod sm90;
 
 use crate::eval::error::R;
 use crate::eval::value::Value;
@@ -42,14 +45,75 @@ pub struct GemmOpt {
 
 /// `emit gemm M N K opts...` (emit = true: returns the CUDA source) or `run gemm ...`
 /// (returns the result table). Errors are values, never panics.
+/// Without `arch=`, `run gemm` builds the sm90 kernel on a compute capability 9.0 GPU and
+/// `emit gemm` the sm80 one (no device is asked).
 pub fn gemm_statement(emit: bool, m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<String> {
-    let cfg = config::parse(m, n, k, opts)?;
-    let src = kernel::generate(&cfg)?;
-    if emit {
-        return Ok(src.trim_end().to_string());
+    let cc = if emit { None } else { device::compute_capability() };
+    let (kern, note) = config::parse_kernel(m, n, k, opts, cc)?;
+    match kern {
+        config::Kernel::Sm80(cfg) => {
+            let src = kernel::generate(&cfg)?;
+            if emit {
+                return Ok(src.trim_end().to_string());
+            }
+            let r = device::run(&device::Job::sm80(&cfg, &src))?;
+            let t = table(&cfg, &r);
+            Ok(match note {
+                Some(n) => format!("{t}\n  ({n})"),
+                None => t,
+            })
+        }
+        config::Kernel::Sm90(cfg) => {
+            let src = sm90::generate(&cfg)?;
+            if emit {
+                return Ok(src.trim_end().to_string());
+            }
+            let r = device::run(&device::Job::sm90(&cfg, &src))?;
+            Ok(table90(&cfg, &r))
+        }
     }
-    let r = device::run(&cfg, &src)?;
-    Ok(table(&cfg, &r))
+}
+
+fn row(m: i64, n: i64, k: i64, types: &str, layout: &str, r: &device::Measured) -> String {
+    let head = format!(
+        "{:>6} {:>6} {:>6}  {:<13} {:<6} {:>9} {:>8} {:>14} {:>6} {:>9}",
+        "M", "N", "K", "types", "layout", "time_ms", "TFLOP/s", "cuBLAS_TFLOP/s", "ratio", "rel_err"
+    );
+    let row = format!(
+        "{:>6} {:>6} {:>6}  {:<13} {:<6} {:>9.4} {:>8.1} {:>14.1} {:>6.3} {:>9.2e}",
+        m,
+        n,
+        k,
+        types,
+        layout,
+        r.ms,
+        r.tflops,
+        r.cublas_tflops,
+        r.tflops / r.cublas_tflops,
+        r.rel_err
+    );
+    format!("{head}\n{row}")
+}
+
+/// The result table of one sm90 `run gemm`.
+pub fn table90(cfg: &sm90::Sm90Config, r: &device::Measured) -> String {
+    let types = format!("{}->{}", cfg.dtype.name(), cfg.out.name());
+    format!(
+        "{}\n  (sm90: tile <{},{},{}>, {} stages, {} consumer warpgroup(s){}, TMA + wgmma m64n{}k16; {}; median of {} runs after {} warm-up; cuBLAS: same shape, same process; rel_err vs cuBLAS, {:.2e} vs float64 on {} samples)",
+        row(cfg.m, cfg.n, cfg.k, &types, &cfg.layout, r),
+        cfg.bm,
+        cfg.bn,
+        cfg.bk,
+        cfg.stages,
+        cfg.consumers,
+        if cfg.persistent { ", persistent" } else { "" },
+        cfg.bn,
+        r.resources.as_deref().unwrap_or("ptxas report not read"),
+        cfg.iters,
+        cfg.warmup,
+        r.ref64_err,
+        r.ref64_samples
+    )
 }
 
 /// The result table of one `run gemm`.

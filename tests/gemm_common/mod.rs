@@ -206,3 +206,39 @@ pub fn value_of(src: &str) -> Value {
     }
     it.last().cloned().unwrap_or_else(|| panic!("{src}: no value"))
 }
+
+/// The Hopper kernel's configurations (`arch=sm90`): defaults at the benchmark and odd sizes,
+/// both types, f32 output, one consumer, persistent CTAs, other tiles and swizzles.
+pub fn sm90_configurations() -> Vec<(String, Case)> {
+    let mut v: Vec<(String, Case)> = Vec::new();
+    let mut add = |m: i64, n: i64, k: i64, mut opts: Vec<GemmOpt>| {
+        opts.insert(0, opt("arch", tag("sm90")));
+        let d = format!(
+            "gemm {m} {n} {k} {}",
+            opts.iter().map(|o| format!("{}={}", o.key, o.value)).collect::<Vec<_>>().join(" ")
+        );
+        v.push((d, (m, n, k, opts)));
+    };
+    add(8192, 8192, 8192, vec![]);
+    add(4096, 4096, 4096, vec![opt("dtype", tag("bf16"))]);
+    add(1000, 1000, 1000, vec![]);
+    add(257, 129, 72, vec![]);
+    add(257, 129, 72, vec![opt("dtype", tag("bf16")), opt("out", tag("f32"))]);
+    add(2048, 2048, 2048, vec![opt("consumers", int(1)), opt("tile", tile(64, 256, 64))]);
+    add(2048, 2048, 2048, vec![opt("persistent", int(0))]);
+    add(2048, 2048, 2048, vec![opt("tile", tile(128, 128, 64)), opt("stages", int(5))]);
+    add(2048, 2048, 2048, vec![opt("tile", tile(256, 128, 64)), opt("stages", int(4))]);
+    add(2048, 2048, 2048, vec![opt("tile", tile(128, 256, 128)), opt("stages", int(2))]);
+    add(1000, 1000, 1000, vec![opt("tile", tile(128, 128, 32))]);
+    add(
+        1000,
+        1000,
+        1000,
+        vec![
+            opt("tile", tile(128, 128, 64)),
+            opt("smem_a", swizzled(2, 3, 3, &[8, 32], &[32, 1])),
+            opt("smem_b", swizzled(3, 3, 3, &[8, 64], &[64, 1])),
+        ],
+    );
+    v
+}

@@ -1,0 +1,167 @@
+//! The Hopper kernel's index arithmetic against the layout algebra (CPU only), for every
+//! configuration of `gemm_common::sm90_configurations`:
+//! - each TMA box, written as the copy engine writes it (rows of `swizzle` bytes one after
+//!   another from the box's place in the stage, the swizzle applied to the byte address), puts
+//!   every element where the shared-memory layout value says;
+//! - each wgmma descriptor (start address as the kernel composes it, leading/stride offsets,
+//!   layout type), read as the tensor core reads a K-major canonical layout, finds every element
+//!   of its 64x16 (A) or BNx16 (B) slice where the layout says, for every consumer, atom,
+//!   k-step and stage;
+//! - the epilogue's accumulator coordinates are the wgmma atom's C layout at every (thread, value).
+//!
+//! The layout values are evaluated by the algebra (`__apply`, what `L(i, j, k)` prints).
+
+mod gemm_common;
+
+use cute::eval::builtins;
+use cute::eval::int_tuple::IntTuple;
+use cute::eval::value::Value;
+use cute::runtime::config::{self, Kernel};
+use cute::runtime::sm90::{self, Operand90, Sm90Config};
+
+fn eval(v: &Value, crd: &[i64]) -> i64 {
+    let mut args = vec![v.clone()];
+    args.extend(crd.iter().map(|&c| Value::Tuple(IntTuple::dy(c))));
+    match builtins::call("__apply", &[], &args) {
+        Ok(Value::Tuple(IntTuple::I(i))) => i.v,
+        other => panic!("{v} at {crd:?}: {other:?}"),
+    }
+}
+
+fn configs() -> Vec<(String, Sm90Config)> {
+    gemm_common::sm90_configurations()
+        .into_iter()
+        .map(|(d, (m, n, k, opts))| match config::parse_kernel(m, n, k, &opts, None) {
+            Ok((Kernel::Sm90(c), _)) => (d, c),
+            Ok(_) => panic!("{d}: not the sm90 kernel"),
+            Err(e) => panic!("{d}: {e}"),
+        })
+        .collect()
+}
+
+/// The byte swizzle of a `swizzle`-byte GMMA layout: `Sw<B,4,3>` on byte addresses.
+fn byte_swizzle(addr: i64, swizzle: i64) -> i64 {
+    let b = match swizzle {
+        128 => 3,
+        64 => 2,
+        _ => 1,
+    };
+    let mask = ((1i64 << b) - 1) << 7;
+    addr ^ ((addr & mask) >> 3)
+}
+
+/// The element at (r, k, s) of the operand, as a byte address from the (1024-aligned) base.
+fn layout_byte(o: &Operand90, r: i64, k: i64, s: i64) -> i64 {
+    2 * eval(&o.smem, &[r, k, s])
+}
+
+#[test]
+fn tma_boxes_write_the_shared_memory_layout() {
+    for (d, cfg) in configs() {
+        for o in [&cfg.a, &cfg.b] {
+            assert_eq!(o.boxes.len() as i64, (o.tile_mn / o.box_rows) * (cfg.bk / o.box_k), "{d}");
+            for s in 0..cfg.stages {
+                for &(r0, k0, off) in &o.boxes {
+                    let base = s * o.stage_bytes() + off;
+                    for r in 0..o.box_rows {
+                        for c in 0..o.box_k {
+                            let tma = byte_swizzle(base + r * o.swizzle_bytes + 2 * c, o.swizzle_bytes);
+                            assert_eq!(
+                                tma,
+                                layout_byte(o, r0 + r, k0 + c, s),
+                                "{d}: {} box ({r0},{k0}) ({r},{c}) stage {s}",
+                                o.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The tensor core's view of a K-major descriptor: element (r, k) of the slice at
+/// `start*16 + (r/8)*SBO*16 + (r%8)*W + 2k`, swizzled (W = the swizzle width in bytes).
+fn desc_byte(start: i64, sbo: i64, swizzle: i64, r: i64, k: i64) -> i64 {
+    byte_swizzle(start * 16 + (r / 8) * sbo * 16 + (r % 8) * swizzle + 2 * k, swizzle)
+}
+
+#[test]
+fn wgmma_descriptors_read_the_shared_memory_layout() {
+    for (d, cfg) in configs() {
+        let (a, b) = (&cfg.a, &cfg.b);
+        let lt = |o: &Operand90| match o.swizzle_bytes {
+            128 => sm90::LayoutType::B128,
+            64 => sm90::LayoutType::B64,
+            _ => sm90::LayoutType::B32,
+        };
+        for o in [a, b] {
+            assert_eq!(o.desc.layout_type, lt(o), "{d}");
+            assert_eq!(o.desc.leading_off, 1, "{d}: swizzled K-major descriptors take LBO 1");
+            assert_eq!(o.desc.start_address, 0, "{d}");
+        }
+        for s in 0..cfg.stages {
+            for kk in 0..cfg.bk / 16 {
+                for c in 0..cfg.consumers {
+                    for i in 0..cfg.mt {
+                        let start = cfg.a_slice_start(c, i, kk, s).unwrap();
+                        let row0 = 64 * (c * cfg.mt + i);
+                        for r in 0..64 {
+                            for k in 0..16 {
+                                assert_eq!(
+                                    desc_byte(start, a.desc.stride_off as i64, a.swizzle_bytes, r, k),
+                                    layout_byte(a, row0 + r, 16 * kk + k, s),
+                                    "{d}: A consumer {c} atom {i} k-step {kk} stage {s} at ({r},{k})"
+                                );
+                            }
+                        }
+                    }
+                }
+                let start = cfg.b_slice_start(kk, s).unwrap();
+                for r in 0..cfg.bn {
+                    for k in 0..16 {
+                        assert_eq!(
+                            desc_byte(start, b.desc.stride_off as i64, b.swizzle_bytes, r, k),
+                            layout_byte(b, r, 16 * kk + k, s),
+                            "{d}: B k-step {kk} stage {s} at ({r},{k})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn epilogue_coordinates_are_the_wgmma_c_layout() {
+    for (d, cfg) in configs() {
+        let p = sm90::plan(&cfg).unwrap();
+        let c = Value::Layout(cfg.atom.c.clone());
+        for t in 0..128i64 {
+            let m0 = p.c_m.eval(&|_| t).unwrap();
+            let n0 = p.c_n.eval(&|_| t).unwrap();
+            for v in 0..cfg.bn / 2 {
+                let idx = eval(&c, &[t, v]);
+                let (dm, dn) = p.c_vals[v as usize];
+                assert_eq!((m0 + dm, n0 + dn), (idx % 64, idx / 64), "{d}: thread {t} value {v}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_header_shows_layouts_boxes_and_descriptors() {
+    let (d, cfg) = configs().remove(0);
+    let src = sm90::generate(&cfg).unwrap();
+    for want in [
+        "Layout_K_SW128_Atom<half_t> = Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)",
+        "TMA box {64 (K), 128 (rows)}, swizzle 128B",
+        "TMA box {64 (K), 256 (rows)}, swizzle 128B",
+        "descriptor: layout_type B128 (1), leading_off 1, stride_off 64",
+        "SM90_64x256x16_F32F16F16_SS<K,K>",
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16",
+        "setmaxnreg.inc.sync.aligned.u32 232",
+    ] {
+        assert!(src.contains(want), "{d}: the source lacks `{want}`:\n{}", &src[..src.len().min(4000)]);
+    }
+}

@@ -141,6 +141,8 @@ def main():
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = a.files or sorted(glob.glob(os.path.join(a.bench, "*.cute")))
+    if not files:
+        sys.exit(f"no benchmark files: none given and no *.cute in {a.bench} (use --bench DIR)")
     tmp = tempfile.mkdtemp(prefix="pycute-")
     pycute = install_pycute(tmp)
     ops = {"composition": pycute.composition, "complement": pycute.complement,

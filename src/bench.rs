@@ -7,13 +7,14 @@
 //!
 //! Each figure is the median of N repetitions. `scripts/bench_vs_pycute.py` runs this next to
 //! pycute and prints the ratio table of BENCHMARKS.md.
-//! May import: `session`, `parser`, `eval` (a measuring tool at the session's level).
+//! May import: `session`, `interp`, `registry`, `parser`, `eval` (a measuring tool at the
+//! session's level).
 
-use crate::eval::builtins::{self, TArg};
 use crate::eval::error::take_warnings;
-use crate::eval::interp::Interp;
 use crate::eval::value::Value;
+use crate::interp::Interp;
 use crate::parser::ast::{ExprKind, StmtKind};
+use crate::registry::{self as builtins, TArg};
 use crate::session::{Options, Session};
 use std::time::Instant;
 
@@ -50,14 +51,21 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
     let statements = program.stmts.len().max(1);
     // The calls, their arguments evaluated once.
     let interp = Interp::new();
-    let mut calls: Vec<(&str, &[TArg], Vec<Value>)> = Vec::new();
+    let mut calls: Vec<(&str, Vec<TArg>, Vec<Value>)> = Vec::new();
     for s in &program.stmts {
         if let StmtKind::Expr(e) = &s.kind {
             if let ExprKind::Call { name, targs, args, .. } = &e.kind {
                 if builtins::exists(name) {
                     let vals: Result<Vec<Value>, _> = args.iter().map(|a| interp.eval(a)).collect();
                     if let Ok(vals) = vals {
-                        calls.push((name.as_str(), targs.as_slice(), vals));
+                        let targs = targs
+                            .iter()
+                            .map(|a| match a {
+                                crate::parser::ast::TArg::Int(i) => TArg::Int(*i),
+                                crate::parser::ast::TArg::Name(n) => TArg::Name(n.clone()),
+                            })
+                            .collect();
+                        calls.push((name.as_str(), targs, vals));
                     }
                 }
             }

@@ -20,6 +20,7 @@ use crate::eval::value::Value;
 use crate::parser::ast::{self, BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// An evaluation error located in the source: the algebra's error plus the span to underline.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,12 +146,30 @@ pub const TAG_NAMES: &[&str] = &[
 /// The name under which the last printed value is available (besides a lone `_` in the REPL).
 pub const LAST_NAME: &str = "last";
 
+/// FNV-1a: the bindings are looked up on every name and call, with short keys and no
+/// adversary; SipHash costs more than the lookup is worth.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 /// The environment and the evaluation rules.
 #[derive(Default)]
 pub struct Interp {
     /// Bindings in the order they were first made (for `:vars`).
     vars: Vec<(String, Value)>,
-    index: HashMap<String, usize>,
+    index: HashMap<String, usize, BuildHasherDefault<Fnv>>,
     /// The value of the last expression statement (not text).
     last: Option<Value>,
     /// REPL mode: a statement that is exactly `_` shows the last value.
@@ -458,11 +477,19 @@ impl Interp {
         let at = |err: EvalError| Located::new(err, e.span);
         match &e.kind {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
-            ExprKind::Tuple(es) => Ok(Value::tuple(self.eval_args(es)?)),
+            ExprKind::Tuple(es) => {
+                if let Some(t) = literal_tuple(e) {
+                    return Ok(Value::Tuple(t));
+                }
+                Ok(Value::tuple(self.eval_args(es)?))
+            }
             ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
             ExprKind::Layout(s, d) => {
+                if let (Some(st), Some(dt)) = (literal_tuple(s), literal_tuple(d)) {
+                    return Ok(Value::Layout(Layout::new(st, dt)));
+                }
                 let sv = self.eval_arg(s)?;
                 let dv = self.eval_arg(d)?;
                 let side = |v: Value, x: &Expr, what: &str| match v {
@@ -568,8 +595,10 @@ impl Interp {
                     return Err(self.unknown(name, *name_span, true));
                 }
                 let vals = self.eval_args(args)?;
-                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
-                self.call_builtin(name, targs, &vals, e.span, &spans)
+                builtins::call(name, &self::targs(targs), &vals).map_err(|err| {
+                    let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
+                    Located::new(err, span)
+                })
             }
             ExprKind::Apply { callee, args } => {
                 let c = self.eval_arg(callee)?;
@@ -771,6 +800,11 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
         return Ok(());
     }
     let limit = max_leaves();
+    // Most values are far inside both limits: count them without allocating, and take the
+    // walk below (which names the first excess exactly) only when they are not.
+    if small_value(v, 0, &mut 0, limit) {
+        return Ok(());
+    }
     let mut leaves = 0usize;
     // What is left to visit, with its depth.
     let mut values: Vec<(&Value, usize)> = vec![(v, 0)];
@@ -842,6 +876,94 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
             return Ok(());
         }
     }
+}
+
+/// Literals nested at most this deep are built directly (see [`literal_tuple`]).
+const LITERAL_DEPTH: usize = 32;
+
+/// A tuple literal made of integers, `_` and tuples, built straight into an IntTuple — the
+/// value the general path (evaluate each element, then `Value::tuple`) gives — when it is small
+/// enough that no element can fail the size guard; `None` sends it down the general path.
+fn literal_tuple(e: &Expr) -> Option<IntTuple> {
+    fn go(e: &Expr, depth: usize, leaves: &mut usize, limit: usize) -> Option<IntTuple> {
+        match &e.kind {
+            ExprKind::Int { value, is_static } => {
+                *leaves += 1;
+                (*leaves <= limit).then_some(IntTuple::I(Int::new(*value, *is_static)))
+            }
+            ExprKind::Under => {
+                *leaves += 1;
+                (*leaves <= limit).then_some(IntTuple::Under)
+            }
+            ExprKind::Tuple(es) if depth < LITERAL_DEPTH => {
+                let mut v = Vec::with_capacity(es.len());
+                for x in es {
+                    v.push(go(x, depth + 1, leaves, limit)?);
+                }
+                Some(IntTuple::T(v))
+            }
+            _ => None,
+        }
+    }
+    go(e, 0, &mut 0, max_leaves())
+}
+
+/// True when `v` (at depth `d`, after `n` leaves) stays within `limit` leaves and
+/// [`MAX_VALUE_DEPTH`] levels, counted as [`check_size`] counts them.
+fn small_value(v: &Value, d: usize, n: &mut usize, limit: usize) -> bool {
+    if d > MAX_VALUE_DEPTH {
+        return false;
+    }
+    let ok = match v {
+        Value::Tuple(t) => small_tuple(t, d, n, limit),
+        Value::Layout(l) => small_tuple(&l.shape, d + 1, n, limit) && small_tuple(&l.stride, d + 1, n, limit),
+        Value::Composed(c) => {
+            *n += 1;
+            small_func(&c.outer, d + 1, n, limit) && small_func(&c.inner, d + 1, n, limit)
+        }
+        Value::Tile(vs) => vs.iter().all(|x| small_value(x, d + 1, n, limit)),
+        Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) | Value::Str(_) | Value::File(_) => {
+            *n += 1;
+            true
+        }
+    };
+    ok && *n <= limit
+}
+
+fn small_func(f: &Func, d: usize, n: &mut usize, limit: usize) -> bool {
+    if d > MAX_VALUE_DEPTH {
+        return false;
+    }
+    let ok = match f {
+        Func::Layout(l) => small_tuple(&l.shape, d + 1, n, limit) && small_tuple(&l.stride, d + 1, n, limit),
+        Func::Swizzle(_) => {
+            *n += 1;
+            true
+        }
+        Func::Composed(c) => {
+            *n += 1;
+            small_func(&c.outer, d + 1, n, limit) && small_func(&c.inner, d + 1, n, limit)
+        }
+    };
+    ok && *n <= limit
+}
+
+fn small_tuple(t: &IntTuple, d: usize, n: &mut usize, limit: usize) -> bool {
+    if d > MAX_VALUE_DEPTH {
+        return false;
+    }
+    match t {
+        IntTuple::I(_) | IntTuple::Under => *n += 1,
+        IntTuple::Basis(_, modes) => *n += 1 + modes.len(),
+        IntTuple::T(xs) => {
+            for x in xs {
+                if !small_tuple(x, d + 1, n, limit) {
+                    return false;
+                }
+            }
+        }
+    }
+    *n <= limit
 }
 
 fn op_str(op: BinOp) -> &'static str {

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! main → repl → session → interp → registry → eval, render, decode
-//!                 main → decode → eval
+//! main → decode → eval
+//! main → bench → session, interp, registry (the benchmark: `cute bench`)
 //!                 session → runtime → eval
 //!                 session, interp → parser
 //!                 render → eval
@@ -18,6 +19,11 @@
 //! - `registry` joins `eval`'s, `render`'s and `decode`'s functions (help, completion, the README's table).
 //! - `decode` reads CuTe's C++ types in any text back into the notation (`cute --decode`).
 //! - `jsonl` (reading the oracle's JSON Lines) is for tests and imports nothing.
+// pest without `std` (no per-rule stack probe; nesting is bounded by the pre-scan) generates code
+// that names the `alloc` crate.
+extern crate alloc;
+
+pub mod bench;
 pub mod decode;
 pub mod diagnostic;
 pub mod eval;

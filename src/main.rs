@@ -1,5 +1,6 @@
-//! `cute`: argv → REPL / scripts / `-e` / doctests; the colour policy; exit codes. Nothing else.
-//! May import: `session`, `repl`, `diagnostic` (to show unreadable inputs), `decode`.
+//! `cute`: argv → REPL / scripts / `-e` / doctests / `bench`; the colour policy; exit codes.
+//! Nothing else. May import: `session`, `repl`, `bench`, `diagnostic` (to show unreadable inputs),
+//! `decode`.
 
 use clap::{Parser, ValueEnum};
 use cute::diagnostic::Diagnostic;
@@ -29,6 +30,7 @@ enum ColorWhen {
   cute --keep-going a.cute b.cute        run everything, end with 'N passed, M failed'
   cute --doctest README.md               check the ```cute blocks of Markdown files
   nvcc kernel.cu 2>&1 | cute --decode    CuTe types in compiler messages as notation
+  cute bench FILE...                     engine and whole-session statements/s per script
 
 Environment:
   NO_COLOR           no colour (as --color never) when set and not empty
@@ -86,6 +88,11 @@ fn main() {
 }
 
 fn real_main() -> i32 {
+    // `cute bench FILE...`: the benchmark (see `cute bench --help`).
+    if std::env::args_os().nth(1).is_some_and(|a| a == "bench") {
+        let rest: Vec<String> = std::env::args_os().skip(2).map(|a| a.to_string_lossy().into_owned()).collect();
+        return cute::bench::main(&rest);
+    }
     let cli = Cli::parse();
     let opts = Options {
         keep_going: cli.keep_going,

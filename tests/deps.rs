@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// What each top-level module imports directly (`parser::ast`: only the AST types).
 const DIRECT: &[(&str, &[&str])] = &[
-    ("main", &["repl", "session", "diagnostic", "decode", "parser::ast"]),
+    ("main", &["repl", "session", "bench", "diagnostic", "decode", "parser::ast"]),
+    ("bench", &["session", "interp", "registry", "parser", "eval"]),
     ("repl", &["session", "interp", "registry", "diagnostic", "parser::ast"]),
     ("session", &["interp", "runtime", "parser", "diagnostic", "eval"]),
     ("interp", &["registry", "eval", "parser"]),
@@ -20,7 +21,23 @@ const DIRECT: &[(&str, &[&str])] = &[
     ("eval", &[]),
     ("parser", &[]),
     ("jsonl", &[]),
-    ("lib", &["decode", "diagnostic", "eval", "interp", "jsonl", "parser", "registry", "render", "repl", "runtime", "session"]),
+    (
+        "lib",
+        &[
+            "bench",
+            "decode",
+            "diagnostic",
+            "eval",
+            "interp",
+            "jsonl",
+            "parser",
+            "registry",
+            "render",
+            "repl",
+            "runtime",
+            "session",
+        ],
+    ),
 ];
 
 fn direct(m: &str) -> &'static [&'static str] {

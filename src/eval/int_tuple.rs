@@ -28,24 +28,24 @@ impl fmt::Display for IntTuple {
     /// CuTe's `print`: `_4`, `4`, `(a,b)`, `(8)` for a rank-1 tuple, `()`, `_`, `_1@0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            I(i) => write!(f, "{i}"),
-            Under => write!(f, "_"),
+            I(i) => fmt::Display::fmt(i, f),
+            Under => f.write_str("_"),
             Basis(v, modes) => {
-                write!(f, "{v}")?;
+                fmt::Display::fmt(v, f)?;
                 for m in modes {
                     write!(f, "@{m}")?;
                 }
                 Ok(())
             }
             T(v) => {
-                write!(f, "(")?;
+                f.write_str("(")?;
                 for (k, e) in v.iter().enumerate() {
                     if k > 0 {
-                        write!(f, ",")?;
+                        f.write_str(",")?;
                     }
-                    write!(f, "{e}")?;
+                    fmt::Display::fmt(e, f)?;
                 }
-                write!(f, ")")
+                f.write_str(")")
             }
         }
     }

@@ -60,8 +60,8 @@ pub struct FileOut {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Tuple(t) => write!(f, "{t}"),
-            Value::Layout(l) => write!(f, "{l}"),
+            Value::Tuple(t) => fmt::Display::fmt(t, f),
+            Value::Layout(l) => fmt::Display::fmt(l, f),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
             Value::Tile(v) => {

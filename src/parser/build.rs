@@ -4,9 +4,10 @@
 //! with a single child are walked in a loop, and operator chains are folded iteratively. Each
 //! built expression comes with its height, and no tree higher than `MAX_EXPR_DEPTH` is built,
 //! so later passes (and `Drop`) cannot overflow the stack either.
-use super::ast::{BinOp, Expr, ExprKind, GemmArg, Program, Span, Stmt, StmtKind, TArg};
+use super::ast::{BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind, TArg};
 use super::{ParseError, Rule, MAX_EXPR_DEPTH};
-use pest::iterators::{Pair, Pairs};
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
 
 type R<T> = Result<T, ParseError>;
 
@@ -29,23 +30,67 @@ fn internal(span: Span) -> ParseError {
     ParseError::new("internal parser error: unexpected syntax tree", span)
 }
 
-pub(super) fn program(mut pairs: Pairs<Rule>) -> R<Program> {
-    let mut stmts = Vec::new();
-    let Some(prog) = pairs.next() else {
-        return Ok(Program { stmts });
-    };
-    for p in prog.into_inner() {
-        match p.as_rule() {
-            Rule::bind | Rule::assert_stmt | Rule::gemm_stmt | Rule::explain_stmt | Rule::expr_stmt => {
-                stmts.push(stmt(p)?)
+/// Moves every span of `s` (built from a statement parsed on its own) by `base` bytes, to its
+/// place in the whole input.
+pub(super) fn shift(s: &mut Stmt, base: usize) {
+    fn sp(x: &mut Span, base: usize) {
+        x.start += base;
+        x.end += base;
+    }
+    fn ex(e: &mut Expr, base: usize) {
+        sp(&mut e.span, base);
+        match &mut e.kind {
+            ExprKind::Int { .. }
+            | ExprKind::Under
+            | ExprKind::Str(_)
+            | ExprKind::Swizzle { .. }
+            | ExprKind::Name { .. } => {}
+            ExprKind::Tuple(v) | ExprKind::Tiler(v) => v.iter_mut().for_each(|e| ex(e, base)),
+            ExprKind::Layout(a, b) | ExprKind::Compose(a, b) | ExprKind::Binary(_, a, b) => {
+                ex(a, base);
+                ex(b, base);
             }
-            _ => {} // separators, EOI
+            ExprKind::ComposedLit { outer, offset, inner } => {
+                ex(outer, base);
+                ex(offset, base);
+                ex(inner, base);
+            }
+            ExprKind::Call { name_span, args, .. } => {
+                sp(name_span, base);
+                args.iter_mut().for_each(|e| ex(e, base));
+            }
+            ExprKind::Apply { callee, args } => {
+                ex(callee, base);
+                args.iter_mut().for_each(|e| ex(e, base));
+            }
         }
     }
-    Ok(Program { stmts })
+    sp(&mut s.span, base);
+    match &mut s.kind {
+        StmtKind::Expr(e) | StmtKind::Explain(e) => ex(e, base),
+        StmtKind::Bind { name_span, value, .. } => {
+            sp(name_span, base);
+            ex(value, base);
+        }
+        StmtKind::Assert { lhs, rhs } => {
+            ex(lhs, base);
+            if let Some(r) = rhs {
+                ex(r, base);
+            }
+        }
+        StmtKind::Gemm { m, n, k, args, .. } => {
+            ex(m, base);
+            ex(n, base);
+            ex(k, base);
+            for a in args {
+                sp(&mut a.key_span, base);
+                ex(&mut a.value, base);
+            }
+        }
+    }
 }
 
-fn stmt(p: Pair<Rule>) -> R<Stmt> {
+pub(super) fn stmt(p: Pair<Rule>) -> R<Stmt> {
     let span = span_of(&p);
     let rule = p.as_rule();
     let mut inner = p.into_inner().filter(|q| !matches!(q.as_rule(), Rule::assign | Rule::eq_eq));
@@ -151,109 +196,12 @@ fn compose_chain(items: Vec<H>) -> R<H> {
     Ok(acc)
 }
 
-/// Builds any expression-level pair. Levels with one child are passed through in a loop.
-fn expr(mut p: Pair<Rule>) -> R<H> {
-    while let Rule::expr
-    | Rule::layout_expr
-    | Rule::or_expr
-    | Rule::xor_expr
-    | Rule::and_expr
-    | Rule::add_expr
-    | Rule::mul_expr
-    | Rule::unary
-    | Rule::postfix
-    | Rule::primary = p.as_rule()
-    {
-        let mut it = p.clone().into_inner();
-        match (it.next(), it.next()) {
-            (Some(only), None) => p = only,
-            _ => break,
-        }
-    }
+/// Builds any expression-level pair.
+fn expr(p: Pair<Rule>) -> R<H> {
     let span = span_of(&p);
     match p.as_rule() {
-        Rule::expr => {
-            let mut items = Vec::new();
-            for q in p.into_inner() {
-                if q.as_rule() != Rule::kw_o {
-                    items.push(expr(q)?);
-                }
-            }
-            compose_chain(items)
-        }
-        Rule::layout_expr => {
-            let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::colon);
-            let (s, hs) = expr(it.next().ok_or_else(|| internal(span))?)?;
-            let (d, hd) = expr(it.next().ok_or_else(|| internal(span))?)?;
-            node(ExprKind::Layout(Box::new(s), Box::new(d)), span, hs.max(hd) + 1)
-        }
-        Rule::or_expr | Rule::xor_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr => {
-            let mut it = p.into_inner();
-            let mut acc = expr(it.next().ok_or_else(|| internal(span))?)?;
-            while let Some(op) = it.next() {
-                let op = match op.as_str() {
-                    "+" => BinOp::Add,
-                    "-" => BinOp::Sub,
-                    "*" => BinOp::Mul,
-                    "/" => BinOp::Div,
-                    "&" => BinOp::And,
-                    "|" => BinOp::Or,
-                    "^" => BinOp::Xor,
-                    _ => return Err(internal(span_of(&op))),
-                };
-                let (rhs, hr) = expr(it.next().ok_or_else(|| internal(span))?)?;
-                let s = acc.0.span.join(rhs.span);
-                let h = acc.1.max(hr) + 1;
-                acc = node(ExprKind::Binary(op, Box::new(acc.0), Box::new(rhs)), s, h)?;
-            }
-            Ok(acc)
-        }
-        // `~ ~ x`: one node per `~`, innermost first.
-        Rule::unary => {
-            let mut nots = Vec::new();
-            let mut operand = None;
-            for q in p.into_inner() {
-                match q.as_rule() {
-                    Rule::not_op => nots.push(span_of(&q)),
-                    _ => operand = Some(q),
-                }
-            }
-            let mut acc = expr(operand.ok_or_else(|| internal(span))?)?;
-            while let Some(at) = nots.pop() {
-                let s = at.join(acc.0.span);
-                let h = acc.1 + 1;
-                acc = node(ExprKind::Not(Box::new(acc.0)), s, h)?;
-            }
-            Ok(acc)
-        }
-        Rule::postfix => {
-            let mut it = p.into_inner();
-            let head = it.next().ok_or_else(|| internal(span))?;
-            // A bare name (not parenthesised) followed by `(...)` is a call.
-            let head = first_leaf(head);
-            let mut acc = match head.as_rule() {
-                Rule::named => {
-                    let (name, name_span, targs, full) = named_parts(head)?;
-                    match swizzle(&name, name_span, &targs, full)? {
-                        Some(sw) => (sw, 1),
-                        None => {
-                            let args_pair = it.next().ok_or_else(|| internal(span))?;
-                            let (args, ha) = arg_list(args_pair.clone())?;
-                            let s = name_span.join(span_of(&args_pair));
-                            node(ExprKind::Call { name, name_span, targs, args }, s, ha + 1)?
-                        }
-                    }
-                }
-                _ => expr(head)?,
-            };
-            for args_pair in it {
-                let (args, ha) = arg_list(args_pair.clone())?;
-                let s = acc.0.span.join(span_of(&args_pair));
-                let h = acc.1.max(ha) + 1;
-                acc = node(ExprKind::Apply { callee: Box::new(acc.0), args }, s, h)?;
-            }
-            Ok(acc)
-        }
+        Rule::expr => chain(p),
+        Rule::operand => operand(p),
         Rule::int_lit => node(int_lit(&p)?, span, 1),
         Rule::under => node(ExprKind::Under, span, 1),
         Rule::str_lit => node(ExprKind::Str(str_lit(&p)?), span, 1),
@@ -290,15 +238,130 @@ fn expr(mut p: Pair<Rule>) -> R<H> {
     }
 }
 
-/// Through `primary` to the leaf rule (int_lit, paren, named, ...).
-fn first_leaf(mut p: Pair<Rule>) -> Pair<Rule> {
-    while p.as_rule() == Rule::primary {
-        match p.clone().into_inner().next() {
-            Some(q) => p = q,
-            None => break,
+/// `| ^ & + - * /` by C++ precedence (all left-associative, loosest first), then prefix `~`.
+fn pratt() -> &'static PrattParser<Rule> {
+    static P: std::sync::OnceLock<PrattParser<Rule>> = std::sync::OnceLock::new();
+    P.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or_op, Assoc::Left))
+            .op(Op::infix(Rule::xor_op, Assoc::Left))
+            .op(Op::infix(Rule::and_op, Assoc::Left))
+            .op(Op::infix(Rule::add_op, Assoc::Left))
+            .op(Op::infix(Rule::mul_op, Assoc::Left))
+            .op(Op::prefix(Rule::not_op))
+    })
+}
+
+/// One side of a layout part: operands joined by `+ - * /` (`first`, then `rest` when there are
+/// operators).
+fn side<'i>(first: Option<Pair<'i, Rule>>, rest: Vec<Pair<'i, Rule>>) -> R<H> {
+    let first = first.ok_or_else(|| internal(Span::default()))?;
+    if rest.is_empty() {
+        return expr(first);
+    }
+    pratt()
+        .map_primary(expr)
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, hl) = lhs?;
+            let (rhs, hr) = rhs?;
+            let op = match op.as_str() {
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                "&" => BinOp::And,
+                "|" => BinOp::Or,
+                "^" => BinOp::Xor,
+                _ => return Err(internal(span_of(&op))),
+            };
+            let s = lhs.span.join(rhs.span);
+            node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), s, hl.max(hr) + 1)
+        })
+        .map_prefix(|op, rhs| {
+            let (rhs, h) = rhs?;
+            let s = span_of(&op).join(rhs.span);
+            node(ExprKind::Not(Box::new(rhs)), s, h + 1)
+        })
+        .parse(std::iter::once(first).chain(rest))
+}
+
+/// A whole expression: `o`-separated parts, each `side` or `side:side`.
+fn chain(p: Pair<Rule>) -> R<H> {
+    let input = p.as_span().get_input();
+    let mut parts: Vec<H> = Vec::new();
+    // The current part's shape side (once a `:` was seen), and the current side's pairs.
+    let mut shape: Option<H> = None;
+    let mut first: Option<Pair<Rule>> = None;
+    let mut rest: Vec<Pair<Rule>> = Vec::new();
+    let close_part = |shape: Option<H>, last: H| -> R<H> {
+        match shape {
+            None => Ok(last),
+            Some((s, hs)) => {
+                let (d, hd) = last;
+                // A layout's span runs on over the blanks after its stride (as it always has:
+                // carets and error spans stay where they were).
+                let blanks =
+                    input.get(d.span.end..).unwrap_or("").bytes().take_while(|b| matches!(b, b' ' | b'\t' | b'\r'));
+                let span = Span::new(s.span.start, d.span.end + blanks.count());
+                node(ExprKind::Layout(Box::new(s), Box::new(d)), span, hs.max(hd) + 1)
+            }
+        }
+    };
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::colon => shape = Some(side(first.take(), std::mem::take(&mut rest))?),
+            Rule::kw_o => {
+                let last = side(first.take(), std::mem::take(&mut rest))?;
+                parts.push(close_part(shape.take(), last)?);
+            }
+            _ if first.is_none() => first = Some(q),
+            _ => rest.push(q),
         }
     }
-    p
+    let last = side(first.take(), rest)?;
+    let part = close_part(shape.take(), last)?;
+    if parts.is_empty() {
+        return Ok(part);
+    }
+    parts.push(part);
+    compose_chain(parts)
+}
+
+/// A primary and the call/apply parentheses directly after it.
+fn operand(p: Pair<Rule>) -> R<H> {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let head = it.next().ok_or_else(|| internal(span))?;
+    let Some(first_args) = it.next() else {
+        return expr(head);
+    };
+    // A bare name (not parenthesised) followed by `(...)` is a call.
+    let mut acc = match head.as_rule() {
+        Rule::named => {
+            let (name, name_span, targs, full) = named_parts(head)?;
+            match swizzle(&name, name_span, &targs, full)? {
+                Some(sw) => apply((sw, 1), first_args)?,
+                None => {
+                    let (args, ha) = arg_list(first_args.clone())?;
+                    let s = name_span.join(span_of(&first_args));
+                    node(ExprKind::Call { name, name_span, targs, args }, s, ha + 1)?
+                }
+            }
+        }
+        _ => apply(expr(head)?, first_args)?,
+    };
+    for args_pair in it {
+        acc = apply(acc, args_pair)?;
+    }
+    Ok(acc)
+}
+
+/// `callee(args)` for a callee that is not a bare name.
+fn apply(callee: H, args_pair: Pair<Rule>) -> R<H> {
+    let (args, ha) = arg_list(args_pair.clone())?;
+    let s = callee.0.span.join(span_of(&args_pair));
+    let h = callee.1.max(ha) + 1;
+    node(ExprKind::Apply { callee: Box::new(callee.0), args }, s, h)
 }
 
 /// The expressions between brackets (skipping the brackets and commas), and their greatest height

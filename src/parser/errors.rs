@@ -25,8 +25,7 @@ enum Want {
 fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
-        expr | layout_expr | or_expr | xor_expr | and_expr | add_expr | mul_expr | unary | not_op | postfix
-        | primary | paren | tiler | named | under | str_lit | expr_stmt => Want::Operand,
+        expr | operand | not_op | paren | tiler | named | under | str_lit | smem_ptr | expr_stmt => Want::Operand,
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,
@@ -114,11 +113,14 @@ fn join(items: &[&str]) -> String {
     }
 }
 
-pub(super) fn from_pest(e: pest::error::Error<Rule>, text: &str) -> ParseError {
-    let pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+/// `e` from parsing the statement that starts at byte `base` of `text` (the whole pre-scanned
+/// input: what was found, and what came before, are read there).
+pub(super) fn from_pest(e: pest::error::Error<Rule>, text: &str, base: usize) -> ParseError {
+    let pos = base
+        + match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     let (found, len) = token_at(text, pos);
     let span = Span::new(pos, pos + len);
     let positives = match &e.variant {

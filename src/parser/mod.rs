@@ -99,11 +99,106 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
     })
 }
 
-/// pest + AST building on pre-scanned text.
+/// pest + AST building on pre-scanned text, one statement at a time (pest's token queue holds
+/// one statement). As with one parse of the whole input, a syntax error anywhere wins over an
+/// error found while building the AST (an integer literal out of range, a tree too deep).
 fn parse_clean(text: &str) -> Result<Program, ParseError> {
+    let mut stmts = Vec::new();
+    let mut build_error = None;
+    for (start, end) in statements(text) {
+        let chunk = &text[start..end];
+        if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+            continue;
+        }
+        let pair = parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
+        if build_error.is_none() {
+            match build::stmt(pair) {
+                Ok(mut s) => {
+                    build::shift(&mut s, start);
+                    stmts.push(s);
+                }
+                Err(mut e) => {
+                    e.span = Span::new(e.span.start + start, e.span.end + start);
+                    build_error = Some(e);
+                }
+            }
+        }
+    }
+    match build_error {
+        Some(e) => Err(e),
+        None => Ok(Program { stmts }),
+    }
+}
+
+/// The byte ranges of the statements of pre-scanned text: it is cut at every `;` and new line
+/// outside string literals (the pre-pass has turned those inside brackets, comments and
+/// continued lines into spaces).
+fn statements(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            // A string literal (closed on its line, as the pre-pass checked): skip to its end.
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' && i + 1 < bytes.len() && bytes[i + 1] != b'\n' { 2 } else { 1 };
+                }
+            }
+            b';' | b'\n' => {
+                cuts.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    cuts.push((start, bytes.len()));
+    cuts.into_iter()
+}
+
+/// One statement: the rule its first words call for; when that fails, `stmt_line` (every kind
+/// in the grammar's order), whose error is the one to report.
+fn parse_statement(chunk: &str) -> Result<pest::iterators::Pair<'_, Rule>, pest::error::Error<Rule>> {
     use pest::Parser;
-    let pairs = grammar::CuteParser::parse(Rule::program, text).map_err(|e| errors::from_pest(e, text))?;
-    build::program(pairs)
+    let first = statement_rule(chunk);
+    if first != Rule::stmt_line {
+        if let Ok(mut pairs) = grammar::CuteParser::parse(first, chunk) {
+            if let Some(p) = pairs.next() {
+                return Ok(p);
+            }
+        }
+    }
+    let mut pairs = grammar::CuteParser::parse(Rule::stmt_line, chunk)?;
+    pairs.next().ok_or_else(|| {
+        pest::error::Error::new_from_pos(
+            pest::error::ErrorVariant::CustomError { message: "empty statement".into() },
+            pest::Position::from_start(chunk),
+        )
+    })
+}
+
+/// The statement kind its first words announce: `assert ...`, `name = ...`, `run ...`/`emit ...`,
+/// `explain ...`, else an expression.
+fn statement_rule(chunk: &str) -> Rule {
+    let s = chunk.trim_start_matches([' ', '\t', '\r']);
+    let word_len = s.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let word = &s[..word_len];
+    if word == "assert" {
+        return Rule::assert_line;
+    }
+    let is_ident = word.as_bytes().first().is_some_and(|b| b.is_ascii_alphabetic()) && word != "o";
+    let rest = s[word_len..].trim_start_matches([' ', '\t', '\r']);
+    if is_ident && rest.starts_with('=') && !rest.starts_with("==") {
+        return Rule::bind_line;
+    }
+    match word {
+        "run" | "emit" => Rule::gemm_line,
+        "explain" => Rule::explain_line,
+        _ => Rule::expr_line,
+    }
 }
 
 /// How deeply the input nests: the deepest bracket nesting or the longest operator chain,

@@ -179,76 +179,150 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     }
 }
 
+fn has_basis(t: &IntTuple) -> bool {
+    match t {
+        T(v) => v.iter().any(has_basis),
+        x => matches!(x, Basis(..)),
+    }
+}
+
 /// `composition(A, B)` of two layouts, without the after-the-fact law check.
 pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
     // coalesce_x(lhs, coprofile(rhs)): for integer strides the coprofile is `_0`.
-    let flat = if b.stride.leaves().iter().any(|d| matches!(d, Basis(..))) {
-        coalesce_x_profile(a, &coprofile(b)?)?
-    } else {
-        coalesce_x(a)?
-    };
+    let flat = if has_basis(&b.stride) { coalesce_x_profile(a, &coprofile(b)?)? } else { coalesce_x(a)? };
     composition_impl(&flat.shape, &flat.stride, &b.shape, &b.stride)
 }
 
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
 pub const CHECK_LIMIT: i64 = 1 << 16;
 
+/// The offsets the law checks compute with: `i64` first, with checked arithmetic; when that
+/// overflows the check runs again in `i128` (same answer, slower). No hashing anywhere: a law
+/// check costs O(n) (O(n log n) for injectivity) for a domain of n <= `CHECK_LIMIT` points.
+pub(crate) trait Off: Copy + PartialOrd + std::fmt::Display {
+    fn of(v: i64) -> Self;
+    fn add(self, o: Self) -> Option<Self>;
+    fn sub(self, o: Self) -> Option<Self>;
+    fn mul(self, o: Self) -> Option<Self>;
+    /// `self % o` and `self / o` for `o > 0`.
+    fn rem(self, o: Self) -> Option<Self>;
+    fn div(self, o: Self) -> Option<Self>;
+}
+
+macro_rules! off_impl {
+    ($t:ty) => {
+        impl Off for $t {
+            fn of(v: i64) -> Self {
+                v as $t
+            }
+            fn add(self, o: Self) -> Option<Self> {
+                self.checked_add(o)
+            }
+            fn sub(self, o: Self) -> Option<Self> {
+                self.checked_sub(o)
+            }
+            fn mul(self, o: Self) -> Option<Self> {
+                self.checked_mul(o)
+            }
+            fn rem(self, o: Self) -> Option<Self> {
+                self.checked_rem(o)
+            }
+            fn div(self, o: Self) -> Option<Self> {
+                self.checked_div(o)
+            }
+        }
+    };
+}
+off_impl!(i64);
+off_impl!(i128);
+
+/// What a law check found.
+pub(crate) enum Law {
+    Holds,
+    /// The warning to record.
+    Fails(String),
+    /// An offset does not fit in the integer type: check again with a wider one.
+    Overflow,
+}
+
+/// Run a law check in i64, and again in i128 when i64 overflows; record the warning, if any.
+pub(crate) fn check_law(f64: impl FnOnce() -> Law, f128: impl FnOnce() -> Law) {
+    let law = match f64() {
+        Law::Overflow => f128(),
+        l => l,
+    };
+    if let Law::Fails(m) = law {
+        warn(m);
+    }
+}
+
+fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Vec<&'a IntTuple>) {
+    match t {
+        T(v) => v.iter().for_each(|e| leaf_refs(e, out)),
+        x => out.push(x),
+    }
+}
+
 /// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
 /// strides or non-positive shapes).
-pub(crate) fn flat_i128(l: &Layout) -> Option<Vec<(i128, i128)>> {
-    let s = l.shape.leaves();
-    let d = l.stride.leaves();
+pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<Vec<(O, O)>> {
+    let (mut s, mut d) = (Vec::new(), Vec::new());
+    leaf_refs(&l.shape, &mut s);
+    leaf_refs(&l.stride, &mut d);
     if s.len() != d.len() || s.is_empty() {
         return None;
     }
     s.iter()
         .zip(&d)
         .map(|(a, b)| match (a, b) {
-            (I(a), I(b)) if a.v > 0 => Some((a.v as i128, b.v as i128)),
+            (I(a), I(b)) if a.v > 0 => Some((O::of(a.v), O::of(b.v))),
             _ => None,
         })
         .collect()
 }
 
-/// `L(i)` for `0 <= i < size(L)` on flat modes (inside the domain every nesting agrees).
-pub(crate) fn eval_flat(m: &[(i128, i128)], mut i: i128) -> i128 {
-    let mut acc = 0;
+/// `L(i)` for `0 <= i < size(L)` on flat modes (inside the domain every nesting agrees);
+/// `None` on overflow.
+pub(crate) fn eval_flat<O: Off>(m: &[(O, O)], mut i: O) -> Option<O> {
+    let mut acc = O::of(0);
     let n = m.len();
     for (k, &(s, d)) in m.iter().enumerate() {
         if k + 1 == n {
-            acc += i * d;
+            acc = acc.add(i.mul(d)?)?;
         } else {
-            acc += (i % s) * d;
-            i /= s;
+            acc = acc.add(i.rem(s)?.mul(d)?)?;
+            i = i.div(s)?;
         }
     }
-    acc
+    Some(acc)
 }
 
 /// Colexicographic walk over a layout's domain, giving `L(0), L(1), ...` without divisions.
-struct Odometer {
-    m: Vec<(i128, i128)>,
-    coord: Vec<i128>,
-    off: i128,
+struct Odometer<O> {
+    m: Vec<(O, O)>,
+    coord: Vec<O>,
+    off: O,
 }
 
-impl Odometer {
-    fn new(m: Vec<(i128, i128)>) -> Odometer {
+impl<O: Off> Odometer<O> {
+    fn new(m: Vec<(O, O)>) -> Odometer<O> {
         let n = m.len();
-        Odometer { m, coord: vec![0; n], off: 0 }
+        Odometer { m, coord: vec![O::of(0); n], off: O::of(0) }
     }
-    fn advance(&mut self) {
+    /// The next point; `None` on overflow.
+    fn advance(&mut self) -> Option<()> {
         let n = self.m.len();
         for k in 0..n {
             let (s, d) = self.m[k];
-            self.coord[k] += 1;
-            self.off += d;
+            self.coord[k] = self.coord[k].add(O::of(1))?;
+            self.off = self.off.add(d)?;
             if self.coord[k] < s || k + 1 == n {
-                return;
+                return Some(());
             }
-            self.off -= d * s;
-            self.coord[k] = 0;
+            self.off = self.off.sub(d.mul(s)?)?;
+            self.coord[k] = O::of(0);
         }
+        Some(())
     }
 }
 
@@ -271,26 +345,32 @@ pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
     if !(0..=CHECK_LIMIT).contains(&n) {
         return;
     }
-    let (Some(fa), Some(fb), Some(fr)) = (flat_i128(a), flat_i128(b), flat_i128(r)) else { return };
+    check_law(|| composition_law::<i64>(a, b, r, n, na, what), || composition_law::<i128>(a, b, r, n, na, what));
+}
+
+fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, n: i64, na: i64, what: &str) -> Law {
+    let (Some(fa), Some(fb), Some(fr)) = (flat_modes_of::<O>(a), flat_modes_of::<O>(b), flat_modes_of::<O>(r)) else {
+        return Law::Holds;
+    };
     let (mut ob, mut or) = (Odometer::new(fb), Odometer::new(fr));
+    let (zero, na) = (O::of(0), O::of(na));
     for i in 0..n {
-        if i > 0 {
-            ob.advance();
-            or.advance();
+        if i > 0 && (ob.advance().is_none() || or.advance().is_none()) {
+            return Law::Overflow;
         }
         let (bi, ri) = (ob.off, or.off);
         // A(B(i)) is only meaningful where B(i) lies in A's domain
-        if !(0..na as i128).contains(&bi) {
+        if !(bi >= zero && bi < na) {
             continue;
         }
-        let abi = eval_flat(&fa, bi);
+        let Some(abi) = eval_flat(&fa, bi) else { return Law::Overflow };
         if abi != ri {
-            warn(format!(
+            return Law::Fails(format!(
                 "{what} is not A∘B at index {i}: A(B({i})) = A({bi}) = {abi}, but the result {r} gives {ri} (A = {a}, B = {b})"
             ));
-            return;
         }
     }
+    Law::Holds
 }
 
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).

@@ -3,10 +3,9 @@
 //! `max_alignment`.
 
 use super::coalesce::coalesce;
-use super::composition::{composition_raw, eval_flat, flat_i128, CHECK_LIMIT};
+use super::composition::{check_law, composition_raw, eval_flat, flat_modes_of, Law, Off, CHECK_LIMIT};
 use super::util::size_of;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
-use crate::eval::error::warn;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -88,37 +87,72 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
 /// Record a warning when `right_inverse(L) = ri` does not satisfy `L(ri(i)) == i` (CuTe's
 /// precondition is a static layout; with dynamic shapes it may print a non-inverse).
 pub fn check_right_inverse(l: &Layout, ri: &Layout) {
-    let (Some(fl), Some(fr), Some(n)) = (flat_i128(l), flat_i128(ri), size_of(ri)) else { return };
-    let Some(nl) = size_of(l) else { return };
+    let (Some(n), Some(nl)) = (size_of(ri), size_of(l)) else { return };
     if !(0..=CHECK_LIMIT).contains(&n) {
         return;
     }
-    for i in 0..n as i128 {
-        let x = eval_flat(&fr, i);
-        if !(0..nl as i128).contains(&x) || eval_flat(&fl, x) != i {
-            warn(format!("right_inverse is not a right inverse at index {i}: L(R({i})) != {i} (L = {l}, R = {ri})"));
-            return;
+    check_law(|| right_law::<i64>(l, ri, n, nl), || right_law::<i128>(l, ri, n, nl));
+}
+
+fn right_law<O: Off>(l: &Layout, ri: &Layout, n: i64, nl: i64) -> Law {
+    let (Some(fl), Some(fr)) = (flat_modes_of::<O>(l), flat_modes_of::<O>(ri)) else { return Law::Holds };
+    let (zero, nl) = (O::of(0), O::of(nl));
+    for i in 0..n {
+        let Some(x) = eval_flat(&fr, O::of(i)) else { return Law::Overflow };
+        let lx = if x >= zero && x < nl {
+            match eval_flat(&fl, x) {
+                Some(v) => Some(v),
+                None => return Law::Overflow,
+            }
+        } else {
+            None
+        };
+        if lx != Some(O::of(i)) {
+            return Law::Fails(format!(
+                "right_inverse is not a right inverse at index {i}: L(R({i})) != {i} (L = {l}, R = {ri})"
+            ));
         }
     }
+    Law::Holds
 }
 
 /// Record a warning when L is injective but `left_inverse(L) = li` does not satisfy
 /// `li(L(i)) == i` (CuTe's precondition is a static layout).
 pub fn check_left_inverse(l: &Layout, li: &Layout) {
-    let (Some(fl), Some(fi), Some(n)) = (flat_i128(l), flat_i128(li), size_of(l)) else { return };
+    let Some(n) = size_of(l) else { return };
     if !(0..=CHECK_LIMIT).contains(&n) {
         return;
     }
-    let mut seen = std::collections::HashSet::new();
-    if !(0..n as i128).all(|i| seen.insert(eval_flat(&fl, i))) {
-        return;
-    }
-    for i in 0..n as i128 {
-        if eval_flat(&fi, eval_flat(&fl, i)) != i {
-            warn(format!("left_inverse is not a left inverse at index {i}: R(L({i})) != {i} (L = {l}, R = {li})"));
-            return;
+    check_law(|| left_law::<i64>(l, li, n), || left_law::<i128>(l, li, n));
+}
+
+fn left_law<O: Off>(l: &Layout, li: &Layout, n: i64) -> Law {
+    let (Some(fl), Some(fi)) = (flat_modes_of::<O>(l), flat_modes_of::<O>(li)) else { return Law::Holds };
+    let mut image = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        match eval_flat(&fl, O::of(i)) {
+            Some(v) => image.push(v),
+            None => return Law::Overflow,
         }
     }
+    // Injective? (sorted, no two equal)
+    let mut sorted = image.clone();
+    sorted.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return Law::Holds;
+    }
+    for (i, &x) in image.iter().enumerate() {
+        match eval_flat(&fi, x) {
+            Some(v) if v == O::of(i as i64) => {}
+            Some(_) => {
+                return Law::Fails(format!(
+                    "left_inverse is not a left inverse at index {i}: R(L({i})) != {i} (L = {l}, R = {li})"
+                ))
+            }
+            None => return Law::Overflow,
+        }
+    }
+    Law::Holds
 }
 
 /// The static identity part of `coalesce(a o right_inverse(b))`, if any: `(inv_b, common)`.

@@ -33,6 +33,14 @@ pub trait Tup: Clone + std::fmt::Display {
     fn dyn_int(&self) -> Option<i64>;
     /// An integer leaf.
     fn from_int(i: Int) -> Self;
+    /// The rank if this is a tuple (`modes_of().map(len)`, without copying the modes).
+    fn tuple_len(&self) -> Option<usize> {
+        self.modes_of().map(|v| v.len())
+    }
+    /// Mode `i` if this is a tuple (`Some(None)` when out of range), copying only that mode.
+    fn mode_of(&self, i: usize) -> Option<Option<Self>> {
+        self.modes_of().map(|v| v.get(i).cloned())
+    }
 }
 
 impl Tup for IntTuple {
@@ -53,6 +61,18 @@ impl Tup for IntTuple {
     }
     fn from_int(i: Int) -> Self {
         I(i)
+    }
+    fn tuple_len(&self) -> Option<usize> {
+        match self {
+            T(v) => Some(v.len()),
+            _ => None,
+        }
+    }
+    fn mode_of(&self, i: usize) -> Option<Option<Self>> {
+        match self {
+            T(v) => Some(v.get(i).cloned()),
+            _ => None,
+        }
     }
 }
 
@@ -76,18 +96,34 @@ impl Tup for Value {
     fn from_int(i: Int) -> Self {
         Value::Tuple(I(i))
     }
+    fn tuple_len(&self) -> Option<usize> {
+        match self {
+            Value::Tuple(T(v)) => Some(v.len()),
+            Value::Tile(v) => Some(v.len()),
+            _ => None,
+        }
+    }
+    fn mode_of(&self, i: usize) -> Option<Option<Self>> {
+        match self {
+            Value::Tuple(T(v)) => Some(v.get(i).cloned().map(Value::Tuple)),
+            Value::Tile(v) => Some(v.get(i).cloned()),
+            _ => None,
+        }
+    }
 }
 
 fn is_tup<X: Tup>(x: &X) -> bool {
-    x.modes_of().is_some()
+    x.tuple_len().is_some()
 }
 
 /// `get<i>(t)`: a tuple's mode; `get<0>` of a non-tuple is itself ("Index out of range" otherwise).
 pub fn get_mode<X: Tup>(t: &X, i: usize) -> R<X> {
-    match t.modes_of() {
-        Some(v) => v.get(i).cloned().ok_or_else(|| {
-            EvalError::rule("Index out of range", format!("get<{i}> of `{t}`, which has rank {}", v.len()))
-        }),
+    match t.mode_of(i) {
+        Some(Some(m)) => Ok(m),
+        Some(None) => Err(EvalError::rule(
+            "Index out of range",
+            format!("get<{i}> of `{t}`, which has rank {}", t.tuple_len().unwrap_or(0)),
+        )),
         None if i == 0 => Ok(t.clone()),
         None => Err(EvalError::rule("Index out of range", format!("get<{i}> of `{t}`, which is not a tuple"))),
     }
@@ -99,7 +135,7 @@ pub fn get_mode<X: Tup>(t: &X, i: usize) -> R<X> {
 /// 1 and 2 are `1`, beyond is "Index out of range". Static integers and tuples are unaffected.
 pub fn get_mode_algo<X: Tup>(t: &X, i: usize) -> R<X> {
     match t.dyn_int() {
-        Some(v) if t.modes_of().is_none() => match i {
+        Some(v) if t.tuple_len().is_none() => match i {
             0 => Ok(X::from_int(Int::new(v as u32 as i64, false))),
             1 | 2 => Ok(X::from_int(Int::new(1, false))),
             _ => Err(EvalError::rule("Index out of range", format!("get<{i}> of `{t}`, which is not a tuple"))),
@@ -110,8 +146,11 @@ pub fn get_mode_algo<X: Tup>(t: &X, i: usize) -> R<X> {
 
 /// `get<i0,i1,...>(t)`: nested get (`get<>` is the identity).
 pub fn get_path<X: Tup>(t: &X, path: &[usize]) -> R<X> {
-    let mut cur = t.clone();
-    for &i in path {
+    let Some((&first, rest)) = path.split_first() else {
+        return Ok(t.clone());
+    };
+    let mut cur = get_mode(t, first)?;
+    for &i in rest {
         cur = get_mode(&cur, i)?;
     }
     Ok(cur)
@@ -119,7 +158,7 @@ pub fn get_path<X: Tup>(t: &X, path: &[usize]) -> R<X> {
 
 /// CuTe's `rank` (1 for a non-tuple).
 pub fn rank_of<X: Tup>(t: &X) -> usize {
-    t.modes_of().map(|v| v.len()).unwrap_or(1)
+    t.tuple_len().unwrap_or(1)
 }
 
 /// CuTe's `depth`: 0 for an integer, 1 + the largest depth of the modes for a tuple. An empty

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""cute against pycute on the same cases, in the same run: the ratio table of BENCHMARKS.md.
+
+    scripts/bench_vs_pycute.py [--cute target/release/cute] [--bench ../shared/bench]
+                               [--runs 5] [--limit N] [FILE.cute ...]
+
+1. Installs pycute from the `nvidia-cutlass==4.2.0.0` wheel into a temporary folder
+   (`pip download --no-deps`, then the wheel's `pycute/` package is unpacked; nothing else of
+   the wheel is used and nothing is installed system-wide).
+2. For each benchmark file (one call per line, static integers): builds pycute's arguments once,
+   then times the calls only (pycute compute-only, median of --runs), and checks that every
+   answer agrees with cute's (same text once CuTe's `_` marks are dropped, or else the same
+   function: equal size and equal offsets at every index; for left_inverse, which is not unique,
+   else both results satisfy R(L(i)) == i). Disagreements are counted, never hidden.
+3. Runs `cute bench FILE` (engine-only and in-process session figures) and the whole process
+   `cute --keep-going FILE` (wall time and peak memory, median of --runs).
+4. Prints a Markdown table: ops/s of each side and the ratios, plus `cute -e` latency.
+"""
+import argparse, glob, io, os, re, statistics, subprocess, sys, tempfile, time, zipfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+
+
+def install_pycute(tmp):
+    """The pycute package of the nvidia-cutlass 4.2.0.0 wheel, unpacked into tmp."""
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", tmp,
+                    "nvidia-cutlass==4.2.0.0"], check=True)
+    whl = glob.glob(os.path.join(tmp, "nvidia_cutlass-4.2.0.0-*.whl"))[0]
+    with zipfile.ZipFile(whl) as z:
+        for n in z.namelist():
+            if n.startswith("pycute/"):
+                z.extract(n, tmp)
+    sys.path.insert(0, tmp)
+    import pycute
+    return pycute
+
+
+# --- the case language: `op(arg, ...)` with args `_N`, `(..)` tuples and `S:D` layouts -----------
+
+def parse_args(text, pycute):
+    """`composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))` -> ('composition', [Layout, Layout])."""
+    m = re.fullmatch(r"\s*(\w+)\((.*)\)\s*", text)
+    if not m:
+        return None
+    name, body = m.group(1), m.group(2)
+    pos = 0
+
+    def ws():
+        nonlocal pos
+        while pos < len(body) and body[pos] == " ":
+            pos += 1
+
+    def atom():
+        nonlocal pos
+        ws()
+        if body[pos] == "(":
+            pos += 1
+            items = []
+            while True:
+                ws()
+                if body[pos] == ")":
+                    pos += 1
+                    break
+                items.append(atom())
+                ws()
+                if body[pos] == ",":
+                    pos += 1
+            return tuple(items)
+        m2 = re.compile(r"_?(-?\d+)").match(body, pos)
+        if not m2:
+            raise ValueError(f"cannot read {body!r} at {pos}")
+        pos = m2.end()
+        return int(m2.group(1))
+
+    def arg():
+        nonlocal pos
+        a = atom()
+        ws()
+        if pos < len(body) and body[pos] == ":":
+            pos += 1
+            return pycute.Layout(a, atom())
+        return a
+
+    args = []
+    while True:
+        ws()
+        if pos >= len(body):
+            break
+        args.append(arg())
+        ws()
+        if pos < len(body) and body[pos] == ",":
+            pos += 1
+    return name, args
+
+
+def norm(s):
+    """Text of a layout/tuple without CuTe's static marks and Python's spaces and 1-tuple commas."""
+    s = str(s).replace(" ", "").replace(",)", ")")
+    return re.sub(r"(?<![\w])_(-?\d)", r"\1", s)
+
+
+def offsets(layout_text, pycute):
+    """A layout printed by either side, as pycute values (for the functional comparison)."""
+    _, args = parse_args(f"f({layout_text})", pycute)
+    return args[0]
+
+
+def same_function(a, b):
+    try:
+        sa, sb = a.size(), b.size()
+        return sa == sb and all(a(i) == b(i) for i in range(sa))
+    except Exception:
+        return False
+
+
+def both_left_inverses(a, b, l):
+    """Left inverses are not unique (CuTe and pycute pick different ones): both satisfy
+    R(L(i)) == i for every i < size(L)."""
+    try:
+        return all(a(l(i)) == i and b(l(i)) == i for i in range(l.size()))
+    except Exception:
+        return False
+
+
+def run(cmd):
+    """(wall seconds, peak RSS in KiB, stdout) of one process."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = p.stdout.read()
+    _, _, ru = os.wait4(p.pid, 0)
+    return time.perf_counter() - t, ru.ru_maxrss, out.decode()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cute", default=os.path.join(root, "target", "release", "cute"))
+    ap.add_argument("--bench", default=os.path.join(root, "..", "shared", "bench"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--limit", type=int, default=0, help="use only the first N cases of each file")
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args()
+    files = a.files or sorted(glob.glob(os.path.join(a.bench, "*.cute")))
+    if not files:
+        sys.exit(f"no benchmark files: none given and no *.cute in {a.bench} (use --bench DIR)")
+    tmp = tempfile.mkdtemp(prefix="pycute-")
+    pycute = install_pycute(tmp)
+    ops = {"composition": pycute.composition, "complement": pycute.complement,
+           "logical_divide": pycute.logical_divide, "logical_product": pycute.logical_product,
+           "coalesce": pycute.coalesce, "right_inverse": pycute.right_inverse,
+           "left_inverse": pycute.left_inverse}
+    rows = []
+    for path in files:
+        lines = [l.strip() for l in open(path) if l.strip() and not l.lstrip().startswith("#")]
+        if a.limit:
+            lines = lines[: a.limit]
+        src = path
+        if a.limit:
+            fd, src = tempfile.mkstemp(suffix=".cute", dir=tmp)
+            with os.fdopen(fd, "w") as f:
+                f.write("\n".join(lines) + "\n")
+        cases = [parse_args(l, pycute) for l in lines]
+        calls = [(ops[n], args) for n, args in cases]
+        # pycute compute-only
+        times, answers = [], None
+        for _ in range(a.runs):
+            t = time.perf_counter()
+            res = [f(*args) for f, args in calls]
+            times.append(time.perf_counter() - t)
+            answers = res
+        py_ops = len(calls) / statistics.median(times)
+        # cute: whole process, and its answers
+        walls, rss, out = [], [], ""
+        for _ in range(a.runs):
+            w, m, out = run([a.cute, "--color", "never", "--keep-going", src])
+            walls.append(w)
+            rss.append(m)
+        ours = [l for l in out.splitlines() if not re.fullmatch(r"\d+ passed, \d+ failed", l)]
+        text_same = func_same = law_same = 0
+        for o, p, (op, args) in zip(ours, answers, cases):
+            if norm(o) == norm(p):
+                text_same += 1
+            elif same_function(offsets(o, pycute), p):
+                func_same += 1
+            elif op == "left_inverse" and both_left_inverses(offsets(o, pycute), p, args[0]):
+                law_same += 1
+        differ = len(calls) - text_same - func_same - law_same
+        # cute bench: engine-only and in-process session
+        b = subprocess.run([a.cute, "bench", "--reps", str(a.runs), src], capture_output=True, text=True, check=True)
+        f = b.stdout.splitlines()[1].split()
+        engine_ops, session_ops, parse_ns, print_ns, interp_ns = map(float, f[2:7])
+        proc_ops = len(calls) / statistics.median(walls)
+        rows.append(dict(name=os.path.basename(path)[:-5], n=len(calls), py=py_ops, engine=engine_ops,
+                         session=session_ops, proc=proc_ops, wall=statistics.median(walls) * 1e3,
+                         rss=max(rss) / 1024, parse=parse_ns, print=print_ns, interp=interp_ns,
+                         text=text_same, func=func_same, law=law_same, differ=differ))
+        r = rows[-1]
+        print(f"{r['name']}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ops / py_ops:.1f}x), "
+              f"process {proc_ops:,.0f}/s ({proc_ops / py_ops:.2f}x), {r['wall']:.0f} ms, {r['rss']:.0f} MB; "
+              f"answers: {text_same} same text, {func_same} same function, {law_same} both left inverses, "
+              f"{differ} differ", file=sys.stderr, flush=True)
+    lat = []
+    for _ in range(max(50, a.runs * 20)):
+        w, _, _ = run([a.cute, "-e", "composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))"])
+        lat.append(w * 1e3)
+    print("| file | cases | pycute op/s | cute engine op/s | engine / pycute | cute process op/s | process / pycute "
+          "| process wall ms | peak RSS MB | parse ns/stmt | print ns/stmt | interp ns/stmt | answers agree |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        agree = f"{r['text'] + r['func'] + r['law']}/{r['n']}"
+        if r["func"]:
+            agree += f" ({r['func']} as functions)"
+        if r["law"]:
+            agree += f" ({r['law']} other left inverses)"
+        print(f"| {r['name']} | {r['n']} | {r['py']:,.0f} | {r['engine']:,.0f} | {r['engine'] / r['py']:.1f}x | "
+              f"{r['proc']:,.0f} | {r['proc'] / r['py']:.2f}x | {r['wall']:.0f} | {r['rss']:.0f} | {r['parse']:.0f} | "
+              f"{r['print']:.0f} | {r['interp']:.0f} | {agree} |")
+    print(f"\n`cute -e 'composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))'`: median {statistics.median(lat):.2f} ms wall over {len(lat)} runs.")
+
+
+if __name__ == "__main__":
+    main()

@@ -44,7 +44,9 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
             | ExprKind::Under
             | ExprKind::Str(_)
             | ExprKind::Swizzle { .. }
+            | ExprKind::SmemPtr { .. }
             | ExprKind::Name { .. } => {}
+            ExprKind::Not(a) => ex(a, base),
             ExprKind::Tuple(v) | ExprKind::Tiler(v) => v.iter_mut().for_each(|e| ex(e, base)),
             ExprKind::Layout(a, b) | ExprKind::Compose(a, b) | ExprKind::Binary(_, a, b) => {
                 ex(a, base);

@@ -1,8 +1,8 @@
 //! The layout algebra, free of spans, terminals, files and GPUs.
 //!
-//! Inside, dependencies point one way: `builtins` → `explain`, `ops`, `atoms` → `value`,
-//! `layout`, `int_tuple`, `int`, `error`. `eval` imports nothing of the crate outside itself
-//! (`tests/deps.rs` checks it).
+//! Inside, dependencies point one way: `builtins` → `explain`, `ops`, `atoms`, `analysis` →
+//! `value`, `layout`, `int_tuple`, `int`, `error`. `eval` imports nothing of the crate outside
+//! itself (`tests/deps.rs` checks it).
 pub mod analysis;
 pub mod atoms;
 pub mod builtins;

@@ -1,5 +1,5 @@
 //! `cpp(x)` proved by compiling it: for every value of the golden files (CuTe's own answers,
-//! `tests/conformance/golden*.jsonl`) and a few hundred random values, the C++ that `cpp(x)` prints
+//! `tests/oracle/golden*.jsonl`) and a few hundred random values, the C++ that `cpp(x)` prints
 //! is compiled with g++ against the CuTe headers of the `nvidia-cutlass==4.2.0.0` wheel, run,
 //! and what CuTe prints for it must be exactly what `cute` prints for x.
 //!
@@ -47,7 +47,7 @@ fn printable(v: &Value) -> bool {
 }
 
 fn golden_cases(skipped: &mut Vec<String>) -> Vec<Case> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -338,7 +338,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let mut s = String::from("emit gemm");
         for _ in 0..3 {
             s.push(' ');
-            s.push_str(self.pick(&["0", "1", "7", "64", "128", "1000", "4096", "-1", "_128"])?);
+            s.push_str(self.pick(&["0", "1", "7", "64", "128", "1000", "4096", "(-1)", "_128"])?);
         }
         let keys = &cute::runtime::config::keys();
         let n = self.u.int_in_range(0..=4)?;

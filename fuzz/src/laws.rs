@@ -62,7 +62,7 @@ fn bind(s: &mut Session, g: &mut Gen, name: &str) -> Option<(String, i64)> {
 fn round_trip(s: &mut Session, name: &str) {
     let Some(printed) = quiet(s, name) else { return };
     let printed = printed.trim_end();
-    let src = format!("__rt = {printed}\nassert identical({name}, __rt)");
+    let src = format!("RT = {printed}\nassert identical({name}, RT)");
     let (r, _, e) = run(s, &src);
     assert_eq!(r, Outcome::Ok, "{name} prints as {printed}, which reads back differently: {e}");
 }

@@ -27,113 +27,19 @@ use crate::eval::layout::{Composed, Func, Layout, Swizzle};
 use crate::eval::value::Value;
 use std::fmt::Write;
 
-pub use gmma_api::{GmmaDesc, LayoutType};
+pub use crate::eval::gmma::{GmmaDesc, LayoutType};
+use crate::eval::gmma;
 
-/// The descriptor API of `crate::eval::gmma` (CuTe's `make_gmma_desc`), computed here for the
-/// operand slices the kernel uses until that module is on main; same names and fields.
-pub mod gmma_api {
-    use crate::eval::error::{EvalError, R};
-    use crate::eval::layout::Layout;
-
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum LayoutType {
-        Interleave,
-        B128,
-        B64,
-        B32,
-    }
-
-    impl LayoutType {
-        pub fn code(self) -> u8 {
-            match self {
-                LayoutType::Interleave => 0,
-                LayoutType::B128 => 1,
-                LayoutType::B64 => 2,
-                LayoutType::B32 => 3,
-            }
-        }
-        pub fn name(self) -> &'static str {
-            match self {
-                LayoutType::Interleave => "INTERLEAVE",
-                LayoutType::B128 => "B128",
-                LayoutType::B64 => "B64",
-                LayoutType::B32 => "B32",
-            }
-        }
-        pub fn of_swizzle_bytes(b: i64) -> R<LayoutType> {
-            match b {
-                128 => Ok(LayoutType::B128),
-                64 => Ok(LayoutType::B64),
-                32 => Ok(LayoutType::B32),
-                _ => Err(EvalError::rule("gemm sm90", format!("no GMMA swizzle of {b} bytes"))),
-            }
-        }
-    }
-
-    /// CuTe's `GmmaDescriptor` fields (offsets in 16-byte units).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct GmmaDesc {
-        pub start_address: u16,
-        pub leading_off: u16,
-        pub stride_off: u16,
-        pub base_offset: u8,
-        pub layout_type: LayoutType,
-    }
-
-    impl GmmaDesc {
-        pub fn bits(&self) -> u64 {
-            (self.start_address as u64 & 0x3fff)
-                | (self.leading_off as u64 & 0x3fff) << 16
-                | (self.stride_off as u64 & 0x3fff) << 32
-                | (self.base_offset as u64 & 0x7) << 49
-                | (self.layout_type.code() as u64) << 62
-        }
-    }
-
-    /// `make_gmma_desc<K>` of a K-major operand slice `(rows, 16)` behind a byte swizzle of
-    /// `swizzle_bytes`-byte rows, the slice given by its pre-swizzle element layout (16-bit
-    /// elements): CuTe's canonical form `Sw<B,4,3> o ((8,n),2):((W,SBO),1)` in 16-byte units.
-    /// Refused (with CuTe's message) when the slice is not that form.
-    pub fn make_gmma_desc_k(slice: &Layout, swizzle_bytes: i64) -> R<GmmaDesc> {
-        let layout_type = LayoutType::of_swizzle_bytes(swizzle_bytes)?;
-        let w = swizzle_bytes / 2; // elements per swizzled row
-        let at = |r: i64, k: i64| -> R<i64> {
-            super::lower::host_eval(&crate::eval::value::Value::Layout(slice.clone()), &[r, k])
-        };
-        let sizes = super::lower::mode_sizes(&crate::eval::value::Value::Layout(slice.clone()))?;
-        let (rows, kw) = match sizes.as_slice() {
-            [r, k] => (*r, *k),
-            _ => return Err(EvalError::rule("Not a canonical GMMA_K Layout", format!("{slice} is not (rows, k)"))),
-        };
-        let sbo = if rows > 8 { at(8, 0)? - at(0, 0)? } else { 8 * w };
-        for r in 0..rows {
-            for k in 0..kw {
-                let want = (r / 8) * sbo + (r % 8) * w + k;
-                let got = at(r, k)? - at(0, 0)?;
-                if got != want {
-                    return Err(EvalError::rule(
-                        "Not a canonical GMMA_K Layout: Expected stride failure.",
-                        format!(
-                            "{slice} at ({r},{k}) is {got} elements from its start; the {swizzle_bytes}-byte K-major form ((8,n),k):((W,SBO),1) gives {want}"
-                        ),
-                    ));
-                }
-            }
-        }
-        if sbo % 8 != 0 || at(0, 0)? % 8 != 0 {
-            return Err(EvalError::rule(
-                "Not a canonical GMMA_K Layout",
-                format!("{slice}: offsets must be whole 16-byte units"),
-            ));
-        }
-        Ok(GmmaDesc {
-            start_address: 0,
-            leading_off: 1,
-            stride_off: (sbo * 2 / 16) as u16,
-            base_offset: 0,
-            layout_type,
-        })
-    }
+/// `make_gmma_desc<K>` (crate::eval::gmma, CuTe's checks and refusals) of a K-major operand
+/// slice behind the `Sw<B,4,3>` byte swizzle of `swizzle_bytes`-byte rows.
+fn make_desc(slice: &Layout, swizzle_bytes: i64) -> R<GmmaDesc> {
+    let b = match swizzle_bytes {
+        128 => 3,
+        64 => 2,
+        _ => 1,
+    };
+    let v = gmma::smem_flagged(Value::Swizzle(Swizzle { b, m: 4, s: 3 }), 16, Value::Layout(slice.clone()))?;
+    gmma::make_gmma_desc(gmma::Major::K, &v, 16)
 }
 
 /// One operand of the Hopper kernel (K-major).
@@ -263,15 +169,14 @@ fn lay(shape: &[i64], stride: &[i64]) -> Layout {
     )
 }
 
-/// CuTe's printed GMMA K-major atom for 16-bit elements.
+/// CuTe's GMMA K-major atom for 16-bit elements (`gmma_atom`), with its name.
 pub fn atom_cute(swizzle_bytes: i64) -> String {
-    let (b, name) = match swizzle_bytes {
-        128 => (3, "SW128"),
-        64 => (2, "SW64"),
-        _ => (1, "SW32"),
+    let name = match swizzle_bytes {
+        128 => "SW128",
+        64 => "SW64",
+        _ => "SW32",
     };
-    let w = swizzle_bytes / 2;
-    format!("Layout_K_{name}_Atom<half_t> = Sw<{b},4,3> o smem_ptr[16b](unset) o (_8,_{w}):(_{w},_1)")
+    format!("Layout_K_{name}_Atom<half_t> = {}", gmma::gmma_atom(gmma::Major::K, swizzle_bytes as u32, 16))
 }
 
 /// The K-major GMMA atom on element offsets (16-bit elements): `Sw<B,3,3> o (_8,_W):(_W,_1)`.
@@ -371,7 +276,7 @@ pub fn operand(
         &Layout::new(IntTuple::T(plain.shape.modes()[..2].to_vec()), IntTuple::T(plain.stride.modes()[..2].to_vec())),
         &lay(&[slice_rows, 16], &[1, tile_mn]),
     )?;
-    let desc = gmma_api::make_gmma_desc_k(&slice, swizzle_bytes).map_err(|e| {
+    let desc = make_desc(&slice, swizzle_bytes).map_err(|e| {
         EvalError::rule(
             "gemm sm90",
             format!("smem_{name} = {smem}: no wgmma descriptor for its {slice_rows}x16 slices: {e}"),

@@ -5,11 +5,11 @@
 //! registry), bound names and `:` commands; an entry with open brackets or a trailing `\`
 //! continues on the next line; input is syntax-coloured when colour is on. Ctrl-C cancels the
 //! entry, Ctrl-D leaves (status 0); an error never ends the session.
-//! May import: `session`, `diagnostic`, `parser` (is_incomplete), `eval::builtins` (names, help).
+//! May import: `session`, `diagnostic`, `parser` (is_incomplete), `registry` (names, help), `interp` (suggestions, tag names).
 
 use crate::diagnostic::{paint, paint_value, Style};
-use crate::eval::builtins;
-use crate::eval::interp::{suggest, TAG_NAMES};
+use crate::interp::{suggest, TAG_NAMES};
+use crate::registry as builtins;
 use crate::session::{Options, Session};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;

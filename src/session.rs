@@ -1,15 +1,33 @@
 //! A session: bindings, the inputs it accepted, options, and one `run(source, origin)` used by
 //! the REPL, scripts, `-e`, doctests and tests. Values go to one writer (stdout), diagnostics
 //! (errors, warnings, failed asserts) to another (stderr).
-//! May import: `parser`, `eval::interp` (and the value/error types), `diagnostic`.
+//! It runs `run gemm`/`emit gemm` (the interpreter evaluates their arguments, `runtime` does the rest).
+//! May import: `parser`, `interp`, `runtime`, `eval` (the value/error types), `diagnostic`.
 #![allow(clippy::type_complexity)]
 
 use crate::diagnostic::{paint_value, Diagnostic};
 use crate::eval::error::{take_warnings, ErrorKind, EvalError};
-use crate::eval::interp::{Failure, Interp, Located, Produced};
 use crate::eval::value::quote;
+use crate::interp::{Failure, GemmCall, Interp, Located, Produced};
 use crate::parser;
+use crate::runtime::{gemm_statement, GemmOpt};
 use std::io::Write;
+
+/// `run gemm`/`emit gemm`: the result table or the CUDA source, or the error at its argument.
+// A failure carries both values of a failed assert: large, and rare (as in `interp`).
+#[allow(clippy::result_large_err)]
+fn run_gemm(g: &GemmCall) -> Result<Produced, Failure> {
+    let opts: Vec<GemmOpt> =
+        g.opts.iter().map(|(key, value)| GemmOpt { key: key.clone(), value: value.clone() }).collect();
+    let [m, n, k] = g.dims;
+    match gemm_statement(g.emit, m, n, k, &opts) {
+        Ok(text) => Ok(Produced::Text(text)),
+        Err(err) => {
+            let span = g.span_of(err.arg);
+            Err(Failure::Error(Located::new(err, span)))
+        }
+    }
+}
 
 /// True when `src` ends inside open brackets or with a trailing `\`: the REPL reads on.
 pub fn is_incomplete(src: &str) -> bool {
@@ -92,7 +110,7 @@ impl Session {
         let mut s = String::new();
         for a in &self.accepted {
             let a = a.trim_end_matches('\n');
-            s.push_str(if a.trim() == "_" { crate::eval::interp::LAST_NAME } else { a });
+            s.push_str(if a.trim() == "_" { crate::interp::LAST_NAME } else { a });
             s.push('\n');
         }
         s
@@ -165,6 +183,7 @@ impl Session {
         for stmt in &program.stmts {
             let _ = take_warnings();
             let r = match self.interp.exec(stmt) {
+                Ok(Produced::Gemm(g)) => run_gemm(&g),
                 Ok(Produced::File { path, text, span }) => match write_file(&path, &text) {
                     Ok(()) => {
                         emit(out, err, &format!("wrote {path}\n"));
@@ -190,7 +209,7 @@ impl Session {
                 }
                 Ok(Produced::AssertPassed) => self.stats.passed += 1,
                 Ok(Produced::Nothing) | Ok(Produced::File { .. }) => {}
-                Err(_) => {}
+                Ok(Produced::Gemm(_)) | Err(_) => {}
             }
             let mut warnings = warnings;
             if self.opts.repl && self.interp.last().is_some() {

@@ -173,7 +173,7 @@ fn warnings_go_to_stderr_with_the_location() {
 fn printed_text_cannot_be_bound() {
     let r = cute(&["-e", "x = print_layout((2,2):(1,2))"]);
     assert_eq!(r.code, 1);
-    if cute::eval::builtins::exists("print_layout") {
+    if cute::registry::exists("print_layout") {
         assert!(r.err.contains("cannot be bound to printed text"), "{}", r.err);
         let r = cute(&["-e", "size(print_layout((2,2):(1,2)))"]);
         assert!(r.code == 1 && r.err.contains("cannot be used as a value"), "{}", r.err);
@@ -241,7 +241,7 @@ fn golden_dir(phase: &str, code: i32) {
             .take_while(|l| l.starts_with('#'))
             .filter_map(|l| l.strip_prefix("# needs:"))
             .flat_map(|l| l.split(',').map(str::trim))
-            .filter(|n| !n.is_empty() && !cute::eval::builtins::exists(n))
+            .filter(|n| !n.is_empty() && !cute::registry::exists(n))
             .collect();
         if !missing.is_empty() {
             eprintln!("skipping {}: needs {}", f.display(), missing.join(", "));

@@ -14,9 +14,7 @@ fn cute(src: &str) -> (i32, String, String) {
 
 /// CuTe's printed answer for `expr` in the golden files.
 fn golden(expr: &str) -> String {
-    for f in
-        ["tests/conformance/golden.jsonl", "tests/conformance/golden_extra.jsonl", "tests/difftest/oracle_cases.jsonl"]
-    {
+    for f in ["tests/oracle/golden.jsonl", "tests/oracle/golden_extra.jsonl", "tests/oracle/difftest_cases.jsonl"] {
         let text = std::fs::read_to_string(f).expect("golden file");
         for line in text.lines() {
             if cute::jsonl::field(line, "expr").as_deref() == Some(expr) {

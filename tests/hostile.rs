@@ -615,7 +615,7 @@ impl Rng {
 }
 
 fn golden_exprs() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("conformance");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("oracle");
     let mut v = Vec::new();
     for f in ["golden.jsonl", "golden_extra.jsonl", "golden_atoms.jsonl"] {
         let Ok(text) = std::fs::read_to_string(dir.join(f)) else {

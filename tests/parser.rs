@@ -1,5 +1,5 @@
-//! The parser's public API as other modules use it (the detailed cases are unit tests in
-//! src/parser/tests.rs: golden expressions, precedence, 1-tuples, errors, limits).
+//! The parser's public API as other modules use it, and every golden expression (the detailed
+//! cases are unit tests in src/parser/tests.rs: precedence, 1-tuples, errors, limits).
 use cute::parser::ast::{ExprKind, StmtKind};
 use cute::parser::{is_incomplete, parse, ParseError};
 
@@ -45,4 +45,50 @@ fn every_script_parses() {
         }
     }
     assert!(n > 0 || !dir.exists());
+}
+
+// ------------------------------------------------------------------------------------------------
+// Golden data: every expression CuTe printed an answer (or a compile/runtime error) for parses.
+// ------------------------------------------------------------------------------------------------
+
+fn golden_dir() -> Option<std::path::PathBuf> {
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
+    local.join("golden.jsonl").exists().then_some(local)
+}
+
+use cute::jsonl::field as json_str;
+
+#[test]
+fn golden_expressions_parse() {
+    let Some(dir) = golden_dir() else {
+        eprintln!("no golden data found; skipped");
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|f| f.ok().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let (mut ok, mut rejected) = (0, 0);
+    let mut failures = Vec::new();
+    for f in &files {
+        for line in std::fs::read_to_string(f).unwrap().lines() {
+            let Some(src) = json_str(line, "expr") else { continue };
+            let parse_err = json_str(line, "error").as_deref() == Some("parse");
+            let detail = json_str(line, "detail").unwrap_or_default();
+            // The oracle also calls an unknown name or a wrong argument kind a "parse" error; for
+            // `cute` those are evaluation errors (the syntax is fine).
+            let semantic = detail.starts_with("unknown name") || detail.starts_with("expected a value type");
+            match (parse(&src), parse_err && !semantic) {
+                (Ok(_), false) => ok += 1,
+                (Err(_), true) => rejected += 1,
+                (Ok(_), true) => failures.push(format!("{src}: parsed, but the oracle says {detail}")),
+                (Err(e), false) => failures.push(format!("{src}: {} at {:?}", e.message, e.span)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(ok > 700, "only {ok} golden expressions found in {dir:?}");
+    assert!(rejected >= 1);
 }

@@ -1,11 +1,13 @@
-//! The one registry of built-in functions. Help, completion, the README's function table and
-//! the registry test all read it. Each `ops` module (and `atoms`, `render`) declares its own
-//! `BUILTINS` table; this file only concatenates them and dispatches.
+//! The algebra's built-in functions: the entry type (`Builtin`), the arguments of a call
+//! (`Args`, `TArg`), and the table of every `eval` function. Each `ops` module (and `atoms`)
+//! declares its own `BUILTINS` table; this file concatenates them and dispatches. The crate's
+//! registry (`crate::registry`) joins this table with `render`'s for the interpreter, help,
+//! completion and the README; inside `eval`, composed layouts delegate through `call` here.
 //!
 //! Overloads: several entries may share a name (e.g. `size` of a tuple and of a swizzled
 //! layout, in different modules). `call` tries them in registry order; an entry that does not
 //! accept the argument kinds returns `EvalError::no_match` and the next one is tried.
-//! May import: everything under `eval` except `interp`.
+//! May import: everything under `eval`.
 
 use super::error::{ErrorKind, EvalError, R};
 use super::value::Value;
@@ -80,7 +82,7 @@ impl EvalError {
     }
 }
 
-/// All entries, in module order.
+/// Every `eval` entry, in module order (`crate::registry` appends `render`'s).
 pub fn registry() -> &'static [Builtin] {
     static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
@@ -94,30 +96,37 @@ pub fn registry() -> &'static [Builtin] {
             super::ops::compare::BUILTINS,
             super::atoms::BUILTINS,
             super::gmma::BUILTINS,
-            crate::render::BUILTINS,
         ];
-        let mut v = Vec::new();
-        for t in tables {
-            for b in t.iter() {
-                v.push(Builtin { name: b.name, sig: b.sig, doc: b.doc, example: b.example, result: b.result, f: b.f });
-            }
-        }
-        v
+        join(tables)
     })
+}
+
+/// The entries of `tables`, in order, as one table.
+pub fn join(tables: &[&[Builtin]]) -> Vec<Builtin> {
+    let mut v = Vec::new();
+    for t in tables {
+        for b in t.iter() {
+            v.push(Builtin { name: b.name, sig: b.sig, doc: b.doc, example: b.example, result: b.result, f: b.f });
+        }
+    }
+    v
+}
+
+/// Entry indices by name, in table order.
+pub fn index_of(table: &[Builtin]) -> HashMap<&'static str, Vec<usize>> {
+    let mut m: HashMap<&'static str, Vec<usize>> = HashMap::new();
+    for (i, b) in table.iter().enumerate() {
+        m.entry(b.name).or_default().push(i);
+    }
+    m
 }
 
 fn index() -> &'static HashMap<&'static str, Vec<usize>> {
     static IDX: OnceLock<HashMap<&'static str, Vec<usize>>> = OnceLock::new();
-    IDX.get_or_init(|| {
-        let mut m: HashMap<&'static str, Vec<usize>> = HashMap::new();
-        for (i, b) in registry().iter().enumerate() {
-            m.entry(b.name).or_default().push(i);
-        }
-        m
-    })
+    IDX.get_or_init(|| index_of(registry()))
 }
 
-/// True if `name` is a built-in function.
+/// True if `name` is an `eval` function.
 pub fn exists(name: &str) -> bool {
     index().contains_key(name)
 }
@@ -127,24 +136,22 @@ pub fn lookup(name: &str) -> Option<&'static Builtin> {
     index().get(name).map(|v| &registry()[v[0]])
 }
 
-/// Distinct function names, sorted (for completion and help).
-pub fn names() -> Vec<&'static str> {
-    let mut v: Vec<_> = index().keys().copied().collect();
-    v.sort();
-    v
+/// Call `eval` function `name`, trying its overloads in order.
+pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
+    dispatch(name, index().get(name).map(|v| v.as_slice()), registry(), targs, args)
 }
 
-/// Call built-in `name`, trying its overloads in order.
-pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
-    let Some(entries) = index().get(name) else {
+/// Call `name` whose overloads are `table[i]` for `i` in `entries` (`None`: no such function).
+pub fn dispatch(name: &str, entries: Option<&[usize]>, table: &[Builtin], targs: &[TArg], args: &[Value]) -> R<Value> {
+    let Some(entries) = entries else {
         return Err(EvalError::unknown(format!("no function named `{name}`")));
     };
     // CuTe's function templates without template parameters of their own refuse explicit
     // template arguments (`coalesce<1>(L)`: no matching function)
-    if !targs.is_empty() && entries.iter().all(|&i| !registry()[i].sig.contains('<')) {
+    if !targs.is_empty() && entries.iter().all(|&i| !table[i].sig.contains('<')) {
         return Err(EvalError::type_err(format!(
             "no matching function: {name} takes no template arguments; usage: {}",
-            registry()[entries[0]].sig
+            table[entries[0]].sig
         )));
     }
     let a = Args { targs, args };
@@ -154,7 +161,7 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     let has_atom = args.iter().any(|v| matches!(v, Value::Atom(_)));
     let mut refused: Option<EvalError> = None;
     for &i in entries {
-        match (registry()[i].f)(&a) {
+        match (table[i].f)(&a) {
             Err(e) if e.is_no_match() => continue,
             Err(e) if has_atom && e.kind == ErrorKind::Type => {
                 refused.get_or_insert(e);
@@ -167,9 +174,5 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
         return Err(e);
     }
     let kinds: Vec<&str> = args.iter().map(|v| v.kind()).collect();
-    Err(EvalError::type_err(format!(
-        "{name} does not accept ({}); usage: {}",
-        kinds.join(", "),
-        registry()[entries[0]].sig
-    )))
+    Err(EvalError::type_err(format!("{name} does not accept ({}); usage: {}", kinds.join(", "), table[entries[0]].sig)))
 }

@@ -2,7 +2,7 @@
 //! about (coalesce, composition, complement, the divides and products, the inverses, evaluation
 //! at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
 //! and each explanation ends with a check of the law the operation promises, evaluated point by
-//! point. Operations without an explainer show their definition from the registry.
+//! point. For operations without an explainer the caller shows their definition from the registry.
 //! May import: `builtins`, the value types. Produces text; the interpreter prints it.
 
 use super::builtins::{self, TArg};
@@ -15,8 +15,9 @@ use super::value::Value;
 /// Points checked by the law lines (a layout bigger than this is checked on its first points).
 const CHECK_POINTS: i64 = 4096;
 
-/// The explanation of `name(args)` (without the final `= value` line, which the caller adds).
-pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
+/// The explanation of `name(args)` (without the final `= value` line, which the caller adds);
+/// `None` when `name` has no explainer (the caller shows the registry's definition).
+pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<String>>> {
     let lay = |i: usize| match args.get(i) {
         Some(Value::Layout(l)) => Some(l.clone()),
         _ => None,
@@ -45,9 +46,9 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
     match out {
         // The value itself is computed by the caller; a step that cannot be shown (e.g. a point
         // check on a layout with an empty mode) does not turn it into an error.
-        Some(Err(e)) => Ok(vec![format!("  (the steps cannot be shown here: {e})")]),
-        Some(Ok(lines)) => Ok(lines),
-        None => Ok(definition(name)),
+        Some(Err(e)) => Ok(Some(vec![format!("  (the steps cannot be shown here: {e})")])),
+        Some(Ok(lines)) => Ok(Some(lines)),
+        None => Ok(None),
     }
 }
 
@@ -408,14 +409,4 @@ fn swizzle(sw: &Value, x: Int) -> R<Vec<String>> {
         ),
         format!("  x = {} = {:#b}; x & mask = {bits:#b}; shifted = {moved:#b}", x.v, x.v),
     ])
-}
-
-/// No explainer: the registry's signature and meaning.
-fn definition(name: &str) -> Vec<String> {
-    match builtins::lookup(name) {
-        Some(b) => {
-            vec![format!("  {}: {}", b.sig, b.doc), "  (no step-by-step explanation for this function)".to_string()]
-        }
-        None => vec![format!("  `{name}`: no step-by-step explanation")],
-    }
 }

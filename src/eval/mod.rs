@@ -1,8 +1,8 @@
-//! The layout algebra and the interpreter that walks the AST over it.
+//! The layout algebra, free of spans, terminals, files and GPUs.
 //!
-//! Dependencies point one way: `interp` → `builtins` → `ops`, `atoms` → `value`, `layout`,
-//! `int_tuple`, `int`, `error`. Nothing here prints to a terminal or knows about spans except
-//! `interp`, which stamps source spans on errors.
+//! Inside, dependencies point one way: `builtins` → `explain`, `ops`, `atoms` → `value`,
+//! `layout`, `int_tuple`, `int`, `error`. `eval` imports nothing of the crate outside itself
+//! (`tests/deps.rs` checks it).
 pub mod atoms;
 pub mod builtins;
 pub mod error;
@@ -10,7 +10,6 @@ pub mod explain;
 pub mod gmma;
 pub mod int;
 pub mod int_tuple;
-pub mod interp;
 pub mod layout;
 pub mod ops;
 pub mod value;

@@ -3,7 +3,7 @@
 //! Pipeline: [`prescan`] (comments, line continuations, newlines inside brackets, bracket balance and
 //! the nesting limit — cheap, iterative, runs before pest so that no input can overflow the stack)
 //! → pest → [`build`] (pairs → [`ast`], integer ranges, the 1-tuple rule, `X o n o REST`).
-//! May import only `crate::eval::builtins::TArg` (through `ast`); never evaluates anything.
+//! Imports nothing of the crate (a leaf); never evaluates anything.
 pub mod ast;
 mod build;
 mod errors;

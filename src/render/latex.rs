@@ -95,25 +95,3 @@ pub fn print_latex(v: &Value) -> R<String> {
     out.push_str("\\end{tikzpicture}\n\\end{document}");
     Ok(out)
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::eval::ops::swizzle::testkit::eval;
-
-    #[test]
-    fn rank_one_is_padded() {
-        let t = eval("print_latex(_8:_1)").unwrap();
-        assert!(t.starts_with("% Layout: (_8,_1):(_1,_0)\n"), "{t}");
-        assert!(t.contains("grid (8,1);"));
-    }
-
-    #[test]
-    fn negative_colours() {
-        // color_map[-1] is a null pointer on the reference platform: CuTe prints (null).
-        let t = eval("print_latex((_2,_2):(_-1,_2))").unwrap();
-        assert!(t.contains("\\node[fill=(null)] at (1,0) {-1};"), "{t}");
-        // color_map[-3] is arbitrary memory: refused.
-        assert!(eval("print_latex((_1,_8):(_1,_-1))").is_err());
-        assert!(eval("print_latex((_2,_2,_2):(_1,_2,_4))").is_err());
-    }
-}

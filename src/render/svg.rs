@@ -64,19 +64,3 @@ pub fn svg(v: &Value) -> R<String> {
     out.push_str("</g>\n</svg>");
     Ok(out)
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::eval::ops::swizzle::testkit::eval;
-
-    #[test]
-    fn picture() {
-        let t = eval("print_svg(Sw<1,0,1> o (_2,_2):(_2,_1))").unwrap();
-        assert!(t.starts_with("<svg "), "{t}");
-        assert!(t.ends_with("</svg>"));
-        assert!(t.contains("<title>Sw&lt;1,0,1&gt; o _0 o (_2,_2):(_2,_1)</title>"), "{t}");
-        // Row 1 of the swizzled layout: 3, 2.
-        assert!(t.contains("<text x=\"45\" y=\"75\">3</text>"), "{t}");
-        assert!(eval("print_svg((_2,_2,_2):(_1,_2,_4))").is_err());
-    }
-}

@@ -44,34 +44,3 @@ pub fn print_layout(v: &Value) -> R<String> {
     }
     Ok(out)
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::eval::ops::swizzle::testkit::eval;
-
-    #[test]
-    fn rank_must_be_two() {
-        assert!(eval("print_layout(_8:_1)").is_err());
-        assert!(eval("print_layout((_2,_2,_2):(_1,_2,_4))").is_err());
-        assert!(eval("print_layout(Sw<3,3,3>)").is_err());
-    }
-
-    #[test]
-    fn table_like_cute() {
-        // From the oracle: int truncation of the values, width from num_digits(int(cosize)).
-        assert_eq!(
-            eval("print_layout((2,(_3,_2)):(1000000000000,(1,3)))").unwrap(),
-            "(2,(_3,_2)):(1000000000000,(1,3))\n      0   1   2   3   4   5 \n    +---+---+---+---+---+---+\n 0  | 0 | 1 | 2 | 3 | 4 | 5 |\n    +---+---+---+---+---+---+\n 1  | -727379968 | -727379967 | -727379966 | -727379965 | -727379964 | -727379963 |\n    +---+---+---+---+---+---+"
-        );
-        assert_eq!(
-            eval("print_layout(Sw<1,1,2> o _0 o (_4,_8):(_8,_1) o (_2,_2):(_1,_2))").unwrap(),
-            "Sw<1,1,2> o _0 o (_2,_2):(_8,_16)\n       0    1 \n    +----+----+\n 0  |  0 | 16 |\n    +----+----+\n 1  | 10 | 26 |\n    +----+----+"
-        );
-    }
-
-    #[test]
-    fn huge_is_refused_quickly() {
-        let e = eval("print_layout((1048576,1048576):(1,1048576))").unwrap_err();
-        assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
-    }
-}

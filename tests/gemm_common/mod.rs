@@ -189,8 +189,8 @@ pub fn tiled_mma(op: &str, atom_layout: &[i64]) -> Value {
         Some(Ok(v)) => v,
         other => panic!("{op}: {other:?}"),
     };
-    let l = cute::eval::builtins::call("make_layout", &[], &[Value::Tuple(t(atom_layout))]).expect("make_layout");
-    cute::eval::builtins::call("make_tiled_mma", &[], &[opv, l]).expect("make_tiled_mma")
+    let l = cute::registry::call("make_layout", &[], &[Value::Tuple(t(atom_layout))]).expect("make_layout");
+    cute::registry::call("make_tiled_mma", &[], &[opv, l]).expect("make_tiled_mma")
 }
 
 const F16: &str = "SM80_16x8x16_F32F16F16F32_TN";
@@ -198,7 +198,7 @@ const F16: &str = "SM80_16x8x16_F32F16F16F32_TN";
 /// The value of a `.cute` expression (statements separated by `;`, the last one's value).
 pub fn value_of(src: &str) -> Value {
     let prog = cute::parser::parse(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
-    let mut it = cute::eval::interp::Interp::new();
+    let mut it = cute::interp::Interp::new();
     for st in &prog.stmts {
         if it.exec(st).is_err() {
             panic!("{src}: evaluation failed");

@@ -16,9 +16,6 @@ mod composition;
 mod inverse;
 pub mod util;
 
-#[cfg(test)]
-mod tests;
-
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_x};
 pub use complement::{complement, complement_cosize};

@@ -365,6 +365,4 @@ pub fn get_1d_coord(l: &Layout, i: &IntTuple) -> R<IntTuple> {
 }
 
 #[cfg(test)]
-mod golden;
-#[cfg(test)]
 mod tests;

@@ -12,10 +12,6 @@
 
 pub mod bits;
 pub mod composed;
-#[cfg(test)]
-pub(crate) mod testkit;
-#[cfg(test)]
-mod tests;
 
 use crate::eval::builtins::{Args, Builtin, TArg};
 use crate::eval::error::{EvalError, R};

@@ -1,4 +1,4 @@
-"""Extra categories for `scripts/difftest.py --gen extra`: the corners `--gen full` reaches
+"""Extra categories for `scripts/difftest --gen extra`: the corners `--gen full` reaches
 rarely or not at all.
 
 - x_print: print_layout / print_latex of varied layouts (static/dynamic, nested, 1-D and 2-D,
@@ -16,8 +16,9 @@ rarely or not at all.
 """
 import random
 
-from difftest_full import divisors, fmt, leaves, tmap, tsize
-from difftest_full import generate as full_generate
+from common import fmt
+from gen_full import divisors, leaves, tmap, tsize
+from gen_full import generate as full_generate
 
 
 def mixlit(g, tree, p_static):
@@ -631,8 +632,3 @@ CATEGORIES = {
 def generate(rng, n, only=None):
     return full_generate(rng, n, CATEGORIES, only)
 
-
-if __name__ == "__main__":
-    import sys
-    for c, e in generate(random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1), 80):
-        print(f"{c:12} {e}")

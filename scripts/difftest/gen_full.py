@@ -1,4 +1,4 @@
-"""The broad random generator of `scripts/difftest.py --gen full`: every function of the
+"""The broad random generator of `scripts/difftest --gen full`: every function of the
 oracle README's lists except the MMA/copy ones, with mixed static/dynamic integers, nested
 shapes up to depth 3, size-1 modes, zero and negative strides, bindings, evaluation and
 slicing, nested compositions and compositions of results. About a fifth of the cases are ones
@@ -8,6 +8,8 @@ Each generator returns an expression string; `CATEGORIES` maps a category name t
 generator and weight (the category is written next to each case so mismatches can be grouped).
 """
 import random
+
+from common import fmt
 
 SHAPE_VALS = [1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 64, 128]
 SHAPE_W = [4, 7, 3, 7, 1, 2, 5, 1, 3, 1, 1, 0.5]
@@ -54,15 +56,6 @@ class Lit:
 
     def __str__(self):
         return fmt(self.tree)
-
-
-def fmt(t):
-    if isinstance(t, list):
-        return "(" + ",".join(fmt(e) for e in t) + ")"
-    if isinstance(t, str):
-        return t
-    v, s = t
-    return f"_{v}" if s else f"{v}"
 
 
 class Full:
@@ -1066,12 +1059,6 @@ def generate(rng, n, categories=None, only=None):
             continue
         out.append((c, e))
     return out
-
-
-if __name__ == "__main__":
-    import sys
-    for c, e in generate(random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1), 60):
-        print(f"{c:14} {e}")
 
 
 # ---- mutation of CuTe's golden cases ---------------------------------------------------------

@@ -1,17 +1,9 @@
-#!/usr/bin/env python3
-"""Randomized differential test of the thread-value (atoms) functions: MMA/copy operations,
-tiled MMAs and copies, their TV layouts, partitions and retiles, through the real CuTe (the
-oracle) and through `cute`, compared byte for byte (or error vs error).
-
-    scripts/difftest_atoms.py [--n 800] [--seed 1] [--cute target/debug/cute] [--out DIR]
-                              [--answers DIR/oracle.jsonl] [--cats mma_info,tiled_mma,...]
-
-Writes DIR/cases.cute, DIR/oracle.jsonl (the oracle's answers, with a "category" field) and
-DIR/mismatches.txt; prints the agreement per category. `--answers` rechecks `cute` against
-answers the oracle gave before (no compiling). Not part of CI (the oracle compiles C++).
+"""The generator of `scripts/difftest --gen atoms`: the thread-value (atoms) functions: MMA/copy
+operations, tiled MMAs and copies, their TV layouts, partitions and retiles (categories:
+`--cats mma_info,tiled_mma,...`).
 """
-import argparse, json, os, random, subprocess, sys
-from concurrent.futures import ThreadPoolExecutor
+import common
+
 
 # ------------------------------------------------------------------------------------------
 # Operations
@@ -131,7 +123,7 @@ def copy_atom_expr(r, op=None, ty=None):
 # ------------------------------------------------------------------------------------------
 
 def num(r, v, p_static=0.85):
-    return f"_{v}" if r.random() < p_static else f"{v}"
+    return common.num(v, r.random() < p_static)
 
 
 def atom_layout(r):
@@ -478,88 +470,3 @@ def generate(rng, n, cats):
         seen.add(e)
         out.append((c, e))
     return out
-
-
-def run_cute(cute, expr):
-    try:
-        p = subprocess.run([cute, "--color", "never", "-e", expr], capture_output=True, text=True, timeout=30)
-    except subprocess.TimeoutExpired:
-        return None, "TIMEOUT (30 s)"
-    if p.returncode != 0:
-        err = p.stderr.strip()
-        if "panicked" in err:
-            err = "PANIC " + err
-        return None, err
-    return p.stdout.rstrip("\n"), None
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=800)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cute", default="target/debug/cute")
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--oracle", default="/work/shared/oracle/cute-oracle")
-    ap.add_argument("--out", default="target/difftest_atoms")
-    ap.add_argument("--answers", help="reuse these oracle answers (JSONL) instead of running the oracle")
-    ap.add_argument("--cats", default=",".join(CATS))
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--prefilter", action="store_true", help="mostly cases cute answers (fewer slow refusals)")
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    if a.answers:
-        recs = [json.loads(l) for l in open(a.answers)]
-    else:
-        pairs = generate(random.Random(a.seed), a.n * (3 if a.prefilter else 1), a.cats.split(","))
-        if a.prefilter:
-            # The oracle compiles each refused case alone (slow): keep the cases `cute` answers
-            # and a tenth of those it refuses (refusals agree with CuTe almost always).
-            with ThreadPoolExecutor(max_workers=2) as ex:
-                ok = list(ex.map(lambda p: run_cute(a.cute, p[1])[0] is not None, pairs))
-            rng = random.Random(a.seed + 1)
-            pairs = [p for p, k in zip(pairs, ok) if k or rng.random() < 0.1][:a.n]
-        cats = {e: c for c, e in pairs}
-        cases = os.path.join(a.out, "cases.cute")
-        with open(cases, "w") as f:
-            f.write("\n".join(e for _, e in pairs) + "\n")
-        answers = os.path.join(a.out, "oracle.jsonl")
-        with open(answers, "w") as f:
-            subprocess.run([a.oracle, "--jobs", str(a.jobs), "--batch", "40", cases], stdout=f, check=True)
-        recs = [json.loads(l) for l in open(answers)]
-        for rec in recs:
-            rec["category"] = cats.get(rec["expr"], "?")
-        with open(answers, "w") as f:
-            f.write("".join(json.dumps(rec) + "\n" for rec in recs))
-    recs = [x for x in recs if x.get("error") != "parse"]
-    with ThreadPoolExecutor(max_workers=2) as ex:
-        ours = list(ex.map(lambda x: run_cute(a.cute, x["expr"]), recs))
-    per = {}
-    bad = []
-    for rec, (got, err) in zip(recs, ours):
-        c = rec.get("category", "?")
-        st = per.setdefault(c, [0, 0, 0])
-        st[0] += 1
-        want = rec.get("cute")
-        if "error" in rec:
-            st[2] += 1
-            ok = got is None and not (err or "").startswith("PANIC")
-        else:
-            ok = got == want
-        if ok:
-            st[1] += 1
-        else:
-            bad.append((c, rec, got, err))
-    with open(os.path.join(a.out, "mismatches.txt"), "w") as f:
-        for c, rec, got, err in bad:
-            f.write(f"[{c}] {rec['expr']}\n  oracle: {rec.get('cute', rec.get('error', '') + ': ' + rec.get('detail', ''))}\n"
-                    f"  cute:   {got if got is not None else 'ERROR ' + (err or '')[:600]}\n\n")
-    with open(os.path.join(a.out, "mismatches.jsonl"), "w") as f:
-        f.write("".join(json.dumps(rec) + "\n" for _, rec, _, _ in bad))
-    tot = sum(v[0] for v in per.values())
-    for c, (n, ok, ref) in sorted(per.items()):
-        print(f"{c:16s} {ok}/{n} identical ({ref} refused by CuTe)")
-    print(f"total {tot - len(bad)}/{tot}; mismatches in {a.out}/mismatches.txt")
-
-
-if __name__ == "__main__":
-    main()

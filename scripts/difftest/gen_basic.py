@@ -1,22 +1,6 @@
-#!/usr/bin/env python3
-"""Randomized differential test: random `.cute` expressions through the real CuTe (the oracle)
-and through `cute`, compared byte for byte (or error vs error).
-
-    scripts/difftest.py [--gen algebra|wide|full|extra|mutate|all] [--n 600] [--seed 1] [--cute target/release/cute]
-                        [--oracle PATH] [--out DIR] [--answers OLD/oracle.jsonl]
-
-`--answers` rechecks `cute` against answers the oracle gave before (no compiling).
-
-Needs g++ and the oracle (../shared/oracle/cute-oracle); takes minutes (the oracle compiles
-C++), so it is not part of CI. Prints the agreement rate and writes the mismatches to
-OUT/mismatches.txt. Record the last run's rate in BENCHMARKS.md.
-"""
-import argparse, json, os, random, subprocess, sys
-from concurrent.futures import ThreadPoolExecutor
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import difftest_full  # noqa: E402
-import difftest_extra  # noqa: E402
+"""The first generators (`--gen algebra`: the core operations on random layouts; `--gen wide`:
+tuples, coordinates, casts, swizzles, composed layouts, printing)."""
+from common import num
 
 VALS = [1, 2, 3, 4, 6, 8, 12, 16]
 STRIDES = [0, 1, 2, 3, 4, 6, 8, 12, 16, 32]
@@ -30,8 +14,7 @@ class Gen:
         return self.r.random() < self.p_static
 
     def num(self, v, s=None):
-        s = self.static() if s is None else s
-        return f"_{v}" if s else f"{v}"
+        return num(v, self.static() if s is None else s)
 
     def shape_tree(self, depth=0):
         r = self.r
@@ -249,122 +232,8 @@ WIDE_OPS = [
 ]
 
 
-def run_cute(cute, expr):
-    try:
-        p = subprocess.run([cute, "--color", "never", "-e", expr], capture_output=True, text=True, timeout=20)
-    except subprocess.TimeoutExpired:
-        return None, "TIMEOUT (20 s)"
-    if p.returncode != 0:
-        err = p.stderr.strip()
-        if "panicked" in err:
-            err = "PANIC " + err
-        return None, err
-    return p.stdout.rstrip("\n"), None
-
-
-def generate(gen, n, seed):
-    """(category, expression) pairs; `gen` is algebra, wide, full or all (a mix of the three)."""
-    rng = random.Random(seed)
-    if gen == "full":
-        return difftest_full.generate(rng, n)
-    if gen == "extra":
-        return difftest_extra.generate(rng, n)
-    if gen == "mutate":
-        here = os.path.dirname(os.path.abspath(__file__))
-        golden = [os.path.join(here, "..", "tests", "conformance", f) for f in ("golden.jsonl", "golden_extra.jsonl")]
-        return difftest_full.mutants(rng, n, golden)
+def generate(rng, n, wide=False):
+    """n (category, expression) pairs."""
     g = Gen(rng)
-    if gen in ("algebra", "wide"):
-        ops = OPS if gen == "algebra" else WIDE_OPS
-        return [(gen, g.case(ops)) for _ in range(n)]
-    # all: a fifth each from the old generators, the rest from the full one
-    out = []
-    full = iter(difftest_full.generate(random.Random(seed * 7919 + 1), n))
-    for _ in range(n):
-        x = rng.random()
-        if x < 0.15:
-            out.append(("algebra", g.case(OPS)))
-        elif x < 0.3:
-            out.append(("wide", g.case(WIDE_OPS)))
-        else:
-            out.append(next(full))
-    return out
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=600)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cute", default="target/release/cute")
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--oracle", default=os.path.join(here, "..", "..", "shared", "oracle", "cute-oracle"))
-    ap.add_argument("--out", default="target/difftest")
-    ap.add_argument("--cases", help="use this .cute file of cases instead of generating")
-    ap.add_argument("--answers", help="reuse these oracle answers (JSONL) instead of running the oracle")
-    ap.add_argument("--jobs", type=int, default=2, help="parallel oracle compiles and cute runs")
-    ap.add_argument("--gen", choices=["algebra", "wide", "full", "extra", "mutate", "all"], default="all",
-                    help="algebra: the core operations; wide: tuples, coordinates, casts, swizzles, printing; "
-                         "full: every function of the oracle README but MMA/copy (scripts/difftest_full.py); "
-                         "extra: printing, composed layouts, mixed tilers, big values, deep nesting, mixed "
-                         "static/dynamic, tuple predicates, make_*, members (scripts/difftest_extra.py); "
-                         "mutate: CuTe's golden cases with literals toggled static/dynamic and values changed; "
-                         "all: a mix")
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    cats = {}
-    if a.answers:
-        recs = [json.loads(l) for l in open(a.answers)]
-        cats = {r["expr"]: r.get("category", "?") for r in recs}
-    else:
-        if a.cases:
-            exprs = [l.split("#")[0].strip() for l in open(a.cases)]
-            pairs = [("file", e) for e in exprs if e]
-        else:
-            pairs = generate(a.gen, a.n, a.seed)
-        cats = {e: c for c, e in pairs}
-        cases = os.path.join(a.out, "cases.cute")
-        with open(cases, "w") as f:
-            f.write("\n".join(e for _, e in pairs) + "\n")
-        answers = os.path.join(a.out, "oracle.jsonl")
-        with open(answers, "w") as f:
-            subprocess.run([a.oracle, "--jobs", str(a.jobs), cases], stdout=f, check=True)
-        recs = [json.loads(l) for l in open(answers)]
-        for r in recs:
-            r["category"] = cats.get(r["expr"], "?")
-        with open(answers, "w") as f:
-            f.write("".join(json.dumps(r) + "\n" for r in recs))
-    parse = [r for r in recs if r.get("error") == "parse"]
-    recs = [r for r in recs if r.get("error") != "parse"]
-    with ThreadPoolExecutor(max_workers=max(a.jobs, 1)) as ex:
-        ours = list(ex.map(lambda r: run_cute(a.cute, r["expr"]), recs))
-    same, diff, refused = 0, [], 0
-    per_cat = {}
-    for r, (got, err) in zip(recs, ours):
-        want = r.get("cute")
-        if "error" in r:
-            refused += 1
-            ok = got is None and not (err or "").startswith(("PANIC", "TIMEOUT"))
-        else:
-            ok = got == want
-        c = r.get("category", cats.get(r["expr"], "?"))
-        t = per_cat.setdefault(c, [0, 0])
-        t[0] += ok
-        t[1] += 1
-        if ok:
-            same += 1
-        else:
-            diff.append(f"[{c}] {r['expr']}\n  cute C++: {want if want is not None else 'ERROR ' + r.get('detail', '')}\n  ours:     {got if got is not None else err}\n")
-    with open(os.path.join(a.out, "mismatches.txt"), "w") as f:
-        f.write("\n".join(diff))
-    n = len(recs)
-    print(f"{same}/{n} identical ({100.0 * same / max(n, 1):.2f}%), {len(diff)} different; "
-          f"CuTe refused {refused} ({100.0 * refused / max(n, 1):.1f}%); {len(parse)} oracle parse errors skipped; "
-          f"see {a.out}/mismatches.txt")
-    for c in sorted(per_cat):
-        ok, tot = per_cat[c]
-        if ok != tot:
-            print(f"  {c:14} {ok}/{tot}")
-
-
-if __name__ == "__main__":
-    main()
+    name, ops = ("wide", WIDE_OPS) if wide else ("algebra", OPS)
+    return [(name, g.case(ops)) for _ in range(n)]

@@ -1,30 +1,9 @@
-#!/usr/bin/env python3
-"""Differential test of the layout algebra (coalesce, composition, complement, inverses,
-divides, products, casts, ...) against the real CuTe, through the oracle.
-
-    scripts/difftest_algebra.py [-n 300] [--seed 1] [--keep DIR] [--cli PATH]
-
-Generates random layouts and operations on them, asks `cute-oracle` what CuTe prints, evaluates
-the same lines with our implementation (the `cute` binary given by --cli, else the test hook
-`eval_file` of `src/eval/ops/algebra/tests.rs`), and compares: identical text, or an error on
-both sides. Prints the mismatches and the agreement rate. Needs g++ and minutes; not for CI.
-"""
-import argparse
-import json
-import os
-import random
-import subprocess
-import sys
-import tempfile
-
-ORACLE = os.environ.get("CUTE_ORACLE", "/work/shared/oracle/cute-oracle")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The generator of `scripts/difftest --gen layout`: random layouts (`--wide`: deeper and wider
+shapes) through the layout algebra (coalesce, composition, complement, inverses, divides,
+products, casts, ...)."""
+from common import num
 
 VALS = [1, 2, 2, 2, 3, 4, 4, 4, 6, 8, 8, 16]
-
-
-def num(v, static):
-    return f"_{v}" if static else f"{v}"
 
 
 class Gen:
@@ -225,84 +204,13 @@ class Gen:
         return f"coalesce({A})"
 
 
-def run_oracle(path):
-    out = subprocess.run([ORACLE, path], capture_output=True, text=True)
-    return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
-
-
-def run_ours(path, cli):
-    if cli:
-        res = []
-        for line in open(path):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            p = subprocess.run([cli, "-e", line], capture_output=True, text=True)
-            if p.returncode == 0:
-                res.append({"expr": line, "cute": p.stdout.rstrip("\n"), "warning": p.stderr.strip() or None})
-            else:
-                res.append({"expr": line, "error": "eval", "detail": p.stderr.strip()})
-        return res
-    outp = path + ".ours.jsonl"
-    env = dict(os.environ, ALGEBRA_EVAL_IN=path, ALGEBRA_EVAL_OUT=outp)
-    subprocess.run(["cargo", "test", "-q", "--lib", "eval_file", "--", "--ignored"], cwd=ROOT, env=env,
-                   capture_output=True, text=True)
-    return [json.loads(l) for l in open(outp) if l.strip()]
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-n", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", default=None)
-    ap.add_argument("--cli", default=None)
-    ap.add_argument("--wide", action="store_true", help="deeper/wider random shapes")
-    ap.add_argument("--cases", default=None, help="use this .cute file instead of generating")
-    ap.add_argument("--answers", default=None, help="reuse these oracle answers (JSONL) for --cases")
-    a = ap.parse_args()
-    d = a.keep or tempfile.mkdtemp(prefix="difftest_algebra_")
-    os.makedirs(d, exist_ok=True)
-    path = os.path.join(d, "cases.cute")
-    if a.cases:
-        lines = [l.strip() for l in open(a.cases) if l.strip() and not l.startswith("#")]
-    else:
-        g = Gen(random.Random(a.seed), a.wide)
-        lines = []
-        seen = set()
-        while len(lines) < a.n:
-            c = g.case()
-            if c not in seen:
-                seen.add(c)
-                lines.append(c)
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    oracle = [json.loads(l) for l in open(a.answers) if l.strip()] if a.answers else run_oracle(path)
-    ours = run_ours(path, a.cli)
-    om = {o["expr"]: o for o in oracle}
-    agree = 0
-    bad = []
-    warned_ok = 0
-    for u in ours:
-        o = om.get(u["expr"])
-        if o is None:
-            continue
-        if "cute" in o and o.get("cute") == u.get("cute"):
-            agree += 1
-            if u.get("warning"):
-                warned_ok += 1
-        elif "error" in o and "error" in u:
-            agree += 1
-        else:
-            bad.append((u["expr"], o, u))
-    for e, o, u in bad:
-        print(e)
-        print("   cute:", o.get("cute", "ERROR " + str(o.get("detail"))))
-        print("   ours:", u.get("cute", "ERROR " + str(u.get("detail"))))
-    n = len(ours)
-    print(f"{agree}/{n} agree ({100.0 * agree / max(n, 1):.1f}%), {len(bad)} differ, "
-          f"{warned_ok} agreeing answers carry a warning; cases in {path}")
-    return 0 if not bad else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def generate(rng, n, wide=False):
+    """n distinct (category, expression) pairs."""
+    g = Gen(rng, wide)
+    out, seen = [], set()
+    while len(out) < n:
+        c = g.case()
+        if c not in seen:
+            seen.add(c)
+            out.append(("layout", c))
+    return out

@@ -1,20 +1,13 @@
-#!/usr/bin/env python3
-"""Random swizzle / composed-layout / printer cases for the oracle (not run in CI: minutes of g++).
-
-    python3 src/eval/ops/swizzle/difftest_swizzle.py SEED N > /tmp/sw.cute
-    ../shared/oracle/cute-oracle /tmp/sw.cute > /tmp/sw.jsonl
-    SWZ_ORACLE=/tmp/sw.jsonl cargo test --lib oracle_file -- --ignored --nocapture
+"""The generator of `scripts/difftest --gen swizzle`: swizzles, composed (swizzled) layouts and
+the printers on them: slices (with CuTe's decay of a sliced swizzled layout), inverses, casts,
+compositions in both directions, divides and products of swizzled layouts.
 
 Last runs (seeds 1, 7, 3, 99+77; 987 cases): all identical except 5 slices whose offset CuTe
-prints as MixedBits (`Sw<3,2,3> o M_0|(0&12)=0 o ...`), which `cute` refuses with an error.
+prints as MixedBits (`Sw<3,2,3> o M_0|(0&12)=0 o ...`), since answered like CuTe.
 """
-import random, sys
-
-rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
-N = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 
 
-def sw():
+def sw(rng):
     b = rng.choice([0, 1, 2, 3, 3])
     m = rng.choice([0, 1, 2, 3, 4])
     s = rng.choice([b, b + 1, -b, -(b + 2), 3, 4])
@@ -38,20 +31,22 @@ FUNCS = ["S", "S(_,{i})", "S({i},_)", "S(_,_{i})", "S(_{i},_)", "S({i},{j})", "S
          "cosize(S)", "rank(S)", "depth(S)", "S o Sw<1,0,{p}>", "with_shape(S, _{p}, _{p})", "get_swizzle_portion(S)",
          "get_nonswizzle_portion(S)", "make_fragment_like(S)", "nullspace(S)", "recast_layout<uint8_t,half_t>(S)",
          "print_layout(S)", "print_latex(S)", "flatten(S)", "select<1,0>(S)"]
-out = []
-for _ in range(N):
-    off = rng.choice(["", "", "_0 o ", "_16 o ", "_3 o ", "2 o ", "0 o ", "_-8 o "])
-    S = f"S = {sw()} o {off}{rng.choice(LAYOUTS)}; "
-    if rng.random() < 0.1:
-        S = f"S = {sw()} o _0 o {sw()} o _0 o {rng.choice(LAYOUTS)}; "
-    if rng.random() < 0.1:
-        S = f"S = {rng.choice(LAYOUTS)} o {sw()}; "
-    f = rng.choice(FUNCS).format(i=rng.choice([0, 1, 2, 3, 5, 7]), j=rng.choice([0, 1, 4, 9]),
-                                 p=rng.choice([1, 2, 4, 8]), L=rng.choice(LAYOUTS))
-    out.append(S + f)
-for _ in range(N // 4):
-    s = sw()
-    x = rng.choice(["0", "1", "-1", "-100", "64", "_64", "_511", "1000", "_-7", "4095", "_0", "_"])
-    out.append(rng.choice([f"{s}({x})", f"{s} o {sw()}", f"make_layout({s})", f"{rng.choice(LAYOUTS)} o {s}",
-                           f"upcast<2>({s})", f"downcast<4>({s})", f"max_alignment({s})", f"right_inverse({s})"]))
-print("\n".join(out))
+def generate(rng, N):
+    """N + N/4 (category, expression) pairs."""
+    out = []
+    for _ in range(N):
+        off = rng.choice(["", "", "_0 o ", "_16 o ", "_3 o ", "2 o ", "0 o ", "_-8 o "])
+        S = f"S = {sw(rng)} o {off}{rng.choice(LAYOUTS)}; "
+        if rng.random() < 0.1:
+            S = f"S = {sw(rng)} o _0 o {sw(rng)} o _0 o {rng.choice(LAYOUTS)}; "
+        if rng.random() < 0.1:
+            S = f"S = {rng.choice(LAYOUTS)} o {sw(rng)}; "
+        f = rng.choice(FUNCS).format(i=rng.choice([0, 1, 2, 3, 5, 7]), j=rng.choice([0, 1, 4, 9]),
+                                     p=rng.choice([1, 2, 4, 8]), L=rng.choice(LAYOUTS))
+        out.append(S + f)
+    for _ in range(N // 4):
+        s = sw(rng)
+        x = rng.choice(["0", "1", "-1", "-100", "64", "_64", "_511", "1000", "_-7", "4095", "_0", "_"])
+        out.append(rng.choice([f"{s}({x})", f"{s} o {sw(rng)}", f"make_layout({s})", f"{rng.choice(LAYOUTS)} o {s}",
+                               f"upcast<2>({s})", f"downcast<4>({s})", f"max_alignment({s})", f"right_inverse({s})"]))
+    return [("swizzle", e) for e in out]

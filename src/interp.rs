@@ -3,20 +3,22 @@
 //!
 //! It never prints: each statement returns what it produced (`Produced`) or why it failed
 //! (`Failure`); `session` writes values and diagnostics.
-//! May import: `eval` (algebra, builtins, atoms), `parser::ast` (types only), `runtime`
-//! (the GEMM statement). Never the parser itself, the session, the REPL or a terminal.
+//! `run gemm`/`emit gemm` it only evaluates (their arguments); the session runs them.
+//! May import: `registry`, `eval` (values, errors, atoms' names), `parser` (the AST and its
+//! nesting limit). Never `runtime`, `render`, the session, the REPL or a terminal.
 // A failure carries both values of a failed assert: large, and rare.
 #![allow(clippy::result_large_err)]
 
-use super::builtins::{self, TArg};
-use super::error::{ErrorKind, EvalError};
-use super::explain;
-use super::int::Int;
-use super::int_tuple::IntTuple;
-use super::layout::{Composed, Func, Layout};
-use super::ops::compare::equal_ignoring_static;
-use super::value::Value;
-use crate::parser::ast::{BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
+use crate::eval::builtins::TArg;
+use crate::eval::error::{ErrorKind, EvalError};
+use crate::eval::explain;
+use crate::eval::int::Int;
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::ops::compare::equal_ignoring_static;
+use crate::eval::value::Value;
+use crate::parser::ast::{self, BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
+use crate::registry as builtins;
 use std::collections::HashMap;
 
 /// An evaluation error located in the source: the algebra's error plus the span to underline.
@@ -71,6 +73,40 @@ pub enum Produced {
     File { path: String, text: String, span: Span },
     /// An assert that held.
     AssertPassed,
+    /// `run gemm`/`emit gemm` with its arguments evaluated: the session runs it.
+    Gemm(GemmCall),
+}
+
+/// The evaluated arguments of a `run gemm`/`emit gemm` statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GemmCall {
+    /// `emit gemm` (print the CUDA source) rather than `run gemm`.
+    pub emit: bool,
+    /// M, N, K.
+    pub dims: [i64; 3],
+    /// `key=value` options in order.
+    pub opts: Vec<(String, Value)>,
+    /// The span of each argument (M, N, K, then each option) ...
+    pub spans: Vec<Span>,
+    /// ... and of the whole argument list, for errors about no argument in particular.
+    pub whole: Span,
+}
+
+impl GemmCall {
+    /// Where an error about argument `arg` (if any) points.
+    pub fn span_of(&self, arg: Option<usize>) -> Span {
+        arg.and_then(|i| self.spans.get(i).copied()).unwrap_or(self.whole)
+    }
+}
+
+/// The algebra's form of the template arguments as written.
+fn targs(t: &[ast::TArg]) -> Vec<TArg> {
+    t.iter()
+        .map(|a| match a {
+            ast::TArg::Int(i) => TArg::Int(*i),
+            ast::TArg::Name(n) => TArg::Name(n.clone()),
+        })
+        .collect()
 }
 
 /// Bare names that stand for CuTe tags and types (`Value::Tag`) unless bound.
@@ -194,7 +230,7 @@ impl Interp {
                             ExprKind::Call { args, .. } => args.last().map_or(e.span, |a| a.span),
                             _ => e.span,
                         };
-                        let super::value::FileOut { path, text } = *o;
+                        let crate::eval::value::FileOut { path, text } = *o;
                         Ok(Produced::File { path, text, span })
                     }
                     // CuTe has no print for a bare MMA/copy operation type.
@@ -267,7 +303,8 @@ impl Interp {
                 } else {
                     format!("<{}>", targs.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(","))
                 };
-                (format!("{name}{t}({})", list(&vals)), explain::explain(name, targs, &vals).map_err(at)?)
+                let steps = explain::explain(name, &self::targs(targs), &vals).map_err(at)?;
+                (format!("{name}{t}({})", list(&vals)), steps.unwrap_or_else(|| builtins::definition(name)))
             }
             ExprKind::Call { name, args, .. } => {
                 let callee = self.get(name).cloned().unwrap_or(Value::Tuple(IntTuple::Under));
@@ -281,7 +318,8 @@ impl Interp {
             }
             ExprKind::Compose(a, b) => {
                 let vals = vec![self.eval_arg(a)?, self.eval_arg(b)?];
-                (format!("{} o {}", vals[0], vals[1]), explain::explain("composition", &[], &vals).map_err(at)?)
+                let steps = explain::explain("composition", &[], &vals).map_err(at)?;
+                (format!("{} o {}", vals[0], vals[1]), steps.unwrap_or_else(|| builtins::definition("composition")))
             }
             _ => (
                 value.to_string(),
@@ -354,18 +392,12 @@ impl Interp {
                 }
                 _ => self.eval_arg(&a.value)?,
             };
-            opts.push(crate::runtime::GemmOpt { key: a.key.clone(), value: v });
+            opts.push((a.key.clone(), v));
         }
         let spans: Vec<Span> =
             [m.span, n.span, k.span].into_iter().chain(args.iter().map(|a| a.key_span.join(a.value.span))).collect();
         let whole = m.span.join(spans.last().copied().unwrap_or(k.span));
-        match crate::runtime::gemm_statement(emit, dims[0], dims[1], dims[2], &opts) {
-            Ok(text) => Ok(Produced::Text(text)),
-            Err(err) => {
-                let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-                Err(Located::new(err, span))
-            }
-        }
+        Ok(Produced::Gemm(GemmCall { emit, dims, opts, spans, whole }))
     }
 
     /// Evaluate an expression to a value that may be passed on (not printed text).
@@ -516,8 +548,8 @@ impl Interp {
     }
 
     /// Call built-in `name`, stamping the offending argument's span (or the whole call's).
-    fn call_builtin(&self, name: &str, targs: &[TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
-        builtins::call(name, targs, args).map_err(|err| {
+    fn call_builtin(&self, name: &str, targs: &[ast::TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
+        builtins::call(name, &self::targs(targs), args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
             Located::new(err, span)
         })
@@ -558,7 +590,7 @@ impl Interp {
     }
 
     /// A bare name: a binding, a tag or type name, an MMA/copy operation, else an error.
-    fn eval_name(&self, name: &str, targs: &[TArg], span: Span) -> E<Value> {
+    fn eval_name(&self, name: &str, targs: &[ast::TArg], span: Span) -> E<Value> {
         if let Some(v) = self.get(name) {
             if !targs.is_empty() {
                 return Err(Located::new(
@@ -571,7 +603,7 @@ impl Interp {
         if targs.is_empty() && TAG_NAMES.contains(&name) {
             return Ok(Value::Tag(name.to_string()));
         }
-        if let Some(r) = super::atoms::named_value(name, targs) {
+        if let Some(r) = crate::eval::atoms::named_value(name, &self::targs(targs)) {
             return r.map_err(|err| Located::new(err, span));
         }
         if name == LAST_NAME && targs.is_empty() {

@@ -12,6 +12,8 @@
 //!   non-MMA functions, swizzles, members, printing), disagreements included once fixed.
 //! - `coord_cases.jsonl`: tuple/structure/coordinate cases; `algebra_cases.jsonl`: corners of
 //!   the algebra (identity layouts, tilers, coalesce with a profile, ...).
+//! - `gmma_cases.jsonl`: GMMA layout atoms (casts, tilings, slices), `make_gmma_desc` and its
+//!   refusals (issue 13).
 //! - `atoms_cases.jsonl`: MMA/copy atoms, tiled MMAs and copies, partitions, retiles, tensor
 //!   functions of partitions, refusals.
 //!
@@ -106,6 +108,11 @@ fn atoms_cases() {
     check("atoms_cases.jsonl", 2000, true);
 }
 
+#[test]
+fn gmma_cases() {
+    check("gmma_cases.jsonl", 40, true);
+}
+
 /// Every file under `tests/oracle/` is replayed by one of the tests above.
 #[test]
 fn every_file_is_replayed() {
@@ -118,6 +125,7 @@ fn every_file_is_replayed() {
         "coord_cases.jsonl",
         "algebra_cases.jsonl",
         "atoms_cases.jsonl",
+        "gmma_cases.jsonl",
     ];
     for f in std::fs::read_dir(&dir).unwrap() {
         let name = f.unwrap().file_name().to_string_lossy().into_owned();

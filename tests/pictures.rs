@@ -170,7 +170,7 @@ fn pictures_are_well_formed_titled_and_sized() {
         ("print_svg(mma_layout_C(SM80_16x8x16_F32F16F16F32_TN))".to_string(), "over the tile (16,8)"),
         ("print_svg(((_4,_8),(_2,_2)):((_32,_1),(_16,_8)), (_16,_8))".to_string(), "over the tile (_16,_8)"),
         (format!("{ldsm}; print_svg(C)"), "TiledCopy SM75_U32x4_LDSM_N (half_t)"),
-        (format!("{ldsm}; print_banks((_32,_32):(_32,_1), half_t, C)"), "(4-way)"),
+        (format!("{ldsm}; bank_picture((_32,_32):(_32,_1), half_t, C)"), "(4-way)"),
         ("print_svg(make_layout((_128,_128)))".to_string(), "(_128,_128):(_1,_128)"),
     ];
     for (src, title) in cases {
@@ -213,11 +213,11 @@ fn big_tiles_stay_readable() {
 fn bank_picture_marks_conflicts() {
     let ldsm = "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); \
                 C = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T)";
-    let bad = picture(&format!("{ldsm}; print_banks((_32,_32):(_32,_1), half_t, C)"));
+    let bad = picture(&format!("{ldsm}; bank_picture((_32,_32):(_32,_1), half_t, C)"));
     assert!(bad.contains("(4-way)"));
     // 32 threads x 8 values outlined, all red.
     assert_eq!(bad.matches("fill=\"none\" stroke=\"red\"").count(), 256);
-    let ok = picture(&format!("{ldsm}; print_banks(Sw<2,3,3> o (_32,_32):(_32,_1), half_t, C)"));
+    let ok = picture(&format!("{ldsm}; bank_picture(Sw<2,3,3> o (_32,_32):(_32,_1), half_t, C)"));
     assert!(ok.contains("(1-way)"), "{}", &ok[..600]);
     assert_eq!(ok.matches("fill=\"none\" stroke=\"red\"").count(), 0);
     assert_eq!(ok.matches("fill=\"none\" stroke=\"black\"").count(), 256);
@@ -228,8 +228,8 @@ fn picture_errors_name_their_printer() {
     use cute::session::{Options, Session};
     for (src, msg) in [
         ("print_svg((_2,_2,_2):(_1,_2,_4))", "print_svg needs a layout of rank at most 2"),
-        ("print_banks((_2,_2,_2):(_1,_2,_4), 16)", "print_banks needs a layout of rank at most 2"),
-        ("print_banks((_2,_2):(_1,_2), 12)", "element size"),
+        ("bank_picture((_2,_2,_2):(_1,_2,_4), 16)", "bank_picture needs a layout of rank at most 2"),
+        ("bank_picture((_2,_2):(_1,_2), 12)", "element size"),
         ("print_svg(_4:_1, (_2,_2))", "(thread, value)"),
         ("print_svg(SM80_16x8x16_F32F16F16F32_TN)", "print_svg draws"),
     ] {

@@ -51,12 +51,12 @@ pub fn picture(args: &[Value]) -> R<String> {
     }
 }
 
-/// `print_banks(S, T [, access])`.
+/// `bank_picture(S, T [, access])`.
 pub fn banks(args: &[Value]) -> R<String> {
     match args {
         [s, t] => svg::svg_banks(s, t, None),
         [s, t, a] => svg::svg_banks(s, t, Some(a)),
-        _ => Err(EvalError::arity("print_banks(S, T) or print_banks(S, T, access)")),
+        _ => Err(EvalError::arity("bank_picture(S, T) or bank_picture(S, T, access)")),
     }
     .map_err(|e| if e.arg.is_none() { e.at_arg(0) } else { e })
 }
@@ -81,8 +81,8 @@ fn f_print_svg(a: &Args) -> R<Value> {
     Ok(Value::Text(picture(a.args)?))
 }
 
-fn f_print_banks(a: &Args) -> R<Value> {
-    no_targs(a, "print_banks")?;
+fn f_bank_picture(a: &Args) -> R<Value> {
+    no_targs(a, "bank_picture")?;
     Ok(Value::Text(banks(a.args)?))
 }
 
@@ -168,19 +168,19 @@ pub const BUILTINS: &[Builtin] = &[
         f: f_print_svg,
     },
     Builtin {
-        name: "print_banks",
-        sig: "print_banks(S, T [, access])",
+        name: "bank_picture",
+        sig: "bank_picture(S, T [, access])",
         doc: "an SVG picture of a shared-memory layout S ((m,n) -> element offset) with each cell's 4-byte bank for \
               elements of T (a type or a bit count); with an access (a TiledCopy or a TV layout) warp 0's cells are \
               outlined, in red where they conflict",
-        example: "print_banks((_1,_2):(_0,_1), 32)",
+        example: "bank_picture((_1,_2):(_0,_1), 32)",
         result: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"486\" height=\"104\" viewBox=\"0 0 486 104\">\n<title>(_1,_2):(_0,_1)  (32-bit elements)</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n<text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"start\">(_1,_2):(_0,_1)  (32-bit elements)</text>\n<text x=\"8\" y=\"36\" font-size=\"11\" text-anchor=\"start\">cell: b = 4-byte bank of its first byte (32 banks), colour by bank</text>\n<text x=\"41\" y=\"54\" font-size=\"10\">0</text>\n<text x=\"77\" y=\"54\" font-size=\"10\">1</text>\n<text x=\"11\" y=\"80\" font-size=\"10\">0</text>\n<rect x=\"23\" y=\"64\" width=\"36\" height=\"32\" fill=\"rgb(237,171,171)\" stroke=\"black\"/>\n<text x=\"41\" y=\"73\" font-size=\"9\">b0</text>\n<rect x=\"59\" y=\"64\" width=\"36\" height=\"32\" fill=\"rgb(226,140,120)\" stroke=\"black\"/>\n<text x=\"77\" y=\"73\" font-size=\"9\">b1</text>\n</g>\n</svg>",
-        f: f_print_banks,
+        f: f_bank_picture,
     },
     Builtin {
         name: "banks",
         sig: "banks(S, T [, access], \"file.svg\")",
-        doc: "writes print_banks(S, T [, access]) to a file and says `wrote file.svg` on stderr",
+        doc: "writes bank_picture(S, T [, access]) to a file and says `wrote file.svg` on stderr",
         example: "banks(Sw<3,3,3> o (_8,_64):(_64,_1), half_t, \"/tmp/banks.svg\")",
         result: "",
         f: f_banks,

@@ -6,7 +6,7 @@
 //! - a thread-value layout over a tile (`print_svg(TV, (M,N))`, or a layout that is an MMA
 //!   atom's A/B/C layout): each cell coloured by its first owning thread, warps outlined;
 //! - a TiledCopy: source and destination tiles side by side (as `print_latex` places them);
-//! - shared-memory banks (`print_banks`): cells coloured by 4-byte bank for an element size,
+//! - shared-memory banks (`bank_picture`): cells coloured by 4-byte bank for an element size,
 //!   one warp's access outlined, conflicting cells outlined in red.
 //!
 //! Output is deterministic and sized to its content. May import: `eval`, `render::grid`.
@@ -396,7 +396,7 @@ pub fn svg(v: &Value) -> R<String> {
     }
 }
 
-/// Bytes per element for `print_banks`: a bit count (16) or a value type name (`half_t`).
+/// Bytes per element for `bank_picture`: a bit count (16) or a value type name (`half_t`).
 fn element_bits(v: &Value) -> R<i64> {
     let bits = match v {
         Value::Tuple(IntTuple::I(i)) => i.v,
@@ -430,7 +430,7 @@ fn bank_colour(bank: i64) -> String {
     format!("{},{},{}", to(r), to(g), to(b))
 }
 
-/// `print_banks(S, T [, access])`: the shared-memory layout S ((m, n) -> element offset) with
+/// `bank_picture(S, T [, access])`: the shared-memory layout S ((m, n) -> element offset) with
 /// each cell coloured by its 4-byte bank for elements of T; with `access` (a TiledCopy, read on
 /// its source side, or a (thread, value) -> index TV layout over S's shape), warp 0's cells are
 /// outlined with their thread, in red where another thread of the same phase uses the bank at a
@@ -438,9 +438,9 @@ fn bank_colour(bank: i64) -> String {
 pub fn svg_banks(smem: &Value, elem: &Value, access: Option<&Value>) -> R<String> {
     let bits = element_bits(elem).map_err(|e| e.at_arg(1))?;
     let bytes = bits / 8;
-    let layout = append2_value(smem, "print_banks")?;
+    let layout = append2_value(smem, "bank_picture")?;
     let g = Grid::new(&layout)?;
-    check_limit("print_banks", g.rows, g.cols)?;
+    check_limit("bank_picture", g.rows, g.cols)?;
     let addr = |m: i64, n: i64| -> R<i64> { Ok(g.at(m, n)? as i64 * bytes) };
     // Warp 0's accesses: thread -> its cells (in value order).
     let mut cells: Vec<Vec<(i64, i64)>> = vec![Vec::new(); 32];
@@ -566,7 +566,7 @@ fn all_owners(l: &Layout, rows: i64, cols: i64) -> R<Owners> {
         [t, v] => (size_of(t)?, size_of(v)?),
         _ => return Err(EvalError::rule("rank(TV) == 2", format!("`{l}` is not a (thread, value) layout"))),
     };
-    check_limit("print_banks", nt.min(32), nv)?;
+    check_limit("bank_picture", nt.min(32), nv)?;
     let _ = (rows, cols);
     let mut v = Vec::new();
     for t in 0..nt.min(32) {
@@ -579,7 +579,7 @@ fn all_owners(l: &Layout, rows: i64, cols: i64) -> R<Owners> {
 
 fn index_owners(l: &Layout, rows: i64, cols: i64) -> R<Owners> {
     let g = Grid::new(&Value::Layout(l.clone()))?;
-    check_limit("print_banks", g.rows.min(32), g.cols)?;
+    check_limit("bank_picture", g.rows.min(32), g.cols)?;
     let mut v = Vec::new();
     for t in 0..g.rows.min(32) {
         for x in 0..g.cols {

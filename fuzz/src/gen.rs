@@ -81,6 +81,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn fill(
         &mut self,
         prof: &[Option<Vec<Option<()>>>],
+        unwrap: bool,
         leaf: &mut dyn FnMut(&mut Self) -> Result<String>,
     ) -> Result<String> {
         let mut parts = Vec::new();
@@ -96,7 +97,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 }
             }
         }
-        if parts.len() == 1 && self.u.arbitrary::<bool>()? {
+        if parts.len() == 1 && unwrap {
             return Ok(parts.remove(0));
         }
         Ok(format!("({})", parts.join(",")))
@@ -127,7 +128,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             })
         };
         let mut sh = Vec::new();
-        let shape = self.fill(&prof, &mut |g| {
+        // Shape and stride are unwrapped alike, so that they stay congruent.
+        let unwrap = self.u.arbitrary::<bool>()?;
+        let shape = self.fill(&prof, unwrap, &mut |g| {
             let s = stat(g)?;
             let t = g.size_int(s)?;
             sh.push(t.trim_start_matches('_').parse::<i64>().unwrap_or(1));
@@ -155,7 +158,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
         }
         let mut k = 0;
-        let stride = self.fill(&prof, &mut |g| {
+        let stride = self.fill(&prof, unwrap, &mut |g| {
             let d = ds.get(k).copied().unwrap_or(1);
             k += 1;
             Ok(if stat(g)? == Some(true) { format!("_{d}") } else { d.to_string() })

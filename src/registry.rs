@@ -13,7 +13,14 @@ use std::sync::OnceLock;
 /// All entries: `eval`'s in module order, then `render`'s.
 pub fn registry() -> &'static [Builtin] {
     static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
-    REG.get_or_init(|| builtins::join(&[builtins::registry(), crate::render::BUILTINS, crate::render::print::BUILTINS, crate::decode::BUILTINS]))
+    REG.get_or_init(|| {
+        builtins::join(&[
+            builtins::registry(),
+            crate::render::BUILTINS,
+            crate::render::print::BUILTINS,
+            crate::decode::BUILTINS,
+        ])
+    })
 }
 
 fn index() -> &'static HashMap<&'static str, Vec<usize>> {

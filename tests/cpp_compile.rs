@@ -52,6 +52,8 @@ fn golden_cases(skipped: &mut Vec<String>) -> Vec<Case> {
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        // the golden files (as the module says): the 23k random difftest cases would take CI ten minutes
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("golden")))
         .collect();
     files.sort();
     let mut cases = Vec::new();

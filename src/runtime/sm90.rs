@@ -27,8 +27,8 @@ use crate::eval::layout::{Composed, Func, Layout, Swizzle};
 use crate::eval::value::Value;
 use std::fmt::Write;
 
-pub use crate::eval::gmma::{GmmaDesc, LayoutType};
 use crate::eval::gmma;
+pub use crate::eval::gmma::{GmmaDesc, LayoutType};
 
 /// `make_gmma_desc<K>` (crate::eval::gmma, CuTe's checks and refusals) of a K-major operand
 /// slice behind the `Sw<B,4,3>` byte swizzle of `swizzle_bytes`-byte rows.

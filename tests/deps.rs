@@ -20,7 +20,22 @@ const DIRECT: &[(&str, &[&str])] = &[
     ("eval", &[]),
     ("parser", &[]),
     ("jsonl", &[]),
-    ("lib", &["decode", "diagnostic", "eval", "interp", "jsonl", "parser", "registry", "render", "repl", "runtime", "session"]),
+    (
+        "lib",
+        &[
+            "decode",
+            "diagnostic",
+            "eval",
+            "interp",
+            "jsonl",
+            "parser",
+            "registry",
+            "render",
+            "repl",
+            "runtime",
+            "session",
+        ],
+    ),
 ];
 
 fn direct(m: &str) -> &'static [&'static str] {

@@ -280,6 +280,7 @@ impl Session {
                     ),
                     span: stmt.span,
                     help: Some("remove the mark if the statement no longer warns".to_string()),
+                    note: None,
                 }));
             }
             for w in warnings {

@@ -29,11 +29,13 @@ pub struct Located {
     pub span: Span,
     /// A hint shown under the error (`did you mean 'size'?`).
     pub help: Option<String>,
+    /// A note shown under the error (`note: with static integers CuTe gives ...`).
+    pub note: Option<String>,
 }
 
 impl Located {
     pub fn new(error: EvalError, span: Span) -> Located {
-        Located { error, span, help: None }
+        Located { error, span, help: None, note: None }
     }
 }
 
@@ -609,9 +611,11 @@ impl Interp {
 
     /// Call built-in `name`, stamping the offending argument's span (or the whole call's).
     fn call_builtin(&self, name: &str, targs: &[ast::TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
-        builtins::call(name, &self::targs(targs), args).map_err(|err| {
+        let targs = self::targs(targs);
+        builtins::call(name, &targs, args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-            Located::new(err, span)
+            let note = crate::eval::analysis::static_note(name, &targs, args, &err);
+            Located { note, ..Located::new(err, span) }
         })
     }
 

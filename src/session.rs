@@ -280,6 +280,7 @@ impl Session {
                     ),
                     span: stmt.span,
                     help: Some("remove the mark if the statement no longer warns".to_string()),
+                    note: None,
                 }));
             }
             for w in warnings {
@@ -310,7 +311,7 @@ impl Session {
         let text = |sp: crate::parser::ast::Span| source.get(sp.start..sp.end).unwrap_or("").trim().to_string();
         let c = self.opts.color_diagnostics;
         match f {
-            Failure::Error(Located { error, span, help }) => {
+            Failure::Error(Located { error, span, help, note }) => {
                 let mut d = Diagnostic::error(one_line(&error.to_string()), Some(*span));
                 d.help = help.clone();
                 if self.opts.interactive && error.kind == crate::eval::error::ErrorKind::Unknown {
@@ -320,6 +321,7 @@ impl Session {
                         None => more.to_string(),
                     });
                 }
+                d.notes.extend(note.iter().map(|n| format!("note: {n}")));
                 d
             }
             Failure::Assert(a) => {

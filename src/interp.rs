@@ -597,10 +597,8 @@ impl Interp {
                     return Err(self.unknown(name, *name_span, true));
                 }
                 let vals = self.eval_args(args)?;
-                builtins::call(name, &self::targs(targs), &vals).map_err(|err| {
-                    let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
-                    Located::new(err, span)
-                })
+                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+                self.call_builtin(name, targs, &vals, e.span, &spans)
             }
             ExprKind::Apply { callee, args } => {
                 let c = self.eval_arg(callee)?;

@@ -29,8 +29,9 @@ pub struct Located {
     pub span: Span,
     /// A hint shown under the error (`did you mean 'size'?`).
     pub help: Option<String>,
-    /// A note shown under the error (`note: with static integers CuTe gives ...`).
-    pub note: Option<String>,
+    /// A note shown under the error (`note: with static integers CuTe gives ...`); boxed to
+    /// keep the error small (it travels in every `Result`).
+    pub note: Option<Box<str>>,
 }
 
 impl Located {
@@ -612,7 +613,7 @@ impl Interp {
         let targs = self::targs(targs);
         builtins::call(name, &targs, args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-            let note = crate::eval::analysis::static_note(name, &targs, args, &err);
+            let note = crate::eval::analysis::static_note(name, &targs, args, &err).map(String::into_boxed_str);
             Located { note, ..Located::new(err, span) }
         })
     }

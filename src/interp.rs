@@ -27,8 +27,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub struct Located {
     pub error: EvalError,
     pub span: Span,
-    /// A hint shown under the error (`did you mean 'size'?`).
-    pub help: Option<String>,
+    /// A hint shown under the error (`did you mean 'size'?`); boxed, as the note.
+    pub help: Option<Box<str>>,
     /// A note shown under the error (`note: with static integers CuTe gives ...`); boxed to
     /// keep the error small (it travels in every `Result`).
     pub note: Option<Box<str>>,
@@ -673,7 +673,7 @@ impl Interp {
                 let ops = crate::eval::atoms::op_names();
                 if !ops.iter().any(|n| n == name) {
                     let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
-                    l.help = suggest(name, &ops).map(|s| format!("did you mean '{s}'?"));
+                    l.help = suggest(name, &ops).map(|s| format!("did you mean '{s}'?").into());
                 }
                 l
             });
@@ -694,7 +694,7 @@ impl Interp {
                 span,
             );
             if !sig.is_empty() {
-                l.help = Some(format!("usage: {sig}"));
+                l.help = Some(format!("usage: {sig}").into());
             }
             return Err(l);
         }
@@ -728,9 +728,9 @@ impl Interp {
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
                 [] => String::new(),
             };
-            l.help = Some(format!("did you mean {list}?"));
+            l.help = Some(format!("did you mean {list}?").into());
         } else if let Some(s) = suggest(name, &candidates) {
-            l.help = Some(format!("did you mean '{s}'?"));
+            l.help = Some(format!("did you mean '{s}'?").into());
         }
         l
     }

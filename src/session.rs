@@ -279,7 +279,7 @@ impl Session {
                         format!("this statement is marked `# {EXPECT_WARNING}` but gave none"),
                     ),
                     span: stmt.span,
-                    help: Some("remove the mark if the statement no longer warns".to_string()),
+                    help: Some("remove the mark if the statement no longer warns".into()),
                     note: None,
                 }));
             }
@@ -313,7 +313,7 @@ impl Session {
         match f {
             Failure::Error(Located { error, span, help, note }) => {
                 let mut d = Diagnostic::error(one_line(&error.to_string()), Some(*span));
-                d.help = help.clone();
+                d.help = help.as_deref().map(String::from);
                 if self.opts.interactive && error.kind == crate::eval::error::ErrorKind::Unknown {
                     let more = "`:help` lists the functions, `:help atoms` the MMA operations";
                     d.help = Some(match d.help.take() {

@@ -54,7 +54,7 @@ pub fn tick() -> R<()> {
         t.set(n);
         n
     });
-    if n % TICKS_PER_LOOK != 0 {
+    if !n.is_multiple_of(TICKS_PER_LOOK) {
         return Ok(());
     }
     check()
@@ -94,7 +94,7 @@ pub fn show(d: Duration) -> String {
 /// Seconds as a limit: `0` is no limit; a negative or non-number is refused.
 pub fn parse_seconds(text: &str) -> Option<Option<Duration>> {
     let s: f64 = text.trim().parse().ok()?;
-    if !s.is_finite() || s < 0.0 || s > 1e9 {
+    if !(0.0..=1e9).contains(&s) {
         return None;
     }
     Some(if s == 0.0 { None } else { Some(Duration::from_secs_f64(s)) })

@@ -427,6 +427,13 @@ pub(crate) fn parse_layout(o: &Opts) -> R<String> {
     })
 }
 
+/// The operands' majors of a BLAS layout tag: A is MxK (`T` = K-major), B is KxN (`N` = K-major).
+pub(crate) fn majors(layout: &str) -> (Major, Major) {
+    let a = if layout.starts_with('T') { Major::K } else { Major::MN };
+    let b = if layout.ends_with('N') { Major::K } else { Major::MN };
+    (a, b)
+}
+
 pub(crate) fn parse_tile(o: &Opts) -> R<(i64, i64, i64)> {
     let r = o.get("tile");
     let (bm, bn, bk) = match r.opt {
@@ -690,8 +697,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let given = given_lines(opts);
     let (dtype, out) = parse_types(&o)?;
     let layout = parse_layout(&o)?;
-    let a_major = if layout.starts_with('T') { Major::K } else { Major::MN };
-    let b_major = if layout.ends_with('N') { Major::K } else { Major::MN };
+    let (a_major, b_major) = majors(&layout);
     let (bm, bn, bk) = parse_tile(&o)?;
     let stages = o.int("stages")?;
     let MmaChoice { atom, dtype, warps, wm, wn, perm_m, perm_n, tiled_mma } = parse_mma(&o, dtype, bm, bn, bk)?;

@@ -16,7 +16,7 @@
 //! sm80 path's.
 //! May import: `eval` (values, atoms, gmma), `runtime::{config, expr, lower, kernel}`.
 
-use super::config::{self, DType, Opts};
+use super::config::{self, DType, Major, Opts};
 use super::expr::{var, Expr};
 use super::lower::{self, host_eval, layout_at_crd};
 use crate::eval::atoms::mma_table::MmaTraits;
@@ -30,23 +30,36 @@ use std::fmt::Write;
 use crate::eval::gmma;
 pub use crate::eval::gmma::{GmmaDesc, LayoutType};
 
-/// `make_gmma_desc<K>` (crate::eval::gmma, CuTe's checks and refusals) of a K-major operand
-/// slice behind the `Sw<B,4,3>` byte swizzle of `swizzle_bytes`-byte rows.
-fn make_desc(slice: &Layout, swizzle_bytes: i64) -> R<GmmaDesc> {
-    let b = match swizzle_bytes {
+fn gmma_major(major: Major) -> gmma::Major {
+    match major {
+        Major::K => gmma::Major::K,
+        Major::MN => gmma::Major::MN,
+    }
+}
+
+fn swizzle_b(swizzle_bytes: i64) -> i32 {
+    match swizzle_bytes {
         128 => 3,
         64 => 2,
         _ => 1,
-    };
-    let v = gmma::smem_flagged(Value::Swizzle(Swizzle { b, m: 4, s: 3 }), 16, Value::Layout(slice.clone()))?;
-    gmma::make_gmma_desc(gmma::Major::K, &v, 16)
+    }
 }
 
-/// One operand of the Hopper kernel (K-major).
+/// `make_gmma_desc<K|MN>` (crate::eval::gmma, CuTe's checks and refusals) of an operand slice
+/// behind the `Sw<B,4,3>` byte swizzle of `swizzle_bytes`-byte rows.
+fn make_desc(slice: &Layout, swizzle_bytes: i64, major: Major) -> R<GmmaDesc> {
+    let b = swizzle_b(swizzle_bytes);
+    let v = gmma::smem_flagged(Value::Swizzle(Swizzle { b, m: 4, s: 3 }), 16, Value::Layout(slice.clone()))?;
+    gmma::make_gmma_desc(gmma_major(major), &v, 16)
+}
+
+/// One operand of the Hopper kernel, K-major or MN-major.
 #[derive(Clone, Debug)]
 pub struct Operand90 {
     /// 'a' or 'b'
     pub name: char,
+    /// Which mode is contiguous in global memory, in the smem atom and for the wgmma.
+    pub major: Major,
     pub tile_mn: i64,
     pub extent_mn: i64,
     /// Width of a swizzled row in bytes (128, 64 or 32): the GMMA atom and the TMA swizzle mode.
@@ -60,7 +73,8 @@ pub struct Operand90 {
     /// Its layout before the swizzle (what the descriptors and TMA boxes are read from).
     pub plain: Layout,
     pub stage_elems: i64,
-    /// TMA box: `box_k` elements along K (one swizzled row) by `box_rows` rows.
+    /// TMA box: `box_k` elements along K by `box_rows` rows (M or N). The swizzled (inner)
+    /// dimension is K for a K-major operand (`box_k` = one swizzled row), rows for MN-major.
     pub box_k: i64,
     pub box_rows: i64,
     /// Boxes of one stage: (first row, first k, byte offset in the stage), offsets from the layout.
@@ -83,6 +97,17 @@ impl Operand90 {
     }
     pub fn stage_bytes(&self) -> i64 {
         self.stage_elems * 2
+    }
+    /// The TMA box as the tensor map takes it: (inner, outer) elements.
+    pub fn tma_box(&self) -> (i64, i64) {
+        match self.major {
+            Major::K => (self.box_k, self.box_rows),
+            Major::MN => (self.box_rows, self.box_k),
+        }
+    }
+    /// The wgmma's transpose immediate (`tnspA`/`tnspB`): 1 for an MN-major operand.
+    pub fn transpose(&self) -> i32 {
+        i32::from(self.major == Major::MN)
     }
 }
 
@@ -169,35 +194,36 @@ fn lay(shape: &[i64], stride: &[i64]) -> Layout {
     )
 }
 
-/// CuTe's GMMA K-major atom for 16-bit elements (`gmma_atom`), with its name.
-pub fn atom_cute(swizzle_bytes: i64) -> String {
+/// CuTe's GMMA atom for 16-bit elements (`gmma_atom`), with its name.
+pub fn atom_cute(swizzle_bytes: i64, major: Major) -> String {
     let name = match swizzle_bytes {
         128 => "SW128",
         64 => "SW64",
         _ => "SW32",
     };
-    format!("Layout_K_{name}_Atom<half_t> = {}", gmma::gmma_atom(gmma::Major::K, swizzle_bytes as u32, 16))
+    let m = gmma_major(major);
+    format!("Layout_{m}_{name}_Atom<half_t> = {}", gmma::gmma_atom(m, swizzle_bytes as u32, 16))
 }
 
-/// The K-major GMMA atom on element offsets (16-bit elements): `Sw<B,3,3> o (_8,_W):(_W,_1)`.
-pub fn atom_elems(swizzle_bytes: i64) -> Value {
-    let b = match swizzle_bytes {
-        128 => 3,
-        64 => 2,
-        _ => 1,
-    };
+/// The GMMA atom on element offsets (16-bit elements): K-major `Sw<B,3,3> o (_8,_W):(_W,_1)`,
+/// MN-major `Sw<B,3,3> o (_W,_8):(_1,_W)` (W elements = one swizzled row).
+pub fn atom_elems(swizzle_bytes: i64, major: Major) -> Value {
     let w = swizzle_bytes / 2;
+    let inner = match major {
+        Major::K => lay(&[8, w], &[w, 1]),
+        Major::MN => lay(&[w, 8], &[1, w]),
+    };
     Value::Composed(Box::new(Composed {
-        outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }),
+        outer: Func::Swizzle(Swizzle { b: swizzle_b(swizzle_bytes), m: 3, s: 3 }),
         offset: st(0),
-        inner: Func::Layout(lay(&[8, w], &[w, 1])),
+        inner: Func::Layout(inner),
         mixed: None,
     }))
 }
 
-/// The swizzle bytes of a user's atom: one of the K-major GMMA atoms on element offsets.
-fn swizzle_of_atom(v: &Value) -> Option<i64> {
-    [128, 64, 32].into_iter().find(|&b| atom_elems(b).to_string() == config::staticize(v).to_string())
+/// The swizzle bytes of a user's atom: one of the GMMA atoms of `major` on element offsets.
+fn swizzle_of_atom(v: &Value, major: Major) -> Option<i64> {
+    [128, 64, 32].into_iter().find(|&b| atom_elems(b, major).to_string() == config::staticize(v).to_string())
 }
 
 fn refuse(msg: impl Into<String>) -> EvalError {
@@ -209,6 +235,7 @@ fn refuse(msg: impl Into<String>) -> EvalError {
 #[allow(clippy::too_many_arguments)]
 pub fn operand(
     name: char,
+    major: Major,
     tile_mn: i64,
     extent_mn: i64,
     bk: i64,
@@ -216,14 +243,27 @@ pub fn operand(
     swizzle_bytes: i64,
     slice_rows: i64,
 ) -> R<Operand90> {
-    let atom = atom_elems(swizzle_bytes);
+    let atom = atom_elems(swizzle_bytes, major);
     let w = swizzle_bytes / 2;
-    if bk % w != 0 {
-        return Err(refuse(format!(
-            "BK = {bk} is not a multiple of the {swizzle_bytes}-byte swizzle atom's {w} elements"
-        )));
+    match major {
+        Major::K if bk % w != 0 => {
+            return Err(refuse(format!(
+                "BK = {bk} is not a multiple of the {swizzle_bytes}-byte swizzle atom's {w} elements"
+            )))
+        }
+        Major::MN if tile_mn % w != 0 => {
+            return Err(refuse(format!(
+                "{tile_mn} rows of {name} are not a multiple of the MN-major {swizzle_bytes}-byte swizzle atom's {w} elements"
+            )))
+        }
+        _ => {}
     }
-    let smem = lower::tile_to_shape(&atom, &[tile_mn, bk, stages])?;
+    // CUTLASS's order: atoms along M/N first for K-major operands, along K first for MN-major
+    // ones (`Step<_2,_1,_3>`), so that one TMA box of whole swizzled rows is contiguous
+    let smem = match major {
+        Major::K => lower::tile_to_shape(&atom, &[tile_mn, bk, stages])?,
+        Major::MN => lower::tile_to_shape_ordered(&atom, &[tile_mn, bk, stages], &[2, 1, 3])?,
+    };
     let plain = match &smem {
         Value::Composed(c) => match &c.inner {
             Func::Layout(l) => l.clone(),
@@ -240,12 +280,15 @@ pub fn operand(
             return Err(refuse(format!("{smem}: stage {s} does not start at {}", s * stage_elems)));
         }
     }
-    // TMA boxes: one swizzled row of K by up to 256 rows; each box must land as TMA writes it
-    // (rows of `swizzle_bytes` bytes one after another, the swizzle on the address).
-    let box_k = w;
-    let box_rows = tile_mn.min(256);
-    if tile_mn % box_rows != 0 {
-        return Err(refuse(format!("{tile_mn} rows are not whole TMA boxes of {box_rows}")));
+    // TMA boxes: one swizzled row of the contiguous dimension (K or M/N) by up to 256 of the
+    // other; each box must land as TMA writes it (rows of `swizzle_bytes` bytes one after
+    // another, the swizzle on the address).
+    let (box_k, box_rows) = match major {
+        Major::K => (w, tile_mn.min(256)),
+        Major::MN => (bk.min(256), w),
+    };
+    if tile_mn % box_rows != 0 || bk % box_k != 0 {
+        return Err(refuse(format!("a ({tile_mn},{bk}) tile is not whole TMA boxes of ({box_rows},{box_k})")));
     }
     let mut boxes = Vec::new();
     for j in 0..bk / box_k {
@@ -255,12 +298,13 @@ pub fn operand(
             for r in 0..box_rows {
                 for c in 0..box_k {
                     let got = at(r0 + r, k0 + c, 0)?;
-                    if got != base + r * w + c {
+                    // offset of (r, c) in the box as TMA writes it: the inner dimension first
+                    let want = base + if major == Major::K { r * w + c } else { c * w + r };
+                    if got != want {
                         return Err(refuse(format!(
-                            "smem_{name} = {smem}: TMA box ({r0},{k0}) writes element ({},{}) at {} but the layout puts it at {got}",
+                            "smem_{name} = {smem}: TMA box ({r0},{k0}) writes element ({},{}) at {want} but the layout puts it at {got}",
                             r0 + r,
                             k0 + c,
-                            base + r * w + c
                         )));
                     }
                 }
@@ -276,7 +320,7 @@ pub fn operand(
         &Layout::new(IntTuple::T(plain.shape.modes()[..2].to_vec()), IntTuple::T(plain.stride.modes()[..2].to_vec())),
         &lay(&[slice_rows, 16], &[1, tile_mn]),
     )?;
-    let desc = make_desc(&slice, swizzle_bytes).map_err(|e| {
+    let desc = make_desc(&slice, swizzle_bytes, major).map_err(|e| {
         EvalError::rule(
             "gemm sm90",
             format!("smem_{name} = {smem}: no wgmma descriptor for its {slice_rows}x16 slices: {e}"),
@@ -284,10 +328,11 @@ pub fn operand(
     })?;
     Ok(Operand90 {
         name,
+        major,
         tile_mn,
         extent_mn,
         swizzle_bytes,
-        atom_cute: atom_cute(swizzle_bytes),
+        atom_cute: atom_cute(swizzle_bytes, major),
         atom,
         smem,
         plain,
@@ -315,12 +360,7 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
     let given = config::given_lines(opts);
     let (dtype, out) = config::parse_types(o)?;
     let layout = config::parse_layout(o)?;
-    if layout != "TN" {
-        return Err(refuse(format!(
-            "layout={layout}: the sm90 kernel takes K-major A and B (TN) for now; use arch=sm80 for {layout}"
-        ))
-        .at_arg(o.get("layout").at()));
-    }
+    let (a_major, b_major) = config::majors(&layout);
     for key in ["mma", "copy_a", "copy_b"] {
         if o.get(key).opt.is_some() {
             return Err(refuse(format!(
@@ -329,9 +369,16 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
             .at_arg(o.get(key).at()));
         }
     }
-    // K-major rows must be 16-byte aligned for the TMA (its global strides are multiples of 16)
-    if k % 8 != 0 {
-        return Err(refuse(format!("K = {k}: TMA needs 16-byte aligned rows (K a multiple of 8); use arch=sm80")));
+    // the contiguous rows must be 16-byte aligned for the TMA (its global strides are multiples
+    // of 16 bytes)
+    for (op, major, mn, mn_name) in [('A', a_major, m, 'M'), ('B', b_major, n, 'N')] {
+        let (what, x) = if major == Major::K { ('K', k) } else { (mn_name, mn) };
+        if x % 8 != 0 {
+            return Err(refuse(format!(
+                "{what} = {x}: TMA needs 16-byte aligned rows of {op} ({layout}: {op} is {}-major, so {what} a multiple of 8); use arch=sm80",
+                if major == Major::K { "K" } else { "MN" }
+            )));
+        }
     }
     let tile_given = o.get("tile").opt.is_some();
     let (bm, bn, bk) = if tile_given { config::parse_tile(o)? } else { (128, 256, 64) };
@@ -353,30 +400,35 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         ))
         .at_arg(tile_at));
     }
-    let sw_of = |key: &str| -> R<i64> {
+    let sw_of = |key: &str, major: Major, tile_mn: i64| -> R<i64> {
         let r = o.get(key);
+        // the widest swizzle whose row (64, 32 or 16 elements) divides the contiguous extent
+        let contiguous = if major == Major::K { bk } else { tile_mn };
         match r.opt {
-            None => Ok(if bk % 64 == 0 {
+            None => Ok(if contiguous % 64 == 0 {
                 128
-            } else if bk % 32 == 0 {
+            } else if contiguous % 32 == 0 {
                 64
             } else {
                 32
             }),
-            Some((_, v)) => swizzle_of_atom(v).ok_or_else(|| {
+            Some((_, v)) => swizzle_of_atom(v, major).ok_or_else(|| {
+                let mj = if major == Major::K { "K" } else { "MN" };
                 refuse(format!(
-                    "{key} = {v}: the sm90 kernel takes a K-major GMMA atom: {}, {} or {}",
-                    atom_elems(128),
-                    atom_elems(64),
-                    atom_elems(32)
+                    "{key} = {v}: the sm90 kernel takes a {mj}-major GMMA atom ({layout}): {}, {} or {}",
+                    atom_elems(128, major),
+                    atom_elems(64, major),
+                    atom_elems(32, major)
                 ))
                 .at_arg(r.at())
             }),
         }
     };
-    let (swa, swb) = (sw_of("smem_a")?, sw_of("smem_b")?);
-    let a = operand('a', bm, m, bk, stages, swa, 64).map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
-    let b = operand('b', bn, n, bk, stages, swb, bn).map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
+    let (swa, swb) = (sw_of("smem_a", a_major, bm)?, sw_of("smem_b", b_major, bn)?);
+    let a = operand('a', a_major, bm, m, bk, stages, swa, 64)
+        .map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
+    let b = operand('b', b_major, bn, n, bk, stages, swb, bn)
+        .map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
     let atom = wgmma_atom(dtype, bn)?;
     let persistent = o.int("persistent")? == 1;
     let iters = o.int("iters")?;
@@ -490,10 +542,18 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     if !cfg.given.is_empty() {
         writeln!(s, "// options: {}", cfg.given.join(" "))?;
     }
+    let mj = |o: &Operand90| if o.major == Major::K { "K" } else { "MN" };
     writeln!(
         s,
-        "// C ({}x{}, row-major) = A ({}x{}, K-major) * B ({}x{}, K-major), fp32 accumulation",
-        cfg.m, cfg.n, cfg.m, cfg.k, cfg.k, cfg.n
+        "// C ({}x{}, row-major) = A ({}x{}, {}-major) * B ({}x{}, {}-major), fp32 accumulation",
+        cfg.m,
+        cfg.n,
+        cfg.m,
+        cfg.k,
+        mj(&cfg.a),
+        cfg.k,
+        cfg.n,
+        mj(&cfg.b)
     )?;
     writeln!(s, "// Layouts (every number below is read off these and checked at every coordinate):")?;
     writeln!(s, "//   gC = {}", cfg.gmem_c)?;
@@ -505,11 +565,14 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
             "//     on element offsets {} tiled: tile_to_shape(atom, (_{rows},_{bk},_{st})) = {}",
             o.atom, o.smem
         )?;
+        let (b0, b1) = if o.major == Major::K {
+            (format!("{} (K)", o.box_k), format!("{} (rows)", o.box_rows))
+        } else {
+            (format!("{} (rows)", o.box_rows), format!("{} (K)", o.box_k))
+        };
         writeln!(
             s,
-            "//     TMA box {{{} (K), {} (rows)}}, swizzle {}B, {} box(es) per stage at bytes {:?}",
-            o.box_k,
-            o.box_rows,
+            "//     TMA box {{{b0}, {b1}}}, swizzle {}B, {} box(es) per stage at bytes {:?}",
             o.swizzle_bytes,
             o.boxes.len(),
             o.boxes.iter().map(|b| b.2).collect::<Vec<_>>()
@@ -583,11 +646,13 @@ fn emit_prelude(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\n\"", nv + 2)?;
     writeln!(
         s,
-        "    \"wgmma.mma_async.sync.aligned.m64n{}k16.f32.{ab}.{ab} {{{}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\\n\"",
+        "    \"wgmma.mma_async.sync.aligned.m64n{}k16.f32.{ab}.{ab} {{{}}}, %{}, %{}, p, 1, 1, {}, {};\\n}}\\n\"",
         cfg.bn,
         regs.join(", "),
         nv,
-        nv + 1
+        nv + 1,
+        cfg.a.transpose(),
+        cfg.b.transpose()
     )?;
     let outs: Vec<String> = (0..nv).map(|i| format!("\"+f\"(d[{i}])")).collect();
     writeln!(s, "    : {}", outs.join(", "))?;
@@ -687,12 +752,10 @@ fn emit_producer(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     for (o, map, base, tile) in [(&cfg.a, "tma_a", "sa", cfg.bm), (&cfg.b, "tma_b", "sb", cfg.bn)] {
         let coord = if o.name == 'a' { "bm" } else { "bn" };
         for &(r0, k0, off) in &o.boxes {
-            writeln!(
-                s,
-                "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, kt * {} + {k0}, {coord} * {tile} + {r0});",
-                o.stage_bytes(),
-                cfg.bk
-            )?;
+            // the tensor map's coordinates: the contiguous dimension first
+            let (kc, rc) = (format!("kt * {} + {k0}", cfg.bk), format!("{coord} * {tile} + {r0}"));
+            let (c0, c1) = if o.major == Major::K { (kc, rc) } else { (rc, kc) };
+            writeln!(s, "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, {c0}, {c1});", o.stage_bytes())?;
         }
     }
     writeln!(s, "          if (++s == {st}) {{ s = 0; ph ^= 1; }}")?;

@@ -210,3 +210,46 @@ fn mn_major_rows_must_be_16_byte_aligned_for_the_tma() {
     let e = config::parse_kernel(1001, 1000, 1000, &opts, None).unwrap_err();
     assert!(e.to_string().contains("M = 1001: TMA needs 16-byte aligned rows of A"), "{e}");
 }
+
+/// The TMA-store epilogue: every accumulator (thread t, value v) of each consumer is written at
+/// the byte of its box where a 128B-swizzled TMA store reads element (m, n) of C, and the
+/// threads fill every element of every box exactly once.
+#[test]
+fn tma_store_boxes_hold_the_c_layout() {
+    let mut seen_epi = 0;
+    for (d, cfg) in configs() {
+        let Some(e) = &cfg.epi else { continue };
+        seen_epi += 1;
+        let p = sm90::plan(&cfg).unwrap();
+        let c = Value::Layout(cfg.atom.c.clone());
+        let boxes = cfg.bn / e.cols;
+        let mut filled = vec![0u8; (boxes * 64 * e.cols) as usize];
+        for t in 0..128i64 {
+            let (r0, n0) = (p.c_m.eval(&|_| t).unwrap(), p.c_n.eval(&|_| t).unwrap());
+            for v in 0..cfg.bn / 2 {
+                let idx = eval(&c, &[t, v]);
+                let (m, n) = (idx % 64, idx / 64);
+                let (dm, dn) = p.c_vals[v as usize];
+                let j = dn / e.cols;
+                // the kernel's address: swz128((r0 + dm) * 128 + (n0 + dn - j * cols) * bytes)
+                let byte = e.smem_byte(r0 + dm, n0 + dn - j * e.cols);
+                // TMA's read of the box: element (row, col) at swizzle(row * 128 + col * bytes)
+                let want = byte_swizzle(m * 128 + (n % e.cols) * e.out_bytes, 128);
+                assert_eq!((j, byte), (n / e.cols, want), "{d}: thread {t} value {v} -> C ({m},{n})");
+                let slot = (j * 64 * e.cols + m * e.cols + n % e.cols) as usize;
+                filled[slot] += 1;
+            }
+        }
+        assert!(filled.iter().all(|&x| x == 1), "{d}: the boxes are not filled exactly once");
+        let src = sm90::generate(&cfg).unwrap();
+        assert!(src.contains("tma_store(&tma_c, box"), "{d}");
+        assert!(src.contains(&format!("boxes of 64 rows x {} columns", e.cols)), "{d}");
+    }
+    assert!(seen_epi >= 3, "only {seen_epi} configurations with the TMA-store epilogue");
+    let cfgs = configs();
+    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("tma_store=_0")).expect("a tma_store=0 configuration");
+    assert!(cfg.epi.is_none(), "{d}");
+    assert!(sm90::generate(cfg).unwrap().contains("st_pair(cp +"), "{d}");
+    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("out=f32") && d.starts_with("gemm 1000")).unwrap();
+    assert_eq!(cfg.epi.as_ref().map(|e| e.cols), Some(32), "{d}");
+}

@@ -191,10 +191,11 @@ pub const OPTIONS: &[OptSpec] = &[
     opt("arch", "sm90 on a compute capability 9.0 GPU, else sm80", "sm80 | sm90"),
     int_opt("consumers", 2, 1, 2, "consumers (consumer warpgroups)"),
     int_opt("persistent", 1, 0, 1, "persistent"),
+    int_opt("tma_store", 1, 0, 1, "tma_store (epilogue through shared memory and TMA stores)"),
 ];
 
 /// Options only the sm90 kernel takes.
-pub const SM90_KEYS: &[&str] = &["consumers", "persistent"];
+pub const SM90_KEYS: &[&str] = &["consumers", "persistent", "tma_store"];
 
 /// The option keys, in table order.
 pub fn keys() -> Vec<&'static str> {

@@ -62,6 +62,8 @@ pub struct TmaJob {
     pub a_swizzle: i64,
     pub b_swizzle: i64,
     pub persistent: bool,
+    /// The TMA-store epilogue's box of C (columns, rows), 128-byte swizzled.
+    pub c_box: Option<(i64, i64)>,
 }
 
 impl<'a> Job<'a> {
@@ -108,6 +110,7 @@ impl<'a> Job<'a> {
                 a_swizzle: cfg.a.swizzle_bytes,
                 b_swizzle: cfg.b.swizzle_bytes,
                 persistent: cfg.persistent,
+                c_box: cfg.epi.as_ref().map(|e| (e.cols, 64)),
             }),
         }
     }
@@ -217,12 +220,13 @@ fn extents(major: Major, k: i64, mn: i64) -> (i64, i64) {
     }
 }
 
-/// A 2-d tensor map of 16-bit elements, `inner` contiguous: rows of `inner` elements, `outer` rows.
+/// A 2-d tensor map of `dtype` elements, `inner` contiguous: rows of `inner` elements, `outer` rows.
 fn tensor_map(dtype: DType, ptr: u64, (inner, outer): (i64, i64), boxd: (i64, i64), swizzle: i64) -> R<TmaMap> {
     use drv_sys::*;
     let mut map = std::mem::MaybeUninit::<CUtensorMap>::zeroed();
     let dims: [cuuint64_t; 2] = [inner as u64, outer as u64];
-    let strides: [cuuint64_t; 1] = [(inner * 2) as u64];
+    let eb = if dtype == DType::F32 { 4 } else { 2 };
+    let strides: [cuuint64_t; 1] = [(inner * eb) as u64];
     let bx: [cuuint32_t; 2] = [boxd.0 as u32, boxd.1 as u32];
     let es: [cuuint32_t; 2] = [1, 1];
     let sw = match swizzle {
@@ -231,10 +235,10 @@ fn tensor_map(dtype: DType, ptr: u64, (inner, outer): (i64, i64), boxd: (i64, i6
         32 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
         _ => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
     };
-    let dt = if dtype == DType::BF16 {
-        CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-    } else {
-        CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    let dt = match dtype {
+        DType::BF16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        DType::F16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        DType::F32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
     };
     let r = unsafe {
         cuTensorMapEncodeTiled(
@@ -477,7 +481,8 @@ fn run_inner(cfg: &Job) -> R<Measured> {
         use drv_sys::CUfunction_attribute as A;
         let regs = drv("function attribute", func.get_attribute(A::CU_FUNC_ATTRIBUTE_NUM_REGS))?;
         let local = drv("function attribute", func.get_attribute(A::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES))?;
-        resources = Some(format!("{regs} registers, {local} bytes local memory (from the driver; NVRTC gave no ptxas log)"));
+        resources =
+            Some(format!("{regs} registers, {local} bytes local memory (from the driver; NVRTC gave no ptxas log)"));
     }
     drv(
         "set shared memory",
@@ -528,6 +533,10 @@ fn run_inner(cfg: &Job) -> R<Measured> {
                 // global extents, the contiguous dimension first
                 tensor_map(cfg.dtype, pa, extents(cfg.a_major, cfg.k, cfg.m), t.a_box, t.a_swizzle)?,
                 tensor_map(cfg.dtype, pb, extents(cfg.b_major, cfg.k, cfg.n), t.b_box, t.b_swizzle)?,
+                match t.c_box {
+                    Some(bx) => Some(tensor_map(cfg.out, c.ptr(&stream), (cfg.n, cfg.m), bx, 128)?),
+                    None => None,
+                },
             ))
         }
         None => None,
@@ -535,7 +544,8 @@ fn run_inner(cfg: &Job) -> R<Measured> {
     let launch = |c: &mut Out| -> R<()> {
         let mut lb = stream.launch_builder(&func);
         match &maps {
-            Some((ma, mb)) => lb.arg(ma).arg(mb),
+            Some((ma, mb, Some(mc))) => lb.arg(ma).arg(mb).arg(mc),
+            Some((ma, mb, None)) => lb.arg(ma).arg(mb),
             None => lb.arg(&a).arg(&b),
         };
         match c {

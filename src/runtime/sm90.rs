@@ -127,6 +127,8 @@ pub struct Sm90Config {
     pub consumers: i64,
     pub mt: i64,
     pub persistent: bool,
+    /// The TMA-store epilogue, when it applies (else 4- or 2-byte stores straight to C).
+    pub epi: Option<Epi90>,
     pub raster: i64,
     pub iters: i64,
     pub warmup: i64,
@@ -138,6 +140,26 @@ pub struct Sm90Config {
     pub given: Vec<String>,
 }
 
+/// The TMA-store epilogue: each consumer writes its accumulators `cols` columns at a time
+/// (128 bytes of C) into one of its two shared-memory boxes of 64 rows x 128 bytes, 128-byte
+/// swizzled (conflict-free: the 8 rows a warp's store touches land in 8 different 16-byte
+/// chunks), and one thread stores the box with `cp.async.bulk.tensor` (TMA clips the edges).
+#[derive(Clone, Debug)]
+pub struct Epi90 {
+    pub cols: i64,
+    pub out_bytes: i64,
+}
+
+impl Epi90 {
+    pub const BOX_BYTES: i64 = 64 * 128;
+    /// Byte offset in a box of element (m, n), m < 64, n < cols: as TMA reads a 128B-swizzled
+    /// box (`Sw<3,4,3>` on the byte address).
+    pub fn smem_byte(&self, m: i64, n: i64) -> i64 {
+        let lin = m * 128 + n * self.out_bytes;
+        lin ^ ((lin >> 3) & 0x70)
+    }
+}
+
 impl Sm90Config {
     pub fn threads(&self) -> i64 {
         128 * (1 + self.consumers)
@@ -145,7 +167,15 @@ impl Sm90Config {
     /// Operand stages, the mbarriers (full and empty, 8 bytes each per stage), and 1024 bytes
     /// to align the base for the 128-byte swizzle.
     pub fn smem_bytes(&self) -> i64 {
-        (self.a.stage_bytes() + self.b.stage_bytes()) * self.stages + 16 * self.stages + 1024
+        (self.a.stage_bytes() + self.b.stage_bytes()) * self.stages + self.epi_bytes() + 16 * self.stages + 1024
+    }
+    /// Two epilogue boxes per consumer.
+    pub fn epi_bytes(&self) -> i64 {
+        if self.epi.is_some() {
+            2 * Epi90::BOX_BYTES * self.consumers
+        } else {
+            0
+        }
     }
     pub fn tiles(&self) -> i64 {
         ((self.m + self.bm - 1) / self.bm) * ((self.n + self.bn - 1) / self.bn)
@@ -166,7 +196,7 @@ impl Sm90Config {
     }
     pub fn describe(&self) -> String {
         format!(
-            "{}x{}x{} {}*{}->{} {} sm90 tile <{},{},{}> stages {} consumers {}{}",
+            "{}x{}x{} {}*{}->{} {} sm90 tile <{},{},{}> stages {} consumers {}{}{}",
             self.m,
             self.n,
             self.k,
@@ -179,7 +209,8 @@ impl Sm90Config {
             self.bk,
             self.stages,
             self.consumers,
-            if self.persistent { " persistent" } else { "" }
+            if self.persistent { " persistent" } else { "" },
+            if self.epi.is_some() { " tma_store" } else { "" }
         )
     }
 }
@@ -425,12 +456,38 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         }
     };
     let (swa, swb) = (sw_of("smem_a", a_major, bm)?, sw_of("smem_b", b_major, bn)?);
-    let a = operand('a', a_major, bm, m, bk, stages, swa, 64)
-        .map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
-    let b = operand('b', b_major, bn, n, bk, stages, swb, bn)
-        .map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
+    let a =
+        operand('a', a_major, bm, m, bk, stages, swa, 64).map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
+    let b =
+        operand('b', b_major, bn, n, bk, stages, swb, bn).map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
     let atom = wgmma_atom(dtype, bn)?;
     let persistent = o.int("persistent")? == 1;
+    // the TMA-store epilogue: C's rows 16-byte aligned, BN whole 128-byte boxes, and room for
+    // its boxes; without `tma_store=1` given, a tile it does not suit stores straight to C
+    let out_bytes = if out == DType::F32 { 4 } else { 2 };
+    let cols = 128 / out_bytes;
+    let stage_bytes = (a.stage_bytes() + b.stage_bytes()) * stages + 16 * stages + 1024;
+    let epi_why = if (n * out_bytes) % 16 != 0 {
+        Some(format!("rows of C ({n} x {out_bytes} bytes) are not 16-byte aligned"))
+    } else if bn % cols != 0 {
+        Some(format!("BN = {bn} is not whole boxes of {cols} columns (128 bytes)"))
+    } else if stage_bytes + 2 * Epi90::BOX_BYTES * consumers > config::MAX_SMEM {
+        Some(format!(
+            "{stages} stages leave no room for its {} bytes of boxes (the limit is {})",
+            2 * Epi90::BOX_BYTES * consumers,
+            config::MAX_SMEM
+        ))
+    } else {
+        None
+    };
+    let epi = match (o.int("tma_store")?, &epi_why, o.get("tma_store").opt.is_some()) {
+        (1, None, _) => Some(Epi90 { cols, out_bytes }),
+        (1, Some(why), true) => {
+            return Err(refuse(format!("tma_store=1: the TMA-store epilogue does not fit: {why}"))
+                .at_arg(o.get("tma_store").at()))
+        }
+        _ => None,
+    };
     let iters = o.int("iters")?;
     let warmup = o.int("warmup")?;
     let raster = o.int("raster")?;
@@ -448,6 +505,7 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         consumers,
         mt,
         persistent,
+        epi,
         raster,
         iters,
         warmup,
@@ -594,6 +652,14 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         cfg.smem_bytes(),
         if cfg.persistent { "persistent CTAs" } else { "one CTA per tile" }
     )?;
+    match &cfg.epi {
+        Some(e) => writeln!(
+            s,
+            "// epilogue: per consumer, boxes of 64 rows x {} columns (128 bytes, Sw<3,4,3> on bytes) in 2 shared-memory buffers, stored by TMA",
+            e.cols
+        )?,
+        None => writeln!(s, "// epilogue: stores straight to C through the C layout")?,
+    }
     Ok(())
 }
 
@@ -628,6 +694,20 @@ __device__ __forceinline__ void tma_load(u32 dst, const TmaMap* map, u32 bar, in
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
                :: "r"(dst), "l"((u64)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
+__device__ __forceinline__ void tma_store(const TmaMap* map, u32 src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n"
+               :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1) : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
+}
+template <int N> __device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" :: "n"(N) : "memory");
+}
+__device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void bar_named(int id, int n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ u32 swz128(u32 x) { return x ^ ((x >> 3) & 0x70u); }
 __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wg_wait() {
@@ -658,13 +738,15 @@ fn emit_prelude(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "    : {}", outs.join(", "))?;
     writeln!(s, "    : \"l\"(da), \"l\"(db), \"r\"(1) : \"memory\");")?;
     writeln!(s, "}}")?;
-    // output conversion
+    // output conversion (global stores, and shared-memory stores for the TMA-store epilogue)
     match cfg.out {
         DType::F32 => {
+            s.push_str("__device__ __forceinline__ void sts_pair(u32 p, float a, float b) {\n  asm volatile(\"st.shared.v2.f32 [%0], {%1, %2};\\n\" :: \"r\"(p), \"f\"(a), \"f\"(b));\n}\n__device__ __forceinline__ void sts_one(u32 p, float a) {\n  asm volatile(\"st.shared.f32 [%0], %1;\\n\" :: \"r\"(p), \"f\"(a));\n}\n");
             s.push_str("__device__ __forceinline__ void st_pair(float* p, float a, float b) {\n  asm volatile(\"st.global.v2.f32 [%0], {%1, %2};\\n\" :: \"l\"(p), \"f\"(a), \"f\"(b));\n}\n__device__ __forceinline__ void st_one(float* p, float a) {\n  asm volatile(\"st.global.f32 [%0], %1;\\n\" :: \"l\"(p), \"f\"(a));\n}\n");
         }
         d => {
             let t = if d == DType::BF16 { "bf16" } else { "f16" };
+            write!(s, "__device__ __forceinline__ void sts_pair(u32 p, float a, float b) {{\n  u32 v;\n  asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\\n\" : \"=r\"(v) : \"f\"(b), \"f\"(a));\n  asm volatile(\"st.shared.b32 [%0], %1;\\n\" :: \"r\"(p), \"r\"(v));\n}}\n__device__ __forceinline__ void sts_one(u32 p, float a) {{\n  u16 v;\n  asm(\"cvt.rn.{t}.f32 %0, %1;\\n\" : \"=h\"(v) : \"f\"(a));\n  asm volatile(\"st.shared.b16 [%0], %1;\\n\" :: \"r\"(p), \"h\"(v));\n}}\n")?;
             write!(s, "__device__ __forceinline__ void st_pair(u16* p, float a, float b) {{\n  u32 v;\n  asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\\n\" : \"=r\"(v) : \"f\"(b), \"f\"(a));\n  asm volatile(\"st.global.b32 [%0], %1;\\n\" :: \"l\"(p), \"r\"(v));\n}}\n__device__ __forceinline__ void st_one(u16* p, float a) {{\n  u16 v;\n  asm(\"cvt.rn.{t}.f32 %0, %1;\\n\" : \"=h\"(v) : \"f\"(a));\n  asm volatile(\"st.global.b16 [%0], %1;\\n\" :: \"l\"(p), \"h\"(v));\n}}\n")?;
         }
     }
@@ -688,8 +770,9 @@ fn emit_prologue(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "\nextern \"C\" __global__ void __launch_bounds__({}, 1)", cfg.threads())?;
     writeln!(
         s,
-        "{}(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, {}* __restrict__ C) {{",
+        "{}(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, {}{}* __restrict__ C) {{",
         super::kernel::KERNEL_NAME,
+        if cfg.epi.is_some() { "const __grid_constant__ TmaMap tma_c, " } else { "" },
         ctype(cfg.out)
     )?;
     writeln!(s, "  extern __shared__ __align__(1024) unsigned char smem[];")?;
@@ -698,7 +781,8 @@ fn emit_prologue(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         "  const u32 sa = (smem_u32(smem) + 1023u) & ~1023u;  // the 128-byte swizzle repeats every 1024 bytes"
     )?;
     writeln!(s, "  const u32 sb = sa + {a_bytes};")?;
-    writeln!(s, "  const u32 full = sb + {b_bytes};  // {st} mbarriers: stage filled (TMA bytes arrived)")?;
+    writeln!(s, "  const u32 sc = sb + {b_bytes};  // the epilogue's boxes ({} bytes)", cfg.epi_bytes())?;
+    writeln!(s, "  const u32 full = sc + {};  // {st} mbarriers: stage filled (TMA bytes arrived)", cfg.epi_bytes())?;
     writeln!(
         s,
         "  const u32 empty = full + {};  // {st} mbarriers: stage consumed (one arrival per consumer)",
@@ -755,7 +839,11 @@ fn emit_producer(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
             // the tensor map's coordinates: the contiguous dimension first
             let (kc, rc) = (format!("kt * {} + {k0}", cfg.bk), format!("{coord} * {tile} + {r0}"));
             let (c0, c1) = if o.major == Major::K { (kc, rc) } else { (rc, kc) };
-            writeln!(s, "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, {c0}, {c1});", o.stage_bytes())?;
+            writeln!(
+                s,
+                "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, {c0}, {c1});",
+                o.stage_bytes()
+            )?;
         }
     }
     writeln!(s, "          if (++s == {st}) {{ s = 0; ph ^= 1; }}")?;
@@ -786,6 +874,9 @@ fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     )?;
     writeln!(s, "    const u64 db0 = 0x{db:016x}ull | (u64)(sb >> 4);")?;
     writeln!(s, "    float acc[{mt}][{nv}];")?;
+    if cfg.epi.is_some() {
+        writeln!(s, "    int eq = 0;  // epilogue boxes filled so far: box eq % 2 is next")?;
+    }
     writeln!(s, "    int s = 0;")?;
     writeln!(s, "    u32 ph = 0;")?;
     writeln!(s, "    {} {{", tile_loop(cfg))?;
@@ -833,6 +924,9 @@ fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
 }
 
 fn emit_epilogue(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
+    if let Some(e) = &cfg.epi {
+        return emit_epilogue_tma(s, cfg, p, e);
+    }
     let mt = cfg.mt;
     writeln!(s, "      // epilogue: accumulator (t, v) -> (m, n) by the C layout; C = gC")?;
     writeln!(s, "      const int row0 = bm * {} + c * {} + ({});", cfg.bm, 64 * mt, p.c_m)?;
@@ -871,6 +965,67 @@ fn emit_epilogue(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Resu
         }
     }
     writeln!(s, "    }}")?;
+    writeln!(s, "  }}")?;
+    writeln!(s, "}}")?;
+    Ok(())
+}
+
+/// Whether values (2h, 2h+1) of every thread are adjacent columns of one row (then they go out
+/// as one pair).
+fn pairs_adjacent(cfg: &Sm90Config, p: &Plan90) -> bool {
+    (0..cfg.bn / 4).all(|h| {
+        let (a, b) = (p.c_vals[2 * h as usize], p.c_vals[2 * h as usize + 1]);
+        a.0 == b.0 && b.1 == a.1 + 1 && a.1 % 2 == 0
+    }) && (0..128).all(|t| p.c_n.eval(&|_| t).is_some_and(|n| n % 2 == 0))
+}
+
+/// The TMA-store epilogue (`Epi90`): per 64-row atom and box of `cols` columns, wait until the
+/// box written two boxes ago has been read by its TMA store, write the accumulators into it at
+/// `Epi90::smem_byte`, make the writes visible to the async proxy, and let one thread store it.
+fn emit_epilogue_tma(s: &mut String, cfg: &Sm90Config, p: &Plan90, e: &Epi90) -> std::fmt::Result {
+    let mt = cfg.mt;
+    let pair = pairs_adjacent(cfg, p);
+    let (ob, cols) = (e.out_bytes, e.cols);
+    writeln!(s, "      // epilogue: accumulator (t, v) -> (m, n) by the C layout, through shared-memory boxes")?;
+    writeln!(s, "      const int r0 = {};", p.c_m)?;
+    writeln!(s, "      const int n0 = {};", p.c_n)?;
+    writeln!(s, "      const u32 cbox = sc + c * {};", 2 * Epi90::BOX_BYTES)?;
+    for i in 0..mt {
+        for j in 0..cfg.bn / cols {
+            writeln!(s, "      {{  // rows 64*{i}.., columns {}..{}", j * cols, (j + 1) * cols)?;
+            writeln!(s, "        const u32 box = cbox + (eq & 1) * {};", Epi90::BOX_BYTES)?;
+            writeln!(s, "        if (t == 0) bulk_wait_read<1>();  // this box's previous store has read it")?;
+            writeln!(s, "        bar_named(1 + c, 128);")?;
+            let step = if pair { 2 } else { 1 };
+            for v in (0..cfg.bn / 2).step_by(step) {
+                let (dm, dn) = p.c_vals[v as usize];
+                if dn < j * cols || dn >= (j + 1) * cols {
+                    continue;
+                }
+                let at = format!("box + swz128((r0 + {dm}) * 128 + (n0 + {}) * {ob})", dn - j * cols);
+                if pair {
+                    writeln!(s, "        sts_pair({at}, acc[{i}][{v}], acc[{i}][{}]);", v + 1)?;
+                } else {
+                    writeln!(s, "        sts_one({at}, acc[{i}][{v}]);")?;
+                }
+            }
+            writeln!(s, "        fence_async_smem();")?;
+            writeln!(s, "        bar_named(1 + c, 128);")?;
+            writeln!(
+                s,
+                "        if (t == 0) {{ tma_store(&tma_c, box, bn * {} + {}, bm * {} + c * {} + {}); bulk_commit(); }}",
+                cfg.bn,
+                j * cols,
+                cfg.bm,
+                64 * mt,
+                64 * i
+            )?;
+            writeln!(s, "        ++eq;")?;
+            writeln!(s, "      }}")?;
+        }
+    }
+    writeln!(s, "    }}")?;
+    writeln!(s, "    if (t == 0) bulk_wait<0>();  // the last stores are done before the CTA exits")?;
     writeln!(s, "  }}")?;
     writeln!(s, "}}")?;
     Ok(())

@@ -240,6 +240,9 @@ pub fn sm90_configurations() -> Vec<(String, Case)> {
             opt("smem_b", swizzled(3, 3, 3, &[8, 64], &[64, 1])),
         ],
     );
+    // the epilogue: straight stores; TMA stores of f32 boxes (32 columns)
+    add(2048, 2048, 2048, vec![opt("tma_store", int(0))]);
+    add(1000, 1000, 1000, vec![opt("out", tag("f32"))]);
     // MN-major operands (BLAS N for A, T for B): MN-major GMMA atoms, transposed wgmma reads
     add(4096, 4096, 4096, vec![opt("layout", tag("NT"))]);
     add(8192, 8192, 8192, vec![opt("layout", tag("NN")), opt("dtype", tag("bf16"))]);

@@ -327,7 +327,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             6 => {
                 let op = self.pick(&["+", "-", "*", "/"])?;
-                let (a, b) = (self.arg(0)?, self.arg(0)?);
+                // arithmetic binds tighter than `:`, so `_6:_3 / _6:_3` does not parse: a
+                // layout operand is bracketed (a fuzz finding)
+                let wrap = |x: String| if x.contains(':') { format!("({x})") } else { x };
+                let (a, b) = (wrap(self.arg(0)?), wrap(self.arg(0)?));
                 format!("{a} {op} {b}")
             }
             7 => self.layout()?,

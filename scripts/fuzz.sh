@@ -5,7 +5,10 @@
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). New inputs go to
 # fuzz/work/<target>/ (ignored); findings to fuzz/artifacts/<target>/. To keep a finding: fix
 # it, then copy it to tests/fuzz_regressions/<target>/ (tests/fuzz_corpus.rs replays it).
-# To refresh the kept corpus: cargo +nightly fuzz cmin -s none TARGET fuzz/corpus/TARGET
+# To refresh the kept corpus (edges only, so it stays a few hundred files):
+#   cargo +nightly fuzz cmin -O -a -s none TARGET fuzz/corpus/TARGET -- -use_counters=0
+# On a busy machine -timeout is wall-clock: pass -timeout=10 -report_slow_units=1 after
+# SECONDS and re-time each slow-unit-*/timeout-* alone (`fuzz/target/.../TARGET FILE`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}

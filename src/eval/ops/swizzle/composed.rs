@@ -432,6 +432,13 @@ pub fn domain_offset(coord: &Value, c: &Composed) -> R<Value> {
 
 /// `right_inverse` / `left_inverse` of a composed layout (`which` names the function).
 pub fn inverse(c: &Composed, which: &str) -> R<Value> {
+    // CuTe inverts the offset too, and has no inverse of a shared-memory pointer flag.
+    if let Some(bits) = c.smem_bits() {
+        return Err(EvalError::rule(
+            format!("no matching function for call to '{which}(smem_ptr_flag_bits<{bits}>)'"),
+            format!("`{c}`: CuTe inverts each part of a composed layout, and a GMMA atom's smem_ptr flag has no {which}"),
+        ));
+    }
     let inv_b = call(which, &[], vec![Value::from(c.inner.clone())])?;
     if let Func::Swizzle(sw) = c.outer {
         if c.offset.is_const(0) {

@@ -397,6 +397,11 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
 /// `slice_and_offset(coord, A o O o B)`.
 pub fn slice_and_offset(coord: &Value, c: &Composed) -> R<(Value, Value)> {
     if let Func::Swizzle(sw) = c.outer {
+        if all_underscore(coord) && c.mixed.is_some() {
+            // composition(A, O, slice(coord, B)) keeps a smem_ptr flag or MixedBits offset as it is
+            let sliced = call("slice", &[], vec![coord.clone(), Value::from(c.inner.clone())])?;
+            return Ok((rewrap(c, sliced)?, Value::from(st(0))));
+        }
         return swizzle_slice_and_offset(coord, sw, c.offset, &c.inner);
     }
     // Generic ComposedLayout: slice B, accumulate its offset into O.

@@ -441,7 +441,9 @@ pub fn inverse(c: &Composed, which: &str) -> R<Value> {
     if let Some(bits) = c.smem_bits() {
         return Err(EvalError::rule(
             format!("no matching function for call to '{which}(smem_ptr_flag_bits<{bits}>)'"),
-            format!("`{c}`: CuTe inverts each part of a composed layout, and a GMMA atom's smem_ptr flag has no {which}"),
+            format!(
+                "`{c}`: CuTe inverts each part of a composed layout, and a GMMA atom's smem_ptr flag has no {which}"
+            ),
         ));
     }
     let inv_b = call(which, &[], vec![Value::from(c.inner.clone())])?;

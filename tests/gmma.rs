@@ -44,7 +44,10 @@ fn smem_flag_prints_and_reads_back() {
         }
         let back = run_session(&want).unwrap_or_else(|e| panic!("{want} does not read back: {e}"));
         assert_eq!(back, want);
-        let same = run_session(&format!("X = {want}; identical(X, {})", r.expr));
+        // `A = ...; A(_,_)`: the statements first, then the last expression compared
+        let (pre, last) =
+            r.expr.rsplit_once(';').map_or((String::new(), r.expr.as_str()), |(p, l)| (format!("{p};"), l));
+        let same = run_session(&format!("{pre} X = {want}; identical(X, {last})"));
         assert_eq!(same.as_deref(), Ok("_1"), "{want} vs {}", r.expr);
         n += 1;
     }

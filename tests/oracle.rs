@@ -13,7 +13,7 @@
 //! - `coord_cases.jsonl`: tuple/structure/coordinate cases; `algebra_cases.jsonl`: corners of
 //!   the algebra (identity layouts, tilers, coalesce with a profile, ...).
 //! - `gmma_cases.jsonl`: GMMA layout atoms (casts, tilings, slices), `make_gmma_desc` and its
-//!   refusals (issue 13).
+//!   refusals (issue 13); most from `scripts/difftest --gen gmma`.
 //! - `atoms_cases.jsonl`: MMA/copy atoms, tiled MMAs and copies, partitions, retiles, tensor
 //!   functions of partitions, refusals.
 //!
@@ -110,7 +110,7 @@ fn atoms_cases() {
 
 #[test]
 fn gmma_cases() {
-    check("gmma_cases.jsonl", 40, true);
+    check("gmma_cases.jsonl", 900, true);
 }
 
 /// Every file under `tests/oracle/` is replayed by one of the tests above.

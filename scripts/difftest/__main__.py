@@ -2,7 +2,7 @@
 through `cute`, compared byte for byte (or refusal against refusal).
 
     python3 scripts/difftest [--gen NAME] [--n 600] [--seed 1] [--cute target/release/cute]
-                             [--oracle PATH] [--out DIR] [--jobs 2] [--batch N]
+                             [--oracle PATH] [--out DIR] [--jobs 2] [--batch N] [--chunk N]
                              [--cases FILE.cute | --answers OLD/oracle.jsonl] [--prefilter]
                              [--cats mma_info,...] [--only CATEGORY,...] [--wide]
 
@@ -17,6 +17,8 @@ Generators (one module each, `gen_*.py`, each with `generate(rng, n, ...)`):
   atoms    MMA/copy atoms, tiled MMAs and copies, partitions, retiles (gen_atoms; --cats)
   layout   random layouts through the layout algebra (gen_layout; --wide)
   swizzle  swizzles, composed layouts and the printers on them (gen_swizzle)
+  gmma     GMMA layout atoms, their tilings, casts, slices; make_gmma_desc<K|MN> and its
+           refusals (gen_gmma; --only atom,tile,cast,compose,desc_atom,desc_sw,refuse,unverified)
 
 Writes OUT/cases.cute, OUT/oracle.jsonl (the oracle's answers, with a "category" field; copy its
 lines into tests/oracle/*.jsonl to keep them as regression cases) and OUT/mismatches.txt; prints
@@ -24,6 +26,7 @@ the agreement rate per category. `--answers` rechecks `cute` against answers the
 before (no compiling). Needs g++ and minutes (the oracle compiles C++), so it is not part of CI.
 """
 import argparse
+import json
 import os
 import random
 import sys
@@ -35,10 +38,11 @@ import gen_atoms  # noqa: E402
 import gen_basic  # noqa: E402
 import gen_extra  # noqa: E402
 import gen_full  # noqa: E402
+import gen_gmma  # noqa: E402
 import gen_layout  # noqa: E402
 import gen_swizzle  # noqa: E402
 
-GENS = ["algebra", "wide", "full", "extra", "mutate", "all", "atoms", "layout", "swizzle"]
+GENS = ["algebra", "wide", "full", "extra", "mutate", "all", "atoms", "layout", "swizzle", "gmma"]
 
 
 def generate(a):
@@ -59,6 +63,8 @@ def generate(a):
         return gen_layout.generate(rng, a.n, wide=a.wide)
     if a.gen == "swizzle":
         return gen_swizzle.generate(rng, a.n)
+    if a.gen == "gmma":
+        return gen_gmma.generate(rng, a.n, only=only)
     # all: a sixth and more each from the first generators, the rest from the full one
     g = gen_basic.Gen(rng)
     full = iter(gen_full.generate(random.Random(a.seed * 7919 + 1), a.n))
@@ -86,11 +92,13 @@ def main():
     ap.add_argument("--answers", help="reuse these oracle answers (JSONL) instead of running the oracle")
     ap.add_argument("--jobs", type=int, default=2, help="parallel oracle compiles and cute runs")
     ap.add_argument("--batch", type=int, help="cases per oracle compile (the oracle's --batch)")
+    ap.add_argument("--chunk", type=int,
+                    help="cases per oracle call; each call's answers are appended to OUT/oracle.jsonl as it ends")
     ap.add_argument("--prefilter", action="store_true",
                     help="keep the cases cute answers and a tenth of those it refuses (the oracle compiles "
                          "each refused case alone: slow)")
     ap.add_argument("--cats", default=",".join(gen_atoms.CATS), help="atoms: the categories")
-    ap.add_argument("--only", help="full/extra: only these categories")
+    ap.add_argument("--only", help="full/extra/gmma: only these categories")
     ap.add_argument("--wide", action="store_true", help="layout: deeper and wider shapes")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -115,10 +123,26 @@ def main():
         cases = os.path.join(a.out, "cases.cute")
         with open(cases, "w") as f:
             f.write("\n".join(e for _, e in pairs) + "\n")
-        recs = common.run_oracle(a.oracle, cases, a.jobs, a.batch)
-        for r in recs:
-            r["category"] = cats.get(r["expr"], "?")
-        common.write_jsonl(answers, recs)
+        if a.chunk:
+            # the oracle answers nothing until a call ends: small calls, each appended as it ends
+            recs = []
+            open(answers, "w").close()
+            for i in range(0, len(pairs), a.chunk):
+                part = os.path.join(a.out, "chunk.cute")
+                with open(part, "w") as f:
+                    f.write("\n".join(e for _, e in pairs[i:i + a.chunk]) + "\n")
+                got = common.run_oracle(a.oracle, part, a.jobs, a.batch)
+                for r in got:
+                    r["category"] = cats.get(r["expr"], "?")
+                with open(answers, "a") as f:
+                    f.write("".join(json.dumps(r) + "\n" for r in got))
+                recs += got
+                print(f"oracle: {len(recs)}/{len(pairs)} answered", file=sys.stderr, flush=True)
+        else:
+            recs = common.run_oracle(a.oracle, cases, a.jobs, a.batch)
+            for r in recs:
+                r["category"] = cats.get(r["expr"], "?")
+            common.write_jsonl(answers, recs)
     parse = [r for r in recs if r.get("error") == "parse"]
     recs = [r for r in recs if r.get("error") != "parse"]
     with ThreadPoolExecutor(max_workers=max(a.jobs, 1)) as ex:

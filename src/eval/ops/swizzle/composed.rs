@@ -397,6 +397,11 @@ fn swizzle_slice_and_offset(coord: &Value, sw: Swizzle, o: Int, inner: &Func) ->
 /// `slice_and_offset(coord, A o O o B)`.
 pub fn slice_and_offset(coord: &Value, c: &Composed) -> R<(Value, Value)> {
     if let Func::Swizzle(sw) = c.outer {
+        if all_underscore(coord) && c.mixed.is_some() {
+            // composition(A, O, slice(coord, B)) keeps a smem_ptr flag or MixedBits offset as it is
+            let sliced = call("slice", &[], vec![coord.clone(), Value::from(c.inner.clone())])?;
+            return Ok((rewrap(c, sliced)?, Value::from(st(0))));
+        }
         return swizzle_slice_and_offset(coord, sw, c.offset, &c.inner);
     }
     // Generic ComposedLayout: slice B, accumulate its offset into O.
@@ -432,6 +437,15 @@ pub fn domain_offset(coord: &Value, c: &Composed) -> R<Value> {
 
 /// `right_inverse` / `left_inverse` of a composed layout (`which` names the function).
 pub fn inverse(c: &Composed, which: &str) -> R<Value> {
+    // CuTe inverts the offset too, and has no inverse of a shared-memory pointer flag.
+    if let Some(bits) = c.smem_bits() {
+        return Err(EvalError::rule(
+            format!("no matching function for call to '{which}(smem_ptr_flag_bits<{bits}>)'"),
+            format!(
+                "`{c}`: CuTe inverts each part of a composed layout, and a GMMA atom's smem_ptr flag has no {which}"
+            ),
+        ));
+    }
     let inv_b = call(which, &[], vec![Value::from(c.inner.clone())])?;
     if let Func::Swizzle(sw) = c.outer {
         if c.offset.is_const(0) {

@@ -51,6 +51,10 @@ pub struct Options {
     pub echo: bool,
     /// Never write files (`svg(X, "f.svg")` says what it would write): the fuzz targets.
     pub no_file_writes: bool,
+    /// Columns of the terminal stdout is (`None`: not a terminal): wider tables are cut into bands.
+    pub terminal_width: Option<usize>,
+    /// The terminal shows 24-bit colour (`COLORTERM=truecolor`).
+    pub truecolor: bool,
 }
 
 /// Counts over the session's lifetime (for `--keep-going`'s `N passed, M failed`).
@@ -205,6 +209,11 @@ impl Session {
                 || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                 || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
             let _ = take_warnings();
+            crate::render::term::set(crate::render::term::Terminal {
+                colour: self.opts.color_values,
+                width: self.opts.terminal_width,
+                truecolor: self.opts.truecolor,
+            });
             let r = match self.interp.exec(stmt) {
                 Ok(Produced::Gemm(g)) => run_gemm(&g),
                 Ok(Produced::File { path, .. }) if self.opts.no_file_writes => {

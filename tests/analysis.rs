@@ -474,3 +474,77 @@ fn gemm_header_states_bank_conflicts() {
     );
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// The sm90 header's degrees, simulated: each operand's smem layout (as the header prints it) is
+/// evaluated through the session; one request is a row of a TMA box (box_k elements of one row)
+/// or an 8-row x 16-byte core matrix along K (what a wgmma descriptor addresses).
+fn sim_sm90(smem: &str, rows: i64, bk: i64, box_k: i64) -> (i64, i64) {
+    let mut sim = Sim::new(&format!("S = {smem}"));
+    let mut addr = std::collections::HashMap::new();
+    let mut at = |r: i64, k: i64| *addr.entry((r, k)).or_insert_with(|| 2 * sim.int(&format!("S({r},{k},0)")));
+    let mut tma = Vec::new();
+    for k0 in (0..bk).step_by(box_k as usize) {
+        for r in 0..rows {
+            tma.push((k0..k0 + box_k).map(|k| (at(r, k), 2)).collect::<Vec<_>>());
+        }
+    }
+    let mut core = Vec::new();
+    for r0 in (0..rows).step_by(8) {
+        for k0 in (0..bk).step_by(8) {
+            core.push((r0..r0 + 8).flat_map(|r| (k0..k0 + 8).map(move |k| (r, k))).map(|(r, k)| (at(r, k), 2)).collect());
+        }
+    }
+    (degree(&tma), degree(&core))
+}
+
+#[test]
+fn sm90_header_states_bank_conflicts() {
+    // The GMMA atoms (128-, 64- and 32-byte swizzles) put the 8 rows of a core matrix in 8
+    // different 16-byte bank groups: conflict-free by hand (row r's chunk c lands in chunk
+    // c ^ (r mod 8) of a 128-byte line for Sw<3,3,3>).
+    for (opts, rows_a, rows_b, bk) in [
+        ("", 128, 256, 64),
+        (" tile=<128,128,64> smem_a=Sw<2,3,3> o (_8,_32):(_32,_1) smem_b=Sw<1,3,3> o (_8,_16):(_16,_1)", 128, 128, 64),
+        (" consumers=1 tile=<64,256,64>", 64, 256, 64),
+    ] {
+        let src = format!("emit gemm 2048 2048 2048 arch=sm90{opts}");
+        let (ok, out, err) = run(&src);
+        assert!(ok, "{src}: {err}");
+        assert!(!err.contains("warning"), "{src}: {err}");
+        let line = out.lines().find(|l| l.contains("bank conflicts")).expect("bank conflicts line");
+        for (op, rows) in [('a', rows_a), ('b', rows_b)] {
+            let up = op.to_ascii_uppercase();
+            let head = format!("//   smem_{op}: ");
+            let at = out.lines().position(|l| l.starts_with(&head)).expect("smem line");
+            let tiled = out.lines().nth(at + 1).unwrap();
+            let smem = tiled.rsplit(" = ").next().unwrap();
+            let tma = out.lines().nth(at + 2).unwrap();
+            let box_k: i64 = tma.split("TMA box {").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let (t, c) = sim_sm90(smem, rows, bk, box_k);
+            assert_eq!((t, c), (1, 1), "{src}: {smem}");
+            for (what, d) in [("TMA write", t), ("wgmma read", c)] {
+                let want = if d == 1 { "conflict-free".to_string() } else { format!("{d}-way") };
+                assert!(line.contains(&format!("{what} of {up} {want}")), "{src}: {line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn sm90_counts_see_an_unswizzled_atom() {
+    // Without the swizzle the 8 rows of a core matrix are 128 bytes apart: all in the same four
+    // banks, 8-way (hand count); a TMA row is still 128 contiguous bytes: conflict-free.
+    use cute::eval::analysis::gemm::{sm90_degrees, Sm90Traffic};
+    let src = "tile_to_shape((_8,_64):(_64,_1), (_64,_64,_2))";
+    let smem = {
+        let mut s = Session::new(Options::default());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(s.run(&format!("X = {src}"), "<t>", &mut out, &mut err).exit_code(), 0);
+        let x = s.interp().bindings().find(|(n, _)| *n == "X").unwrap().1.clone();
+        x
+    };
+    let t = Sm90Traffic { operand: 'a', smem: &smem, rows: 64, bk: 64, box_k: 64, elem: 2 };
+    let got = sm90_degrees(&t).unwrap();
+    assert_eq!(got, vec![("TMA write of A".to_string(), 1), ("wgmma read of A".to_string(), 8)]);
+    assert_eq!(sim_sm90(&ev(src), 64, 64, 64), (1, 8));
+}

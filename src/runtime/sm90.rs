@@ -14,7 +14,7 @@
 //! TMA or wgmma cannot produce is refused with the reason. The accumulators go to C through the
 //! wgmma atom's C layout (`SM90_64xNx16_F32F16F16_SS<K,K>`'s `CLayout_64xN`), lowered like the
 //! sm80 path's.
-//! May import: `eval` (values, atoms, gmma), `runtime::{config, expr, lower, kernel}`.
+//! May import: `eval` (values, atoms, gmma, analysis), `runtime::{config, expr, lower, kernel}`.
 
 use super::config::{self, DType, Opts};
 use super::expr::{var, Expr};
@@ -518,6 +518,7 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         writeln!(s, "//     descriptor: {}", desc_line(&o.desc))?;
     }
     writeln!(s, "//   MMA {}: C layout (thread, value) -> m + 64n: {}", cfg.atom.name, cfg.atom.c)?;
+    emit_bank_conflicts(s, cfg)?;
     writeln!(
         s,
         "// {} threads: warpgroup 0 produces (TMA), {} consumer warpgroup(s) of {}x{} ({} wgmma m64n{}k16 atom(s) each); {} stages; {} bytes of dynamic shared memory; {}",
@@ -532,6 +533,36 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         if cfg.persistent { "persistent CTAs" } else { "one CTA per tile" }
     )?;
     Ok(())
+}
+
+/// The bank-conflict degree of each operand's TMA box writes and wgmma core-matrix reads (the
+/// analysis module counts them on the smem layout); a conflicting one is also a `warning:`.
+fn emit_bank_conflicts(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
+    use crate::eval::analysis::gemm::{degree_words, sm90_degrees, Sm90Traffic};
+    let mut parts = Vec::new();
+    for (o, rows) in [(&cfg.a, cfg.bm), (&cfg.b, cfg.bn)] {
+        let t = Sm90Traffic { operand: o.name, smem: &o.smem, rows, bk: cfg.bk, box_k: o.box_k, elem: cfg.dtype.bytes() };
+        match sm90_degrees(&t) {
+            Ok(ds) => {
+                for (what, d) in ds {
+                    parts.push(format!("{what} {}", degree_words(d)));
+                    if d > 1 {
+                        crate::eval::error::warn(format!(
+                            "smem_{}: the {what} is {d}-way bank-conflicted ({})",
+                            o.name, o.smem
+                        ));
+                    }
+                }
+            }
+            Err(e) => parts.push(format!("{}: not counted ({e})", o.name.to_ascii_uppercase())),
+        }
+    }
+    writeln!(
+        s,
+        "//   bank conflicts (32 banks x 4 bytes; TMA and wgmma are not a warp's lanes: each TMA box row and each \
+         8x16-byte core matrix wgmma reads counted as one request): {}",
+        parts.join(", ")
+    )
 }
 
 const PRELUDE90: &str = r#"

@@ -1,6 +1,8 @@
 //! The bank-conflict degrees of a generated GEMM kernel's shared-memory traffic, for its source
 //! header: the cp.async stores of one copy step and the ldmatrix x4 loads of one 16x16 block,
-//! each counted as `bank_conflicts` counts them. The runtime passes plain data (no runtime types).
+//! each counted as `bank_conflicts` counts them; for the Hopper kernel, the rows its TMA boxes
+//! write and the 8x16-byte core matrices wgmma reads. The runtime passes plain data (no runtime
+//! types).
 //! May import: `analysis::{access, banks}`.
 
 use super::access::{at, int, int_of, threads_per_group, Group, Pattern, Touch};
@@ -94,6 +96,65 @@ pub fn load_pattern(t: &SmemTraffic) -> R<Pattern> {
 pub fn degrees(t: &SmemTraffic) -> R<Vec<(String, i64)>> {
     let mut out = Vec::new();
     for (what, p) in [("cp.async store", store_pattern(t)?), ("ldmatrix load", load_pattern(t)?)] {
+        out.push((format!("{what} of {}", t.operand.to_ascii_uppercase()), banks::count(&p).degree()));
+    }
+    Ok(out)
+}
+
+/// One K-major operand of the Hopper kernel: TMA writes it in boxes of `box_k` elements (one
+/// swizzled row) by rows, wgmma reads it through descriptors in core matrices of 8 rows x 16
+/// bytes. Neither is a warp's lanes: each row and each core matrix is counted as one request.
+pub struct Sm90Traffic<'a> {
+    /// 'a' or 'b'
+    pub operand: char,
+    /// `(rows, K, stages) -> element offset`, swizzled.
+    pub smem: &'a Value,
+    pub rows: i64,
+    pub bk: i64,
+    pub box_k: i64,
+    pub elem: i64,
+}
+
+/// Stage 0's box rows as TMA writes them: one request per row of one box.
+pub fn tma_pattern(t: &Sm90Traffic) -> R<Pattern> {
+    let mut groups = Vec::new();
+    for k0 in (0..t.bk).step_by(t.box_k.max(1) as usize) {
+        for r in 0..t.rows {
+            let mut touches = Vec::new();
+            for c in k0..(k0 + t.box_k).min(t.bk) {
+                touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+            }
+            groups.push(Group { label: format!("box at k {k0}, row {r}"), touches });
+        }
+    }
+    let width = t.box_k * t.elem;
+    let what = format!("TMA writes of {}: {width}-byte box rows, one request each", t.operand.to_ascii_uppercase());
+    Ok(Pattern { what, elem: t.elem, width, group_threads: 1, groups })
+}
+
+/// Stage 0's core matrices as wgmma reads them: 8 rows x 16 bytes along K, one request each.
+pub fn core_matrix_pattern(t: &Sm90Traffic) -> R<Pattern> {
+    let per_row = (16 / t.elem).max(1);
+    let mut groups = Vec::new();
+    for r0 in (0..t.rows).step_by(8) {
+        for k0 in (0..t.bk).step_by(per_row as usize) {
+            let mut touches = Vec::new();
+            for r in r0..(r0 + 8).min(t.rows) {
+                for c in k0..(k0 + per_row).min(t.bk) {
+                    touches.push(Touch { thread: r - r0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+                }
+            }
+            groups.push(Group { label: format!("core matrix at row {r0}, k {k0}"), touches });
+        }
+    }
+    let what = format!("wgmma reads of {}: core matrices of 8 rows x 16 bytes", t.operand.to_ascii_uppercase());
+    Ok(Pattern { what, elem: t.elem, width: 16, group_threads: 8, groups })
+}
+
+/// `(what, degree)` for the TMA writes and the wgmma reads of one operand.
+pub fn sm90_degrees(t: &Sm90Traffic) -> R<Vec<(String, i64)>> {
+    let mut out = Vec::new();
+    for (what, p) in [("TMA write", tma_pattern(t)?), ("wgmma read", core_matrix_pattern(t)?)] {
         out.push((format!("{what} of {}", t.operand.to_ascii_uppercase()), banks::count(&p).degree()));
     }
     Ok(out)

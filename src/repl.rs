@@ -392,8 +392,13 @@ M, N, K: the problem size (all three are needed). Keys:
   dtype=f16|bf16  out=f16|bf16|f32  layout=NN|NT|TN|TT  tile=<BM,BN,BK>  stages=N
   mma=OP (SM80_16x8x16_F32F16F16F32_TN, ...)  smem_a=L smem_b=L (swizzled layouts)
   copy_a=L copy_b=L (thread layouts)  raster=N  iters=N warmup=N (run only)
+  arch=sm80|sm90 (run: sm90 on a 9.0 GPU; emit: sm80)  sm90 only: consumers=1|2  persistent=0|1
+  (sm90: layout=TN, smem_a/smem_b one of the K-major GMMA atoms, e.g. Sw<2,3,3> o (_8,_32):(_32,_1))
+The source's header states the layouts, the tiled MMA and the bank-conflict degree of the
+shared-memory traffic (a conflicting smem layout is also a warning).
 example:
   cute> emit gemm 1000 1000 1000 layout=NN tile=<128,128,32> stages=4
+  cute> emit gemm 2048 2048 2048 arch=sm90 consumers=1 tile=<64,256,64>
 ",
     ),
     ("emit", ""),

@@ -491,7 +491,9 @@ fn sim_sm90(smem: &str, rows: i64, bk: i64, box_k: i64) -> (i64, i64) {
     let mut core = Vec::new();
     for r0 in (0..rows).step_by(8) {
         for k0 in (0..bk).step_by(8) {
-            core.push((r0..r0 + 8).flat_map(|r| (k0..k0 + 8).map(move |k| (r, k))).map(|(r, k)| (at(r, k), 2)).collect());
+            core.push(
+                (r0..r0 + 8).flat_map(|r| (k0..k0 + 8).map(move |k| (r, k))).map(|(r, k)| (at(r, k), 2)).collect(),
+            );
         }
     }
     (degree(&tma), degree(&core))

@@ -365,7 +365,11 @@ fn help_through_a_pipe() {
 fn words_through_a_pipe() {
     let r = cute_env(&[], Some("help(size)\n?coalesce\nrank?\nhelp = 3\nhelp\nexit\nnosuch\n"), &[]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("size<I...>(x)") && r.out.contains("coalesce(L [, profile])") && r.out.contains("rank<I...>(x)"), "{}", r.out);
+    assert!(
+        r.out.contains("size<I...>(x)") && r.out.contains("coalesce(L [, profile])") && r.out.contains("rank<I...>(x)"),
+        "{}",
+        r.out
+    );
     assert!(r.out.ends_with("\n3\n"), "{}", r.out);
     assert!(r.err.is_empty(), "{}", r.err);
 }

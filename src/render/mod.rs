@@ -39,7 +39,9 @@ fn f_print_layout(a: &Args) -> R<Value> {
     let t = term::get();
     let args: Vec<Value> = (0..a.nargs()).map(|i| a.arg(i).cloned()).collect::<R<_>>()?;
     if !a.targs.is_empty() || !(1..=2).contains(&args.len()) {
-        return Err(EvalError::arity("print_layout(L), print_layout(X) of a TiledMMA or TiledCopy, or print_layout(TV, (M,N))"));
+        return Err(EvalError::arity(
+            "print_layout(L), print_layout(X) of a TiledMMA or TiledCopy, or print_layout(TV, (M,N))",
+        ));
     }
     if let Some(tiles) = svg::tv_tiles(&args)? {
         let tables: Vec<String> = tiles

@@ -407,9 +407,7 @@ pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
                     _ => v.clone(),
                 };
                 let tile = match call("tile_shape", std::slice::from_ref(&mma))? {
-                    Value::Tuple(IntTuple::T(t)) if t.len() == 3 => {
-                        t.iter().map(size_of).collect::<R<Vec<i64>>>()?
-                    }
+                    Value::Tuple(IntTuple::T(t)) if t.len() == 3 => t.iter().map(size_of).collect::<R<Vec<i64>>>()?,
                     t => return Err(EvalError::type_err(format!("tile_shape is `{t}`, not (M,N,K)"))),
                 };
                 let (m, n, k) = (tile[0], tile[1], tile[2]);

@@ -80,7 +80,13 @@ pub fn outer_swizzle(v: &Value) -> Option<Swizzle> {
 
 /// A thread-value tile as a text table: `rows x cols` cells, each `T#V#` of its first owner
 /// (blank when none owns it), coloured by thread (CuTe's TV colours), odd warps in bold.
-pub fn tv_table(title: &str, rows: i64, cols: i64, owner: &dyn Fn(i64, i64) -> Option<(i64, i64)>, t: &Terminal) -> String {
+pub fn tv_table(
+    title: &str,
+    rows: i64,
+    cols: i64,
+    owner: &dyn Fn(i64, i64) -> Option<(i64, i64)>,
+    t: &Terminal,
+) -> String {
     let label = |m: i64, n: i64| owner(m, n).map(|(tid, vid)| format!("T{tid}V{vid}")).unwrap_or_default();
     let mut w = 2;
     for m in 0..rows {

@@ -68,8 +68,10 @@ pub fn cell(t: &Terminal, text: &str, class: i64, bold: bool) -> String {
 /// of 8 columns (a swizzle's chunk shows whole) where 8 fit.
 pub fn bands(t: &Terminal, cols: i64, margin: usize, cell_w: usize) -> Vec<std::ops::Range<i64>> {
     let fit = match t.width {
-        Some(w) if margin + cols.max(0) as usize * cell_w + 1 > w => ((w.saturating_sub(margin + 1)) / cell_w.max(1)).max(1),
-        _ => return vec![0..cols],
+        Some(w) if margin + cols.max(0) as usize * cell_w + 1 > w => {
+            ((w.saturating_sub(margin + 1)) / cell_w.max(1)).max(1)
+        }
+        _ => return std::iter::once(0..cols).collect(),
     };
     let per = if fit >= 8 { fit / 8 * 8 } else { fit } as i64;
     (0..cols).step_by(per as usize).map(|a| a..(a + per).min(cols)).collect()

@@ -476,16 +476,25 @@ fn gemm_header_states_bank_conflicts() {
 }
 
 /// The sm90 header's degrees, simulated: each operand's smem layout (as the header prints it) is
-/// evaluated through the session; one request is a row of a TMA box (box_k elements of one row)
-/// or an 8-row x 16-byte core matrix along K (what a wgmma descriptor addresses).
-fn sim_sm90(smem: &str, rows: i64, bk: i64, box_k: i64) -> (i64, i64) {
+/// evaluated through the session; one request is a swizzled row of a TMA box (`box_k` elements
+/// of one row for a K-major operand, `box_rows` rows of one k for an MN-major one) or an 8 x 8
+/// block of 16-bit elements (8 rows x 16 bytes either way: what a wgmma core matrix is).
+fn sim_sm90(smem: &str, rows: i64, bk: i64, box_rows: i64, box_k: i64, k_major: bool) -> (i64, i64) {
     let mut sim = Sim::new(&format!("S = {smem}"));
     let mut addr = std::collections::HashMap::new();
     let mut at = |r: i64, k: i64| *addr.entry((r, k)).or_insert_with(|| 2 * sim.int(&format!("S({r},{k},0)")));
     let mut tma = Vec::new();
-    for k0 in (0..bk).step_by(box_k as usize) {
-        for r in 0..rows {
-            tma.push((k0..k0 + box_k).map(|k| (at(r, k), 2)).collect::<Vec<_>>());
+    if k_major {
+        for k0 in (0..bk).step_by(box_k as usize) {
+            for r in 0..rows {
+                tma.push((k0..k0 + box_k).map(|k| (at(r, k), 2)).collect::<Vec<_>>());
+            }
+        }
+    } else {
+        for r0 in (0..rows).step_by(box_rows as usize) {
+            for k in 0..bk {
+                tma.push((r0..r0 + box_rows).map(|r| (at(r, k), 2)).collect::<Vec<_>>());
+            }
         }
     }
     let mut core = Vec::new();
@@ -501,33 +510,52 @@ fn sim_sm90(smem: &str, rows: i64, bk: i64, box_k: i64) -> (i64, i64) {
 
 #[test]
 fn sm90_header_states_bank_conflicts() {
-    // The GMMA atoms (128-, 64- and 32-byte swizzles) put the 8 rows of a core matrix in 8
-    // different 16-byte bank groups: conflict-free by hand (row r's chunk c lands in chunk
-    // c ^ (r mod 8) of a 128-byte line for Sw<3,3,3>).
+    // The GMMA atoms (128-, 64- and 32-byte swizzles, K- and MN-major) put the 8 rows of a core
+    // matrix in 8 different 16-byte bank groups: conflict-free by hand (row r's chunk c lands in
+    // chunk c ^ (r mod 8) of a 128-byte line for Sw<3,3,3>).
     for (opts, rows_a, rows_b, bk) in [
         ("", 128, 256, 64),
         (" tile=<128,128,64> smem_a=Sw<2,3,3> o (_8,_32):(_32,_1) smem_b=Sw<1,3,3> o (_8,_16):(_16,_1)", 128, 128, 64),
         (" consumers=1 tile=<64,256,64>", 64, 256, 64),
+        (" layout=NN", 128, 256, 64),
+        (" layout=TT tile=<128,128,64>", 128, 128, 64),
     ] {
         let src = format!("emit gemm 2048 2048 2048 arch=sm90{opts}");
         let (ok, out, err) = run(&src);
         assert!(ok, "{src}: {err}");
         assert!(!err.contains("warning"), "{src}: {err}");
         let line = out.lines().find(|l| l.contains("bank conflicts")).expect("bank conflicts line");
+        let mut majors = Vec::new();
         for (op, rows) in [('a', rows_a), ('b', rows_b)] {
             let up = op.to_ascii_uppercase();
             let head = format!("//   smem_{op}: ");
             let at = out.lines().position(|l| l.starts_with(&head)).expect("smem line");
+            let k_major = out.lines().nth(at).unwrap().contains("Layout_K_");
+            majors.push(k_major);
             let tiled = out.lines().nth(at + 1).unwrap();
             let smem = tiled.rsplit(" = ").next().unwrap();
+            // `TMA box {64 (K), 128 (rows)}` or `{64 (rows), 64 (K)}`
             let tma = out.lines().nth(at + 2).unwrap();
-            let box_k: i64 = tma.split("TMA box {").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-            let (t, c) = sim_sm90(smem, rows, bk, box_k);
+            let inner = tma.split("TMA box {").nth(1).unwrap().split('}').next().unwrap();
+            let (mut box_rows, mut box_k) = (0, 0);
+            for part in inner.split(", ") {
+                let (n, what) = part.split_once(' ').unwrap();
+                let n: i64 = n.parse().unwrap();
+                if what == "(K)" {
+                    box_k = n;
+                } else {
+                    box_rows = n;
+                }
+            }
+            let (t, c) = sim_sm90(smem, rows, bk, box_rows, box_k, k_major);
             assert_eq!((t, c), (1, 1), "{src}: {smem}");
             for (what, d) in [("TMA write", t), ("wgmma read", c)] {
                 let want = if d == 1 { "conflict-free".to_string() } else { format!("{d}-way") };
                 assert!(line.contains(&format!("{what} of {up} {want}")), "{src}: {line}");
             }
+        }
+        if opts.contains("NN") || opts.contains("TT") {
+            assert!(majors.contains(&false), "{src}: an MN-major operand expected");
         }
     }
 }
@@ -545,8 +573,9 @@ fn sm90_counts_see_an_unswizzled_atom() {
         let x = s.interp().bindings().find(|(n, _)| *n == "X").unwrap().1.clone();
         x
     };
-    let t = Sm90Traffic { operand: 'a', smem: &smem, rows: 64, bk: 64, box_k: 64, elem: 2 };
+    let t =
+        Sm90Traffic { operand: 'a', k_major: true, smem: &smem, rows: 64, bk: 64, box_rows: 64, box_k: 64, elem: 2 };
     let got = sm90_degrees(&t).unwrap();
     assert_eq!(got, vec![("TMA write of A".to_string(), 1), ("wgmma read of A".to_string(), 8)]);
-    assert_eq!(sim_sm90(&ev(src), 64, 64, 64), (1, 8));
+    assert_eq!(sim_sm90(&ev(src), 64, 64, 64, 64, true), (1, 8));
 }

@@ -670,8 +670,16 @@ fn emit_bank_conflicts(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     use crate::eval::analysis::gemm::{degree_words, sm90_degrees, Sm90Traffic};
     let mut parts = Vec::new();
     for (o, rows) in [(&cfg.a, cfg.bm), (&cfg.b, cfg.bn)] {
-        let t =
-            Sm90Traffic { operand: o.name, smem: &o.smem, rows, bk: cfg.bk, box_k: o.box_k, elem: cfg.dtype.bytes() };
+        let t = Sm90Traffic {
+            operand: o.name,
+            k_major: o.major == Major::K,
+            smem: &o.smem,
+            rows,
+            bk: cfg.bk,
+            box_rows: o.box_rows,
+            box_k: o.box_k,
+            elem: cfg.dtype.bytes(),
+        };
         match sm90_degrees(&t) {
             Ok(ds) => {
                 for (what, d) in ds {

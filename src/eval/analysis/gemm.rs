@@ -101,53 +101,74 @@ pub fn degrees(t: &SmemTraffic) -> R<Vec<(String, i64)>> {
     Ok(out)
 }
 
-/// One K-major operand of the Hopper kernel: TMA writes it in boxes of `box_k` elements (one
-/// swizzled row) by rows, wgmma reads it through descriptors in core matrices of 8 rows x 16
-/// bytes. Neither is a warp's lanes: each row and each core matrix is counted as one request.
+/// One operand of the Hopper kernel: TMA writes it in boxes of `box_rows` rows (M or N) by
+/// `box_k` elements of K, one swizzled row (K-major: along K; MN-major: along the rows) after
+/// another; wgmma reads it through descriptors in core matrices of 8 x 16 bytes (8 x 8 elements
+/// of 16 bits, whichever way is contiguous). Neither is a warp's lanes: each swizzled row of a box
+/// and each core matrix is counted as one request.
 pub struct Sm90Traffic<'a> {
     /// 'a' or 'b'
     pub operand: char,
+    /// K contiguous (else M or N).
+    pub k_major: bool,
     /// `(rows, K, stages) -> element offset`, swizzled.
     pub smem: &'a Value,
     pub rows: i64,
     pub bk: i64,
+    pub box_rows: i64,
     pub box_k: i64,
     pub elem: i64,
 }
 
-/// Stage 0's box rows as TMA writes them: one request per row of one box.
+/// Stage 0's boxes as TMA writes them: one request per swizzled row of a box.
 pub fn tma_pattern(t: &Sm90Traffic) -> R<Pattern> {
     let mut groups = Vec::new();
-    for k0 in (0..t.bk).step_by(t.box_k.max(1) as usize) {
-        for r in 0..t.rows {
-            let mut touches = Vec::new();
-            for c in k0..(k0 + t.box_k).min(t.bk) {
-                touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+    let step = |n: i64| n.max(1) as usize;
+    if t.k_major {
+        for k0 in (0..t.bk).step_by(step(t.box_k)) {
+            for r in 0..t.rows {
+                let mut touches = Vec::new();
+                for c in k0..(k0 + t.box_k).min(t.bk) {
+                    touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+                }
+                groups.push(Group { label: format!("box at k {k0}, row {r}"), touches });
             }
-            groups.push(Group { label: format!("box at k {k0}, row {r}"), touches });
+        }
+    } else {
+        for r0 in (0..t.rows).step_by(step(t.box_rows)) {
+            for k in 0..t.bk {
+                let mut touches = Vec::new();
+                for r in r0..(r0 + t.box_rows).min(t.rows) {
+                    touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, k))? * t.elem, bytes: t.elem });
+                }
+                groups.push(Group { label: format!("box at row {r0}, k {k}"), touches });
+            }
         }
     }
-    let width = t.box_k * t.elem;
-    let what = format!("TMA writes of {}: {width}-byte box rows, one request each", t.operand.to_ascii_uppercase());
+    let width = if t.k_major { t.box_k } else { t.box_rows } * t.elem;
+    let what =
+        format!("TMA writes of {}: {width}-byte swizzled box rows, one request each", t.operand.to_ascii_uppercase());
     Ok(Pattern { what, elem: t.elem, width, group_threads: 1, groups })
 }
 
-/// Stage 0's core matrices as wgmma reads them: 8 rows x 16 bytes along K, one request each.
+/// Stage 0's core matrices as wgmma reads them: 8 x 16 bytes, one request each.
 pub fn core_matrix_pattern(t: &Sm90Traffic) -> R<Pattern> {
     let per_row = (16 / t.elem).max(1);
+    // K-major: 8 rows x 16 bytes of K; MN-major: 8 k x 16 bytes of rows.
+    let (rr, kk) = if t.k_major { (8, per_row) } else { (per_row, 8) };
     let mut groups = Vec::new();
-    for r0 in (0..t.rows).step_by(8) {
-        for k0 in (0..t.bk).step_by(per_row as usize) {
+    for r0 in (0..t.rows).step_by(rr as usize) {
+        for k0 in (0..t.bk).step_by(kk as usize) {
             let mut touches = Vec::new();
-            for r in r0..(r0 + 8).min(t.rows) {
-                for c in k0..(k0 + per_row).min(t.bk) {
-                    touches.push(Touch { thread: r - r0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+            for r in r0..(r0 + rr).min(t.rows) {
+                for c in k0..(k0 + kk).min(t.bk) {
+                    touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
                 }
             }
             groups.push(Group { label: format!("core matrix at row {r0}, k {k0}"), touches });
         }
     }
-    let what = format!("wgmma reads of {}: core matrices of 8 rows x 16 bytes", t.operand.to_ascii_uppercase());
+    let what = format!("wgmma reads of {}: core matrices of 8 x 16 bytes", t.operand.to_ascii_uppercase());
     Ok(Pattern { what, elem: t.elem, width: 16, group_threads: 8, groups })
 }
 

@@ -579,3 +579,51 @@ fn sm90_counts_see_an_unswizzled_atom() {
     assert_eq!(got, vec![("TMA write of A".to_string(), 1), ("wgmma read of A".to_string(), 8)]);
     assert_eq!(sim_sm90(&ev(src), 64, 64, 64, 64, true), (1, 8));
 }
+
+/// The sm90 TMA-store epilogue, simulated: warp w's threads store accumulator v (with v + 1 when
+/// C is 16-bit: two adjacent columns in one 4-byte store) at Sw<3,4,3>(128 m + bytes * (n - first
+/// column of the box)), (m, n) from the C layout the header prints, both evaluated by the session.
+fn sim_epilogue(c: &str, bn: i64, cols: i64, out_bytes: i64) -> i64 {
+    let mut sim = Sim::new(&format!("C = {c}"));
+    let values = sim.int("size<1>(C)");
+    let step: usize = if out_bytes == 2 { 2 } else { 1 };
+    let mut groups = Vec::new();
+    for w in 0..4 {
+        for j in 0..bn / cols {
+            for v in (0..values).step_by(step) {
+                let mut g = Vec::new();
+                for t in 32 * w..32 * w + 32 {
+                    let idx = sim.int(&format!("C({t},{v})"));
+                    let (m, n) = (idx % 64, idx / 64);
+                    if n / cols == j {
+                        let a = sim.int(&format!("Sw<3,4,3>({})", 128 * m + out_bytes * (n - j * cols)));
+                        g.push((a, out_bytes * step as i64));
+                    }
+                }
+                if !g.is_empty() {
+                    groups.push(g);
+                }
+            }
+        }
+    }
+    degree(&groups)
+}
+
+#[test]
+fn sm90_epilogue_stores_are_counted() {
+    for (opts, bn) in [("", 256), (" out=f32", 256), (" tile=<128,128,64> out=f32", 128)] {
+        let src = format!("emit gemm 2048 2048 2048 arch=sm90{opts}");
+        let (ok, out, err) = run(&src);
+        assert!(ok, "{src}: {err}");
+        let Some(epi) = out.lines().find(|l| l.starts_with("// epilogue: per consumer, boxes of 64 rows x ")) else {
+            panic!("{src}: no TMA-store epilogue");
+        };
+        let cols: i64 = epi.split(" rows x ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let c = out.lines().find(|l| l.contains(": C layout (thread, value) -> m + 64n: ")).unwrap();
+        let c = c.rsplit(": ").next().unwrap();
+        let d = sim_epilogue(c, bn, cols, 128 / cols);
+        let line = out.lines().find(|l| l.contains("bank conflicts")).unwrap();
+        let want = if d == 1 { "conflict-free".to_string() } else { format!("{d}-way") };
+        assert!(line.contains(&format!("epilogue store of C {want}")), "{src}: {d}: {line}");
+    }
+}

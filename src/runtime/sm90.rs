@@ -572,7 +572,7 @@ pub fn generate(cfg: &Sm90Config) -> R<String> {
 }
 
 fn emit(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
-    emit_header(s, cfg)?;
+    emit_header(s, cfg, p)?;
     emit_prelude(s, cfg)?;
     emit_prologue(s, cfg)?;
     emit_producer(s, cfg)?;
@@ -593,7 +593,7 @@ fn desc_line(d: &GmmaDesc) -> String {
     )
 }
 
-fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
+fn emit_header(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
     let (bm, bn, bk, st) = (cfg.bm, cfg.bn, cfg.bk, cfg.stages);
     writeln!(s, "// cute: generated GEMM kernel (header-free CUDA C++ for NVRTC, sm_90a: TMA + wgmma)")?;
     writeln!(s, "// {}", cfg.describe())?;
@@ -639,7 +639,7 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         writeln!(s, "//     descriptor: {}", desc_line(&o.desc))?;
     }
     writeln!(s, "//   MMA {}: C layout (thread, value) -> m + 64n: {}", cfg.atom.name, cfg.atom.c)?;
-    emit_bank_conflicts(s, cfg)?;
+    emit_bank_conflicts(s, cfg, p)?;
     writeln!(
         s,
         "// {} threads: warpgroup 0 produces (TMA), {} consumer warpgroup(s) of {}x{} ({} wgmma m64n{}k16 atom(s) each); {} stages; {} bytes of dynamic shared memory; {}",
@@ -666,8 +666,8 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
 
 /// The bank-conflict degree of each operand's TMA box writes and wgmma core-matrix reads (the
 /// analysis module counts them on the smem layout); a conflicting one is also a `warning:`.
-fn emit_bank_conflicts(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
-    use crate::eval::analysis::gemm::{degree_words, sm90_degrees, Sm90Traffic};
+fn emit_bank_conflicts(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
+    use crate::eval::analysis::gemm::{degree_words, epilogue_pattern, sm90_degrees, Sm90Epilogue, Sm90Traffic};
     let mut parts = Vec::new();
     for (o, rows) in [(&cfg.a, cfg.bm), (&cfg.b, cfg.bn)] {
         let t = Sm90Traffic {
@@ -693,6 +693,28 @@ fn emit_bank_conflicts(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
                 }
             }
             Err(e) => parts.push(format!("{}: not counted ({e})", o.name.to_ascii_uppercase())),
+        }
+    }
+    if let Some(e) = &cfg.epi {
+        let c = Value::Layout(cfg.atom.c.clone());
+        let epi = Sm90Epilogue {
+            c: &c,
+            bn: cfg.bn,
+            box_cols: e.cols,
+            out_bytes: e.out_bytes,
+            paired: pairs_adjacent(cfg, p),
+        };
+        match epilogue_pattern(&epi) {
+            Ok(pat) => {
+                let d = crate::eval::analysis::banks::count(&pat).degree();
+                parts.push(format!("epilogue store of C {}", degree_words(d)));
+                if d > 1 {
+                    crate::eval::error::warn(format!(
+                        "the epilogue's shared-memory stores of C are {d}-way bank-conflicted"
+                    ));
+                }
+            }
+            Err(e) => parts.push(format!("C: not counted ({e})")),
         }
     }
     writeln!(

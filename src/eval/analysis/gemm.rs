@@ -172,6 +172,50 @@ pub fn core_matrix_pattern(t: &Sm90Traffic) -> R<Pattern> {
     Ok(Pattern { what, elem: t.elem, width: 16, group_threads: 8, groups })
 }
 
+/// The Hopper TMA-store epilogue: each consumer warp writes its accumulators into 64-row boxes
+/// of `box_cols` columns of C, 128-byte rows swizzled `Sw<3,4,3>` on the byte address (as TMA
+/// reads them), one store instruction per value (or pair of adjacent 16-bit values).
+pub struct Sm90Epilogue<'a> {
+    /// The wgmma atom's C layout `(thread, value) -> m + 64 n` (128 threads).
+    pub c: &'a Value,
+    pub bn: i64,
+    pub box_cols: i64,
+    pub out_bytes: i64,
+    /// Values v, v+1 stored together (adjacent 16-bit columns).
+    pub paired: bool,
+}
+
+/// The epilogue's shared-memory stores of one 64-row atom: per warp, box and store, the 32
+/// threads' bytes.
+pub fn epilogue_pattern(e: &Sm90Epilogue) -> R<Pattern> {
+    let nv = int_of("size", &[TArg::Int(1)], e.c)?;
+    let step = if e.paired { 2 } else { 1 };
+    let bytes = e.out_bytes * step;
+    let swizzle = Value::Swizzle(crate::eval::layout::Swizzle { b: 3, m: 4, s: 3 });
+    let mut groups = Vec::new();
+    for w in 0..4 {
+        for j in 0..e.bn / e.box_cols.max(1) {
+            for v in (0..nv).step_by(step as usize) {
+                let mut touches = Vec::new();
+                for t in 32 * w..32 * w + 32 {
+                    let idx = at(e.c, coord2(t, v))?;
+                    let (m, n) = (idx % 64, idx / 64);
+                    if n < j * e.box_cols || n >= (j + 1) * e.box_cols {
+                        continue;
+                    }
+                    let lin = m * 128 + (n - j * e.box_cols) * e.out_bytes;
+                    touches.push(Touch { thread: t, addr: at(&swizzle, int(lin))?, bytes });
+                }
+                if !touches.is_empty() {
+                    groups.push(Group { label: format!("warp {w}, box {j}, value {v}"), touches });
+                }
+            }
+        }
+    }
+    let what = format!("epilogue stores of C: {bytes}-byte stores into 128B-swizzled boxes of {} columns", e.box_cols);
+    Ok(Pattern { what, elem: e.out_bytes, width: bytes, group_threads: 32, groups })
+}
+
 /// `(what, degree)` for the TMA writes and the wgmma reads of one operand.
 pub fn sm90_degrees(t: &Sm90Traffic) -> R<Vec<(String, i64)>> {
     let mut out = Vec::new();

@@ -71,6 +71,37 @@ struct Cli {
     function_table: bool,
 }
 
+/// The width of the terminal stdout is: `COLUMNS` when set, else the terminal's own (Linux and
+/// macOS `TIOCGWINSZ`), else 80.
+fn terminal_width() -> Option<usize> {
+    if let Some(c) = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|&c| c > 0) {
+        return Some(c);
+    }
+    #[cfg(any(target_os = "linux", target_os = "macos"))]
+    {
+        #[repr(C)]
+        struct WinSize {
+            rows: u16,
+            cols: u16,
+            xpixel: u16,
+            ypixel: u16,
+        }
+        extern "C" {
+            fn ioctl(fd: i32, request: std::ffi::c_ulong, ...) -> i32;
+        }
+        #[cfg(target_os = "linux")]
+        const TIOCGWINSZ: std::ffi::c_ulong = 0x5413;
+        #[cfg(target_os = "macos")]
+        const TIOCGWINSZ: std::ffi::c_ulong = 0x4008_7468;
+        let mut ws = WinSize { rows: 0, cols: 0, xpixel: 0, ypixel: 0 };
+        // SAFETY: TIOCGWINSZ writes one `struct winsize` (four u16) through the pointer.
+        if unsafe { ioctl(1, TIOCGWINSZ, &mut ws as *mut WinSize) } == 0 && ws.cols > 0 {
+            return Some(ws.cols as usize);
+        }
+    }
+    Some(80)
+}
+
 /// `--time-limit`'s value: seconds, 0 for none.
 fn seconds(text: &str) -> Result<cute::session::TimeLimit, String> {
     cute::session::parse_time_limit(text).ok_or_else(|| format!("`{text}` is not a number of seconds (0 or more)"))
@@ -110,6 +141,8 @@ fn real_main() -> i32 {
         interactive: false,
         echo: cli.echo,
         no_file_writes: false,
+        terminal_width: if std::io::stdout().is_terminal() { terminal_width() } else { None },
+        truecolor: std::env::var("COLORTERM").is_ok_and(|v| v == "truecolor" || v == "24bit"),
         time_limit: cli.time_limit,
     };
     if !opts.color_values && !opts.color_diagnostics {

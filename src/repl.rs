@@ -393,8 +393,13 @@ M, N, K: the problem size (all three are needed). Keys:
   dtype=f16|bf16  out=f16|bf16|f32  layout=NN|NT|TN|TT  tile=<BM,BN,BK>  stages=N
   mma=OP (SM80_16x8x16_F32F16F16F32_TN, ...)  smem_a=L smem_b=L (swizzled layouts)
   copy_a=L copy_b=L (thread layouts)  raster=N  iters=N warmup=N (run only)
+  arch=sm80|sm90 (run: sm90 on a 9.0 GPU; emit: sm80)  sm90 only: consumers=1|2  persistent=0|1
+  (sm90: layout=TN, smem_a/smem_b one of the K-major GMMA atoms, e.g. Sw<2,3,3> o (_8,_32):(_32,_1))
+The source's header states the layouts, the tiled MMA and the bank-conflict degree of the
+shared-memory traffic (a conflicting smem layout is also a warning).
 example:
   cute> emit gemm 1000 1000 1000 layout=NN tile=<128,128,32> stages=4
+  cute> emit gemm 2048 2048 2048 arch=sm90 consumers=1 tile=<64,256,64>
 ",
     ),
     ("emit", ""),
@@ -623,8 +628,12 @@ pub enum Cmd {
 /// `help f`, `?f`, `f?` show help; `exit`, `quit`, `exit()`, `quit()` leave. A word bound as a
 /// name (`help = 3`) is that name.
 fn word(line: &str, session: &Session) -> Option<String> {
+    word_with(line, &|n: &str| session.interp().bindings().any(|(b, _)| b == n))
+}
+
+/// `word` with `bound` telling which names are bound.
+fn word_with(line: &str, bound: &dyn Fn(&str) -> bool) -> Option<String> {
     let t = line.trim().trim_end_matches(';').trim();
-    let bound = |n: &str| session.interp().bindings().any(|(b, _)| b == n);
     let ident = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if matches!(t, "exit" | "quit" | "exit()" | "quit()") && !bound(t.trim_end_matches("()")) {
         return Some(":quit".into());
@@ -753,8 +762,8 @@ pub fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut
     Cmd::Continue
 }
 
-/// A script in which lines starting with `:` (outside open brackets) are REPL commands: what
-/// `cute` reads from a pipe. The statements between commands run as one piece each, their
+/// A script in which lines starting with `:` (outside open brackets) are REPL commands, and
+/// the REPL's words (`help(f)`, `?f`, `exit`) too: what `cute` reads from a pipe. The statements between commands run as one piece each, their
 /// line numbers those of the whole text. Stops at the first failure unless `keep_going`.
 pub fn run_script_with_commands(
     text: &str,
@@ -788,14 +797,21 @@ pub fn run_script_with_commands(
         r == Outcome::Ok || session.opts.keep_going
     };
     for (i, line) in text.split_inclusive('\n').enumerate() {
-        if line.trim_start().starts_with(':') && !crate::session::is_incomplete(&piece) {
+        let complete = !crate::session::is_incomplete(&piece);
+        // `help(f)`, `f?`, `exit` as in the REPL; the statements before run first, so that a
+        // name they bind (`help = 3`) is that name.
+        let word_like = complete && word_with(line, &|_| false).is_some();
+        if complete && (line.trim_start().starts_with(':') || word_like) {
             if !flush(&mut piece, first_line, session, &mut worst, out, err) {
                 return worst;
             }
-            if let Cmd::Quit = command(line, session, out, err) {
-                return worst;
+            let cmd = if word_like { word(line, session) } else { Some(line.to_string()) };
+            if let Some(cmd) = cmd {
+                if let Cmd::Quit = command(&cmd, session, out, err) {
+                    return worst;
+                }
+                continue;
             }
-            continue;
         }
         if piece.is_empty() {
             first_line = i;

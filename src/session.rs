@@ -58,6 +58,10 @@ pub struct Options {
     pub echo: bool,
     /// Never write files (`svg(X, "f.svg")` says what it would write): the fuzz targets.
     pub no_file_writes: bool,
+    /// Columns of the terminal stdout is (`None`: not a terminal): wider tables are cut into bands.
+    pub terminal_width: Option<usize>,
+    /// The terminal shows 24-bit colour (`COLORTERM=truecolor`).
+    pub truecolor: bool,
     /// The time limit of one statement (`--time-limit`, `:time-limit`; README "Limits").
     pub time_limit: TimeLimit,
 }
@@ -214,6 +218,11 @@ impl Session {
                 || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                 || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
             let _ = take_warnings();
+            crate::render::term::set(crate::render::term::Terminal {
+                colour: self.opts.color_values,
+                width: self.opts.terminal_width,
+                truecolor: self.opts.truecolor,
+            });
             crate::eval::budget::start(self.opts.time_limit.0);
             let executed = self.interp.exec(stmt);
             // (the clock stops: REPL hints and help evaluate outside any statement)

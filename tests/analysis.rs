@@ -474,3 +474,162 @@ fn gemm_header_states_bank_conflicts() {
     );
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// The sm90 header's degrees, simulated: each operand's smem layout (as the header prints it) is
+/// evaluated through the session; one request is a swizzled row of a TMA box (`box_k` elements
+/// of one row for a K-major operand, `box_rows` rows of one k for an MN-major one) or an 8 x 8
+/// block of 16-bit elements (8 rows x 16 bytes either way: what a wgmma core matrix is).
+fn sim_sm90(smem: &str, rows: i64, bk: i64, box_rows: i64, box_k: i64, k_major: bool) -> (i64, i64) {
+    let mut sim = Sim::new(&format!("S = {smem}"));
+    let mut addr = std::collections::HashMap::new();
+    let mut at = |r: i64, k: i64| *addr.entry((r, k)).or_insert_with(|| 2 * sim.int(&format!("S({r},{k},0)")));
+    let mut tma = Vec::new();
+    if k_major {
+        for k0 in (0..bk).step_by(box_k as usize) {
+            for r in 0..rows {
+                tma.push((k0..k0 + box_k).map(|k| (at(r, k), 2)).collect::<Vec<_>>());
+            }
+        }
+    } else {
+        for r0 in (0..rows).step_by(box_rows as usize) {
+            for k in 0..bk {
+                tma.push((r0..r0 + box_rows).map(|r| (at(r, k), 2)).collect::<Vec<_>>());
+            }
+        }
+    }
+    let mut core = Vec::new();
+    for r0 in (0..rows).step_by(8) {
+        for k0 in (0..bk).step_by(8) {
+            core.push(
+                (r0..r0 + 8).flat_map(|r| (k0..k0 + 8).map(move |k| (r, k))).map(|(r, k)| (at(r, k), 2)).collect(),
+            );
+        }
+    }
+    (degree(&tma), degree(&core))
+}
+
+#[test]
+fn sm90_header_states_bank_conflicts() {
+    // The GMMA atoms (128-, 64- and 32-byte swizzles, K- and MN-major) put the 8 rows of a core
+    // matrix in 8 different 16-byte bank groups: conflict-free by hand (row r's chunk c lands in
+    // chunk c ^ (r mod 8) of a 128-byte line for Sw<3,3,3>).
+    for (opts, rows_a, rows_b, bk) in [
+        ("", 128, 256, 64),
+        (" tile=<128,128,64> smem_a=Sw<2,3,3> o (_8,_32):(_32,_1) smem_b=Sw<1,3,3> o (_8,_16):(_16,_1)", 128, 128, 64),
+        (" consumers=1 tile=<64,256,64>", 64, 256, 64),
+        (" layout=NN", 128, 256, 64),
+        (" layout=TT tile=<128,128,64>", 128, 128, 64),
+    ] {
+        let src = format!("emit gemm 2048 2048 2048 arch=sm90{opts}");
+        let (ok, out, err) = run(&src);
+        assert!(ok, "{src}: {err}");
+        assert!(!err.contains("warning"), "{src}: {err}");
+        let line = out.lines().find(|l| l.contains("bank conflicts")).expect("bank conflicts line");
+        let mut majors = Vec::new();
+        for (op, rows) in [('a', rows_a), ('b', rows_b)] {
+            let up = op.to_ascii_uppercase();
+            let head = format!("//   smem_{op}: ");
+            let at = out.lines().position(|l| l.starts_with(&head)).expect("smem line");
+            let k_major = out.lines().nth(at).unwrap().contains("Layout_K_");
+            majors.push(k_major);
+            let tiled = out.lines().nth(at + 1).unwrap();
+            let smem = tiled.rsplit(" = ").next().unwrap();
+            // `TMA box {64 (K), 128 (rows)}` or `{64 (rows), 64 (K)}`
+            let tma = out.lines().nth(at + 2).unwrap();
+            let inner = tma.split("TMA box {").nth(1).unwrap().split('}').next().unwrap();
+            let (mut box_rows, mut box_k) = (0, 0);
+            for part in inner.split(", ") {
+                let (n, what) = part.split_once(' ').unwrap();
+                let n: i64 = n.parse().unwrap();
+                if what == "(K)" {
+                    box_k = n;
+                } else {
+                    box_rows = n;
+                }
+            }
+            let (t, c) = sim_sm90(smem, rows, bk, box_rows, box_k, k_major);
+            assert_eq!((t, c), (1, 1), "{src}: {smem}");
+            for (what, d) in [("TMA write", t), ("wgmma read", c)] {
+                let want = if d == 1 { "conflict-free".to_string() } else { format!("{d}-way") };
+                assert!(line.contains(&format!("{what} of {up} {want}")), "{src}: {line}");
+            }
+        }
+        if opts.contains("NN") || opts.contains("TT") {
+            assert!(majors.contains(&false), "{src}: an MN-major operand expected");
+        }
+    }
+}
+
+#[test]
+fn sm90_counts_see_an_unswizzled_atom() {
+    // Without the swizzle the 8 rows of a core matrix are 128 bytes apart: all in the same four
+    // banks, 8-way (hand count); a TMA row is still 128 contiguous bytes: conflict-free.
+    use cute::eval::analysis::gemm::{sm90_degrees, Sm90Traffic};
+    let src = "tile_to_shape((_8,_64):(_64,_1), (_64,_64,_2))";
+    let smem = {
+        let mut s = Session::new(Options::default());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(s.run(&format!("X = {src}"), "<t>", &mut out, &mut err).exit_code(), 0);
+        let x = s.interp().bindings().find(|(n, _)| *n == "X").unwrap().1.clone();
+        x
+    };
+    let t =
+        Sm90Traffic { operand: 'a', k_major: true, smem: &smem, rows: 64, bk: 64, box_rows: 64, box_k: 64, elem: 2 };
+    let got = sm90_degrees(&t).unwrap();
+    assert_eq!(got, vec![("TMA write of A".to_string(), 1), ("wgmma read of A".to_string(), 8)]);
+    assert_eq!(sim_sm90(&ev(src), 64, 64, 64, 64, true), (1, 8));
+}
+
+/// The sm90 TMA-store epilogue, simulated: warp w's threads store accumulator v (with v + 1 when
+/// the kernel stores pairs, `sts_pair`: two adjacent columns in one store) at
+/// Sw<3,4,3>(128 m + bytes * (n - first column of the box)), (m, n) from the C layout the header
+/// prints, both evaluated by the session.
+fn sim_epilogue(c: &str, bn: i64, cols: i64, out_bytes: i64, paired: bool) -> i64 {
+    let mut sim = Sim::new(&format!("C = {c}"));
+    let values = sim.int("size<1>(C)");
+    let step: usize = if paired { 2 } else { 1 };
+    let mut groups = Vec::new();
+    for w in 0..4 {
+        for j in 0..bn / cols {
+            for v in (0..values).step_by(step) {
+                let mut g = Vec::new();
+                for t in 32 * w..32 * w + 32 {
+                    let idx = sim.int(&format!("C({t},{v})"));
+                    let (m, n) = (idx % 64, idx / 64);
+                    if n / cols == j {
+                        let a = sim.int(&format!("Sw<3,4,3>({})", 128 * m + out_bytes * (n - j * cols)));
+                        g.push((a, out_bytes * step as i64));
+                    }
+                }
+                if !g.is_empty() {
+                    groups.push(g);
+                }
+            }
+        }
+    }
+    degree(&groups)
+}
+
+#[test]
+fn sm90_epilogue_stores_are_counted() {
+    // By hand (C layout of SM90 64xN: thread t0 + 4 t1 + 32 w holds rows t1 + 16 w (+ 8), columns
+    // 2 t0 (+ 1, + 8k)): a warp's 4-byte f32 stores of one value would be 2-way (chunk c ^ t1 takes
+    // every chunk twice at one word); the kernel stores column pairs (8 bytes): conflict-free.
+    for (opts, bn) in [("", 256), (" out=f32", 256), (" tile=<128,128,64> out=f32", 128)] {
+        let src = format!("emit gemm 2048 2048 2048 arch=sm90{opts}");
+        let (ok, out, err) = run(&src);
+        assert!(ok, "{src}: {err}");
+        let Some(epi) = out.lines().find(|l| l.starts_with("// epilogue: per consumer, boxes of 64 rows x ")) else {
+            panic!("{src}: no TMA-store epilogue");
+        };
+        let cols: i64 = epi.split(" rows x ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let c = out.lines().find(|l| l.contains(": C layout (thread, value) -> m + 64n: ")).unwrap();
+        let c = c.rsplit(": ").next().unwrap();
+        let paired = out.contains("sts_pair(box");
+        assert!(paired || out.contains("sts_one(box"), "{src}: no epilogue stores");
+        let d = sim_epilogue(c, bn, cols, 128 / cols, paired);
+        let line = out.lines().find(|l| l.contains("bank conflicts")).unwrap();
+        let want = if d == 1 { "conflict-free".to_string() } else { format!("{d}-way") };
+        assert!(line.contains(&format!("epilogue store of C {want}")), "{src}: {d}: {line}");
+    }
+}

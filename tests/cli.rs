@@ -359,6 +359,21 @@ fn help_through_a_pipe() {
     assert!(r.err.contains(" --> <stdin>:5:1\n"), "{}", r.err);
 }
 
+/// Issue 10: the REPL's words work through a pipe too (`help(f)`, `?f`, `f?`, `help`, `exit`);
+/// a name the script binds stays that name; `exit` ends the script.
+#[test]
+fn words_through_a_pipe() {
+    let r = cute_env(&[], Some("help(size)\n?coalesce\nrank?\nhelp = 3\nhelp\nexit\nnosuch\n"), &[]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out.contains("size<I...>(x)") && r.out.contains("coalesce(L [, profile])") && r.out.contains("rank<I...>(x)"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.ends_with("\n3\n"), "{}", r.out);
+    assert!(r.err.is_empty(), "{}", r.err);
+}
+
 /// Issue 10: print_svg of a rank-3 layout names print_svg, not print_latex.
 #[test]
 fn print_svg_names_itself() {

@@ -58,3 +58,121 @@ fn picture() {
     let e = eval("print_svg((_2,_2,_2):(_1,_2,_4))").unwrap_err();
     assert!(e.detail.contains("print_svg") && !e.detail.contains("print_latex"), "{e}");
 }
+
+// ---- terminal: colour and bands (issue 9 item 4) ----
+use cute::render::term::{self, Terminal};
+
+/// The text without ANSI colour sequences.
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The rows of a table's cells: `(row, [(background "r;g;b", text)])` for each ` m  | ... |` line.
+fn cells(table: &str) -> Vec<Vec<(String, String)>> {
+    let mut rows = Vec::new();
+    for line in table.lines().filter(|l| l.contains('|')) {
+        let mut row = Vec::new();
+        for part in line.split('|').skip(1) {
+            if part.is_empty() {
+                continue;
+            }
+            let bg = part.split("48;2;").nth(1).map(|r| r.split('m').next().unwrap().to_string()).unwrap_or_default();
+            row.push((bg, strip_ansi(part).trim().to_string()));
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// CuTe's SVGColor_TV (cute/util/print_svg.hpp), as "r;g;b".
+const TV: [&str; 8] = [
+    "175;175;255",
+    "175;255;175",
+    "255;255;175",
+    "255;175;175",
+    "210;210;255",
+    "210;255;210",
+    "255;255;210",
+    "255;210;210",
+];
+
+#[test]
+fn plain_unless_a_terminal_says_otherwise() {
+    // Off by default (pipes, files, tests): CuTe's bytes, however wide.
+    let l = "print_layout(Sw<3,3,3> o (_8,_64):(_64,_1))";
+    let plain = eval(l).unwrap();
+    assert!(!plain.contains('\x1b'));
+    assert_eq!(plain.lines().nth(1).unwrap().len(), 4 + 64 * 6);
+    // Colour only: the same text once the colour is taken out.
+    term::set(Terminal { colour: true, width: None, truecolor: true });
+    let coloured = eval(l).unwrap();
+    assert!(coloured.contains("\x1b[30;48;2;"));
+    assert_eq!(strip_ansi(&coloured), plain);
+    term::set(Terminal::default());
+}
+
+#[test]
+fn a_swizzle_shows_in_colour_and_fits_160_columns() {
+    // Sw<3,3,3> o (_8,_64):(_64,_1) at (r, c) is 64r + 8((c/8) ^ r) + c%8 (by hand): the 8-element
+    // chunk (offset bits 3..6) of the cell is (c/8) ^ r, its colour TV[(c/8) ^ r].
+    term::set(Terminal { colour: true, width: Some(160), truecolor: true });
+    let t = eval("print_layout(Sw<3,3,3> o (_8,_64):(_64,_1))").unwrap();
+    term::set(Terminal::default());
+    assert!(t.lines().all(|l| strip_ansi(l).len() <= 160), "{}", strip_ansi(&t));
+    // bands of 24 columns (25 fit; a multiple of 8): 0..24, 24..48, 48..64, 8 rows each
+    let rows = cells(&t);
+    assert_eq!(rows.len(), 3 * 8);
+    for (i, row) in rows.iter().enumerate() {
+        let (band, r) = (i / 8, (i % 8) as i64);
+        let first = 24 * band as i64;
+        assert_eq!(row.len() as i64, if band < 2 { 24 } else { 16 });
+        for (j, (bg, text)) in row.iter().enumerate() {
+            let c = first + j as i64;
+            let chunk = (c / 8) ^ r;
+            assert_eq!(text, &(64 * r + 8 * chunk + c % 8).to_string(), "({r},{c})");
+            assert_eq!(bg, TV[chunk as usize], "({r},{c})");
+        }
+    }
+}
+
+#[test]
+fn thread_value_tables() {
+    // SM80 16x8x16 (PTX's mma.m16n8k16 fragment layout, by hand): C(m, n) belongs to thread
+    // 4 (m % 8) + n / 2, value n % 2 + 2 (m / 8).
+    term::set(Terminal { colour: true, width: None, truecolor: true });
+    let t = eval("print_layout(mma_atom(SM80_16x8x16_F32F16F16F32_TN))").unwrap();
+    term::set(Terminal::default());
+    let c = t.split("\n\n").next().unwrap();
+    assert!(c.starts_with("C (16 x 8): get_layoutC_TV = "), "{c}");
+    let rows = cells(c);
+    assert_eq!(rows.len(), 16);
+    for (m, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 8);
+        for (n, (bg, text)) in row.iter().enumerate() {
+            let (tid, vid) = (4 * (m % 8) + n / 2, n % 2 + 2 * (m / 8));
+            assert_eq!(text, &format!("T{tid}V{vid}"), "({m},{n})");
+            assert_eq!(bg, TV[tid % 8]);
+        }
+    }
+    // A (16 x 16) and B (8 x 16) follow.
+    assert!(t.contains("\n\nA (16 x 16): ") && t.contains("\n\nB (8 x 16): "), "{t}");
+    // A TV layout over its tile: (_2,_2):(_2,_1) over (2,2) puts T0V1 at index 1 = (1, 0).
+    let t = eval("print_layout((_2,_2):(_2,_1), (_2,_2))").unwrap();
+    let rows = cells(&t);
+    assert_eq!(rows[0].iter().map(|c| c.1.as_str()).collect::<Vec<_>>(), ["T0V0", "T1V0"]);
+    assert_eq!(rows[1].iter().map(|c| c.1.as_str()).collect::<Vec<_>>(), ["T0V1", "T1V1"]);
+    assert!(!t.contains('\x1b'));
+}

@@ -2,7 +2,9 @@
 //! Reads the algebra, never the reverse. May import: `eval` (algebra), never parser/runtime.
 //!
 //! - `grid`: a rank-2 layout as CuTe's printers evaluate it; the size limit (`CUTE_PRINT_LIMIT`).
-//! - `table`: `print_layout`, byte-identical to CuTe.
+//! - `table`: `print_layout`, byte-identical to CuTe (coloured, cut to width on a terminal); the
+//!   text tables of thread-value tiles.
+//! - `term`: what a terminal changes in a table (colour, width), set per statement.
 //! - `latex`: `print_latex`, byte-identical to CuTe.
 //! - `mma_svg`: `print_svg` of a TiledMMA or MMA atom, byte-identical to CuTe.
 //! - `svg`: `print_svg` of everything else: pictures CuTe does not draw, in its visual language.
@@ -16,6 +18,7 @@ pub mod mma_svg;
 pub mod print;
 pub mod svg;
 pub mod table;
+pub mod term;
 
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
@@ -33,7 +36,23 @@ fn one_arg<'a>(a: &'a Args, name: &str) -> R<&'a Value> {
 }
 
 fn f_print_layout(a: &Args) -> R<Value> {
-    Ok(Value::Text(print_layout(one_arg(a, "print_layout")?).map_err(|e| e.at_arg(0))?))
+    let t = term::get();
+    let args: Vec<Value> = (0..a.nargs()).map(|i| a.arg(i).cloned()).collect::<R<_>>()?;
+    if !a.targs.is_empty() || !(1..=2).contains(&args.len()) {
+        return Err(EvalError::arity(
+            "print_layout(L), print_layout(X) of a TiledMMA or TiledCopy, or print_layout(TV, (M,N))",
+        ));
+    }
+    if let Some(tiles) = svg::tv_tiles(&args)? {
+        let tables: Vec<String> = tiles
+            .iter()
+            .map(|(title, tile)| {
+                table::tv_table(title, tile.rows, tile.cols, &|m, n| tile.owner.get(&(m, n)).copied(), &t)
+            })
+            .collect();
+        return Ok(Value::Text(tables.join("\n\n")));
+    }
+    Ok(Value::Text(table::print_layout_on(&args[0], &t).map_err(|e| e.at_arg(0))?))
 }
 
 fn f_print_latex(a: &Args) -> R<Value> {
@@ -141,9 +160,12 @@ pub const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "print_layout",
-        sig: "print_layout(L)",
+        sig: "print_layout(L) / print_layout(X) / print_layout(TV, (M,N))",
         doc: "CuTe's table of a rank-2 layout or swizzled layout: row m, column n holds L(m,n) \
-              (at most CUTE_PRINT_LIMIT cells, default 1048576)",
+              (at most CUTE_PRINT_LIMIT cells, default 1048576); of a TiledMMA or MMA atom (C, A, B), a \
+              TiledCopy (source, destination) or a TV layout over its (M,N) tile, tables of T#V# cells \
+              (not CuTe's). On a terminal the cells are coloured (by index mod 8, a swizzled layout's by \
+              the chunk its swizzle moves them to, T#V# by thread) and a wide table is cut into bands",
         example: "print_layout((_2,_4):(_1,_2))",
         result: "(_2,_4):(_1,_2)\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 2 | 4 | 6 |\n    +---+---+---+---+\n 1  | 1 | 3 | 5 | 7 |\n    +---+---+---+---+",
         f: f_print_layout,

@@ -170,10 +170,10 @@ fn layout_picture(v: &Value) -> R<String> {
 }
 
 /// (thread, value) -> (m, n) of a TV picture: `cells[(m, n)] = (tid, vid)` of its first owner.
-struct TvTile {
-    rows: i64,
-    cols: i64,
-    owner: HashMap<(i64, i64), (i64, i64)>,
+pub struct TvTile {
+    pub rows: i64,
+    pub cols: i64,
+    pub owner: HashMap<(i64, i64), (i64, i64)>,
 }
 
 /// A TV layout (plain: (t, v) -> index in the column-major (M, N) tile) over its tile.
@@ -370,6 +370,69 @@ fn copy_picture(c: &crate::eval::atoms::copy::TiledCopy) -> R<String> {
             .to_string(),
     ];
     Ok(tv_picture(title, &[("source", &ts), ("destination", &td)]))
+}
+
+/// The thread-value tiles of `X` (or of `TV` over `(M,N)`) that the text tables show, with a
+/// title line each: a TiledMMA or MMA atom's C (M x N), A (M x K) and B (N x K), as CuTe's
+/// pictures compute them (`get_layout*_TV` over `tile_shape`); a TiledCopy's source and
+/// destination; a TV layout over its tile. `None` for a value that has no such tiles.
+pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
+    let call = |name: &str, args: &[Value]| crate::eval::builtins::call(name, &[], args);
+    match args {
+        [tv, tile] => {
+            let l = match tv {
+                Value::Layout(l) => l,
+                v => {
+                    return Err(EvalError::type_err(format!(
+                        "expected a (thread, value) layout, got {} `{v}`",
+                        v.kind()
+                    ))
+                    .at_arg(0))
+                }
+            };
+            let (r, c) = match tile {
+                Value::Tuple(IntTuple::T(d)) if d.len() == 2 => (size_of(&d[0])?, size_of(&d[1])?),
+                v => {
+                    return Err(EvalError::type_err(format!("the tile must be a shape (M,N), got {} `{v}`", v.kind()))
+                        .at_arg(1))
+                }
+            };
+            let t = tv_tile_from_index(l, r, c).map_err(|e| e.at_arg(0))?;
+            Ok(Some(vec![(format!("{l} over the tile {tile}: cell T#V# = its first (thread, value)"), t)]))
+        }
+        [v @ Value::Atom(a)] => match &**a {
+            AtomValue::TiledMma(_) | AtomValue::MmaAtom(_) => {
+                let mma = match &**a {
+                    AtomValue::MmaAtom(_) => call("make_tiled_mma", std::slice::from_ref(v))?,
+                    _ => v.clone(),
+                };
+                let tile = match call("tile_shape", std::slice::from_ref(&mma))? {
+                    Value::Tuple(IntTuple::T(t)) if t.len() == 3 => t.iter().map(size_of).collect::<R<Vec<i64>>>()?,
+                    t => return Err(EvalError::type_err(format!("tile_shape is `{t}`, not (M,N,K)"))),
+                };
+                let (m, n, k) = (tile[0], tile[1], tile[2]);
+                let mut out = Vec::new();
+                for (op, r, c) in [("C", m, n), ("A", m, k), ("B", n, k)] {
+                    let tv = match call(&format!("get_layout{op}_TV"), std::slice::from_ref(&mma))? {
+                        Value::Layout(l) => l,
+                        x => return Err(EvalError::type_err(format!("get_layout{op}_TV is `{x}`, not a layout"))),
+                    };
+                    let t = tv_tile_from_index(&tv, r, c)?;
+                    out.push((format!("{op} ({r} x {c}): get_layout{op}_TV = {tv}"), t));
+                }
+                Ok(Some(out))
+            }
+            AtomValue::TiledCopy(c) => {
+                let (m, n, s, d) = crate::eval::atoms::latex::copy_tv(c)?;
+                Ok(Some(vec![
+                    (format!("source ({m} x {n}) of TiledCopy {}", c.atom.op.name), tv_tile_from_coords(&s, m, n)?),
+                    (format!("destination ({m} x {n})"), tv_tile_from_coords(&d, m, n)?),
+                ]))
+            }
+            _ => Ok(None),
+        },
+        _ => Ok(None),
+    }
 }
 
 /// `print_svg(X)` for everything but a TiledMMA/MMA atom (which `mma_svg` draws as CuTe does).

@@ -14,7 +14,7 @@
 //! TMA or wgmma cannot produce is refused with the reason. The accumulators go to C through the
 //! wgmma atom's C layout (`SM90_64xNx16_F32F16F16_SS<K,K>`'s `CLayout_64xN`), lowered like the
 //! sm80 path's.
-//! May import: `eval` (values, atoms, gmma), `runtime::{config, expr, lower, kernel}`.
+//! May import: `eval` (values, atoms, gmma, analysis), `runtime::{config, expr, lower, kernel}`.
 
 use super::config::{self, DType, Major, Opts};
 use super::expr::{var, Expr};
@@ -612,7 +612,7 @@ pub fn generate(cfg: &Sm90Config) -> R<String> {
 }
 
 fn emit(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
-    emit_header(s, cfg)?;
+    emit_header(s, cfg, p)?;
     emit_prelude(s, cfg)?;
     emit_prologue(s, cfg)?;
     emit_producer(s, cfg)?;
@@ -633,7 +633,7 @@ fn desc_line(d: &GmmaDesc) -> String {
     )
 }
 
-fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
+fn emit_header(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
     let (bm, bn, bk, st) = (cfg.bm, cfg.bn, cfg.bk, cfg.stages);
     writeln!(s, "// cute: generated GEMM kernel (header-free CUDA C++ for NVRTC, sm_90a: TMA + wgmma)")?;
     writeln!(s, "// {}", cfg.describe())?;
@@ -679,6 +679,7 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         writeln!(s, "//     descriptor: {}", desc_line(&o.desc))?;
     }
     writeln!(s, "//   MMA {}: C layout (thread, value) -> m + 64n: {}", cfg.atom.name, cfg.atom.c)?;
+    emit_bank_conflicts(s, cfg, p)?;
     writeln!(
         s,
         "// {} threads: warpgroup 0 produces (TMA), {} consumer warpgroup(s) of {}x{} ({} wgmma m64n{}k16 atom(s) each); {} stages; {} bytes of dynamic shared memory; {}",
@@ -701,6 +702,67 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         None => writeln!(s, "// epilogue: stores straight to C through the C layout")?,
     }
     Ok(())
+}
+
+/// The bank-conflict degree of each operand's TMA box writes and wgmma core-matrix reads (the
+/// analysis module counts them on the smem layout); a conflicting one is also a `warning:`.
+fn emit_bank_conflicts(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
+    use crate::eval::analysis::gemm::{degree_words, epilogue_pattern, sm90_degrees, Sm90Epilogue, Sm90Traffic};
+    let mut parts = Vec::new();
+    for (o, rows) in [(&cfg.a, cfg.bm), (&cfg.b, cfg.bn)] {
+        let t = Sm90Traffic {
+            operand: o.name,
+            k_major: o.major == Major::K,
+            smem: &o.smem,
+            rows,
+            bk: cfg.bk,
+            box_rows: o.box_rows,
+            box_k: o.box_k,
+            elem: cfg.dtype.bytes(),
+        };
+        match sm90_degrees(&t) {
+            Ok(ds) => {
+                for (what, d) in ds {
+                    parts.push(format!("{what} {}", degree_words(d)));
+                    if d > 1 {
+                        crate::eval::error::warn(format!(
+                            "smem_{}: the {what} is {d}-way bank-conflicted ({})",
+                            o.name, o.smem
+                        ));
+                    }
+                }
+            }
+            Err(e) => parts.push(format!("{}: not counted ({e})", o.name.to_ascii_uppercase())),
+        }
+    }
+    if let Some(e) = &cfg.epi {
+        let c = Value::Layout(cfg.atom.c.clone());
+        let epi = Sm90Epilogue {
+            c: &c,
+            bn: cfg.bn,
+            box_cols: e.cols,
+            out_bytes: e.out_bytes,
+            paired: pairs_adjacent(cfg, p),
+        };
+        match epilogue_pattern(&epi) {
+            Ok(pat) => {
+                let d = crate::eval::analysis::banks::count(&pat).degree();
+                parts.push(format!("epilogue store of C {}", degree_words(d)));
+                if d > 1 {
+                    crate::eval::error::warn(format!(
+                        "the epilogue's shared-memory stores of C are {d}-way bank-conflicted"
+                    ));
+                }
+            }
+            Err(e) => parts.push(format!("C: not counted ({e})")),
+        }
+    }
+    writeln!(
+        s,
+        "//   bank conflicts (32 banks x 4 bytes; TMA and wgmma are not a warp's lanes: each TMA box row and each \
+         8x16-byte core matrix wgmma reads counted as one request): {}",
+        parts.join(", ")
+    )
 }
 
 const PRELUDE90: &str = r#"

@@ -70,6 +70,8 @@ pub enum Produced {
     Nothing,
     /// An expression statement's value (printed with CuTe's format).
     Value(Value),
+    /// An expression statement's value, left in [`Interp::last`] (from [`Interp::run`]: no copy).
+    Last,
     /// Text that is the answer itself (`print_layout`, `emit gemm`): printed as is.
     Text(String),
     /// Text to be written to the file `path` (`svg(L, "f.svg")`); `span` is where the path was
@@ -176,6 +178,21 @@ pub struct Interp {
     pub repl: bool,
     /// Some stored value nests deeper than `SHALLOW_VALUE` (see `has_deep_values`).
     deep_values: bool,
+    /// While statements run on trial: how to undo them (see [`Interp::begin_trial`]).
+    trial: Option<Trial>,
+}
+
+/// What a trial changed, to restore it: the values of the bindings older than the trial that
+/// it rebound (the first old value of each), the last value before it, the deep-values flag.
+#[derive(Default)]
+struct Trial {
+    /// Bindings made before the trial.
+    base_len: usize,
+    /// Which of those bindings `old` holds (allocated at the first rebinding).
+    saved: Vec<bool>,
+    old: Vec<(usize, Value)>,
+    last: Option<Option<Value>>,
+    deep_values: bool,
 }
 
 /// Values nested at most this deep are processed comfortably on a default 8 MiB stack.
@@ -196,7 +213,20 @@ impl Interp {
     /// Bind (or rebind) `name`.
     pub fn bind(&mut self, name: &str, v: Value) {
         match self.index.get(name) {
-            Some(&i) if i < self.vars.len() => self.vars[i].1 = v,
+            Some(&i) if i < self.vars.len() => {
+                let old = std::mem::replace(&mut self.vars[i].1, v);
+                if let Some(t) = &mut self.trial {
+                    if i < t.base_len {
+                        if t.saved.is_empty() {
+                            t.saved = vec![false; t.base_len];
+                        }
+                        if !t.saved[i] {
+                            t.saved[i] = true;
+                            t.old.push((i, old));
+                        }
+                    }
+                }
+            }
             _ => {
                 self.index.insert(name.to_string(), self.vars.len());
                 self.vars.push((name.to_string(), v));
@@ -220,6 +250,49 @@ impl Interp {
         self.index.clear();
         self.last = None;
         self.deep_values = false;
+        self.trial = None;
+    }
+
+    /// Run the next statements on trial: [`Interp::rollback`] undoes them (bindings, the last
+    /// value), [`Interp::commit`] keeps them. The session runs an input's statements as they are
+    /// parsed, before it knows that the whole input parses.
+    pub fn begin_trial(&mut self) {
+        self.trial = Some(Trial {
+            base_len: self.vars.len(),
+            deep_values: self.deep_values,
+            ..Trial::default()
+        });
+    }
+
+    /// Keep what the statements since [`Interp::begin_trial`] did.
+    pub fn commit(&mut self) {
+        self.trial = None;
+    }
+
+    /// Undo what the statements since [`Interp::begin_trial`] did.
+    pub fn rollback(&mut self) {
+        let Some(t) = self.trial.take() else {
+            return;
+        };
+        for (name, _) in self.vars.drain(t.base_len.min(self.vars.len())..) {
+            self.index.remove(&name);
+        }
+        for (i, v) in t.old {
+            self.vars[i].1 = v;
+        }
+        if let Some(last) = t.last {
+            self.last = last;
+        }
+        self.deep_values = t.deep_values;
+    }
+
+    fn set_last(&mut self, v: Value) {
+        let old = std::mem::replace(&mut self.last, Some(v));
+        if let Some(t) = &mut self.trial {
+            if t.last.is_none() {
+                t.last = Some(old);
+            }
+        }
     }
 
     /// True once a bound (or last) value nests deeper than [`SHALLOW_VALUE`] levels: the
@@ -236,13 +309,20 @@ impl Interp {
 
     /// Execute one statement.
     pub fn exec(&mut self, stmt: &Stmt) -> Result<Produced, Failure> {
+        match self.run(stmt)? {
+            Produced::Last => Ok(self.last.clone().map_or(Produced::Nothing, Produced::Value)),
+            p => Ok(p),
+        }
+    }
+
+    /// Execute one statement, as [`Interp::exec`], but an expression's value stays in
+    /// [`Interp::last`] ([`Produced::Last`]) instead of being copied out.
+    pub fn run(&mut self, stmt: &Stmt) -> Result<Produced, Failure> {
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 // REPL: a statement that is exactly `_` is the last value.
-                if self.repl && matches!(e.kind, ExprKind::Under) {
-                    if let Some(v) = &self.last {
-                        return Ok(Produced::Value(v.clone()));
-                    }
+                if self.repl && matches!(e.kind, ExprKind::Under) && self.last.is_some() {
+                    return Ok(Produced::Last);
                 }
                 match self.eval(e)? {
                     Value::Text(t) => Ok(Produced::Text(t)),
@@ -261,8 +341,8 @@ impl Interp {
                     }
                     v => {
                         self.note_depth(&v);
-                        self.last = Some(v.clone());
-                        Ok(Produced::Value(v))
+                        self.set_last(v);
+                        Ok(Produced::Last)
                     }
                 }
             }

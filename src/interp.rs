@@ -257,11 +257,7 @@ impl Interp {
     /// value), [`Interp::commit`] keeps them. The session runs an input's statements as they are
     /// parsed, before it knows that the whole input parses.
     pub fn begin_trial(&mut self) {
-        self.trial = Some(Trial {
-            base_len: self.vars.len(),
-            deep_values: self.deep_values,
-            ..Trial::default()
-        });
+        self.trial = Some(Trial { base_len: self.vars.len(), deep_values: self.deep_values, ..Trial::default() });
     }
 
     /// Keep what the statements since [`Interp::begin_trial`] did.
@@ -287,7 +283,7 @@ impl Interp {
     }
 
     fn set_last(&mut self, v: Value) {
-        let old = std::mem::replace(&mut self.last, Some(v));
+        let old = self.last.replace(v);
         if let Some(t) = &mut self.trial {
             if t.last.is_none() {
                 t.last = Some(old);

@@ -273,19 +273,19 @@ impl Session {
                     sink.emit(&format!("not written (no file writes in this session): {path}\n"));
                     Ok(Produced::Nothing)
                 }
-                Ok(Produced::File { path, text, span }) => match {
+                Ok(Produced::File { path, text, span }) => {
                     commit!();
-                    write_file(&path, &text)
-                } {
-                    Ok(()) => {
-                        sink.emit(&format!("wrote {path}\n"));
-                        Ok(Produced::Nothing)
+                    match write_file(&path, &text) {
+                        Ok(()) => {
+                            sink.emit(&format!("wrote {path}\n"));
+                            Ok(Produced::Nothing)
+                        }
+                        Err(e) => Err(Failure::Error(Located::new(
+                            EvalError::new(ErrorKind::Io, "cannot write", format!("{}: {e}", quote(&path))),
+                            span,
+                        ))),
                     }
-                    Err(e) => Err(Failure::Error(Located::new(
-                        EvalError::new(ErrorKind::Io, "cannot write", format!("{}: {e}", quote(&path))),
-                        span,
-                    ))),
-                },
+                }
                 r => r,
             };
             let mut warnings = take_warnings();
@@ -710,7 +710,12 @@ mod tests {
         assert_eq!(run(&mut s, "x = 1").0, Outcome::Ok);
         let (r, o, e) = run(&mut s, "x = 2; y = 3; x; nosuch; y = 1 +");
         assert_eq!((r, o.as_str()), (Outcome::ParseError, ""));
-        assert!(e.starts_with("error: expected an integer, a tuple or a layout after '+', found end of input\n --> t:1:33\n"), "{e}");
+        assert!(
+            e.starts_with(
+                "error: expected an integer, a tuple or a layout after '+', found end of input\n --> t:1:33\n"
+            ),
+            "{e}"
+        );
         assert_eq!(s.stats, Stats { passed: 0, failed: 1, parse_errors: 1 });
         assert_eq!(run(&mut s, "x").1, "1\n");
         assert!(run(&mut s, "y").2.starts_with("error: unknown name: 'y'"));

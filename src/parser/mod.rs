@@ -197,7 +197,7 @@ impl Statements {
         let text = self.text.as_str();
         let mut rest = self.cuts.clone();
         let mut build_error = None;
-        while let Some((start, end)) = rest.next() {
+        for (start, end) in rest.by_ref() {
             let chunk = &text[start..end];
             if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                 continue;

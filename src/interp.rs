@@ -301,7 +301,7 @@ impl Interp {
     }
 
     fn note_depth(&mut self, v: &Value) {
-        if !self.deep_values && value_depth(v) > SHALLOW_VALUE {
+        if !self.deep_values && !within_depth(v, SHALLOW_VALUE) {
             self.deep_values = true;
         }
     }
@@ -833,6 +833,42 @@ pub fn max_leaves() -> usize {
     })
 }
 
+/// `value_depth(v) <= limit`, without allocating: the walk goes no deeper than `limit + 1`
+/// levels (every result is checked, and nearly all are shallow).
+fn within_depth(v: &Value, limit: usize) -> bool {
+    fn tuple(t: &IntTuple, d: usize, limit: usize) -> bool {
+        d <= limit
+            && match t {
+                IntTuple::T(xs) => xs.iter().all(|x| tuple(x, d + 1, limit)),
+                _ => true,
+            }
+    }
+    fn func(f: &Func, d: usize, limit: usize) -> bool {
+        d <= limit
+            && match f {
+                Func::Layout(l) => tuple(&l.shape, d + 1, limit) && tuple(&l.stride, d + 1, limit),
+                Func::Swizzle(_) => true,
+                Func::Composed(c) => func(&c.outer, d + 1, limit) && func(&c.inner, d + 1, limit),
+            }
+    }
+    fn value(v: &Value, d: usize, limit: usize) -> bool {
+        d <= limit
+            && match v {
+                Value::Tuple(t) => tuple(t, d, limit),
+                Value::Layout(l) => tuple(&l.shape, d + 1, limit) && tuple(&l.stride, d + 1, limit),
+                Value::Composed(c) => func(&c.outer, d + 1, limit) && func(&c.inner, d + 1, limit),
+                Value::Tile(vs) => vs.iter().all(|x| value(x, d + 1, limit)),
+                Value::Swizzle(_)
+                | Value::Tag(_)
+                | Value::Atom(_)
+                | Value::Text(_)
+                | Value::Str(_)
+                | Value::File(_) => true,
+            }
+    }
+    value(v, 0, limit)
+}
+
 /// How deeply a value nests (an integer: 0; a layout counts one level for itself). Iterative.
 pub fn value_depth(v: &Value) -> usize {
     let mut deepest = 0;
@@ -1263,6 +1299,21 @@ mod tests {
             ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 8)));
+    }
+
+    #[test]
+    fn depth_bound_agrees_with_the_depth() {
+        let mut t = IntTuple::I(Int::new(1, true));
+        for d in 0..40 {
+            let l = Value::Layout(Layout::new(t.clone(), t.clone()));
+            for v in [Value::Tuple(t.clone()), l] {
+                let depth = value_depth(&v);
+                for limit in [0, 1, d, d + 1, 32] {
+                    assert_eq!(within_depth(&v, limit), depth <= limit, "{v} {limit}");
+                }
+            }
+            t = IntTuple::T(vec![t.clone(), IntTuple::Under]);
+        }
     }
 
     #[test]

@@ -139,6 +139,8 @@ pub fn lookup(name: &str) -> Option<&'static Builtin> {
 
 /// Call `eval` function `name`, trying its overloads in order.
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
+    // every call is a step of work of the statement's time limit
+    super::budget::tick()?;
     dispatch(name, index().get(name).map(|v| v.as_slice()), registry(), targs, args)
 }
 

@@ -123,13 +123,25 @@ def both_left_inverses(a, b, l):
         return False
 
 
-def run(cmd):
-    """(wall seconds, peak RSS in KiB, stdout) of one process."""
-    t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out = p.stdout.read()
-    _, _, ru = os.wait4(p.pid, 0)
-    return time.perf_counter() - t, ru.ru_maxrss, out.decode()
+def run(cmd, rss=True):
+    """(wall seconds, peak RSS in KiB, stdout) of one process. The peak comes from GNU time
+    when there is one: a child's own ru_maxrss also counts the copy of this Python process it
+    was forked from (about 20 MB), which hides a small process's real peak."""
+    gnu_time = "/usr/bin/time"
+    with tempfile.NamedTemporaryFile("r") as peak_file:
+        wrapped = [gnu_time, "-f", "%M", "-o", peak_file.name] + cmd if rss and os.path.exists(gnu_time) else cmd
+        t = time.perf_counter()
+        p = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        out = p.stdout.read()
+        _, _, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+        peak = ru.ru_maxrss
+        if wrapped is not cmd:
+            try:
+                peak = int(peak_file.read().split()[-1])
+            except (ValueError, IndexError):
+                pass
+    return wall, peak, out.decode()
 
 
 def main():
@@ -201,7 +213,7 @@ def main():
               f"{differ} differ", file=sys.stderr, flush=True)
     lat = []
     for _ in range(max(50, a.runs * 20)):
-        w, _, _ = run([a.cute, "-e", "composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))"])
+        w, _, _ = run([a.cute, "-e", "composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))"], rss=False)
         lat.append(w * 1e3)
     print("| file | cases | pycute op/s | cute engine op/s | engine / pycute | cute process op/s | process / pycute "
           "| process wall ms | peak RSS MB | parse ns/stmt | print ns/stmt | interp ns/stmt | answers agree |")

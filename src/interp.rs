@@ -73,6 +73,8 @@ pub enum Produced {
     Nothing,
     /// An expression statement's value (printed with CuTe's format).
     Value(Value),
+    /// An expression statement's value, left in [`Interp::last`] (from [`Interp::run`]: no copy).
+    Last,
     /// Text that is the answer itself (`print_layout`, `emit gemm`): printed as is.
     Text(String),
     /// Text to be written to the file `path` (`svg(L, "f.svg")`); `span` is where the path was
@@ -179,6 +181,21 @@ pub struct Interp {
     pub repl: bool,
     /// Some stored value nests deeper than `SHALLOW_VALUE` (see `has_deep_values`).
     deep_values: bool,
+    /// While statements run on trial: how to undo them (see [`Interp::begin_trial`]).
+    trial: Option<Trial>,
+}
+
+/// What a trial changed, to restore it: the values of the bindings older than the trial that
+/// it rebound (the first old value of each), the last value before it, the deep-values flag.
+#[derive(Default)]
+struct Trial {
+    /// Bindings made before the trial.
+    base_len: usize,
+    /// Which of those bindings `old` holds (allocated at the first rebinding).
+    saved: Vec<bool>,
+    old: Vec<(usize, Value)>,
+    last: Option<Option<Value>>,
+    deep_values: bool,
 }
 
 /// Values nested at most this deep are processed comfortably on a default 8 MiB stack.
@@ -199,7 +216,20 @@ impl Interp {
     /// Bind (or rebind) `name`.
     pub fn bind(&mut self, name: &str, v: Value) {
         match self.index.get(name) {
-            Some(&i) if i < self.vars.len() => self.vars[i].1 = v,
+            Some(&i) if i < self.vars.len() => {
+                let old = std::mem::replace(&mut self.vars[i].1, v);
+                if let Some(t) = &mut self.trial {
+                    if i < t.base_len {
+                        if t.saved.is_empty() {
+                            t.saved = vec![false; t.base_len];
+                        }
+                        if !t.saved[i] {
+                            t.saved[i] = true;
+                            t.old.push((i, old));
+                        }
+                    }
+                }
+            }
             _ => {
                 self.index.insert(name.to_string(), self.vars.len());
                 self.vars.push((name.to_string(), v));
@@ -223,6 +253,45 @@ impl Interp {
         self.index.clear();
         self.last = None;
         self.deep_values = false;
+        self.trial = None;
+    }
+
+    /// Run the next statements on trial: [`Interp::rollback`] undoes them (bindings, the last
+    /// value), [`Interp::commit`] keeps them. The session runs an input's statements as they are
+    /// parsed, before it knows that the whole input parses.
+    pub fn begin_trial(&mut self) {
+        self.trial = Some(Trial { base_len: self.vars.len(), deep_values: self.deep_values, ..Trial::default() });
+    }
+
+    /// Keep what the statements since [`Interp::begin_trial`] did.
+    pub fn commit(&mut self) {
+        self.trial = None;
+    }
+
+    /// Undo what the statements since [`Interp::begin_trial`] did.
+    pub fn rollback(&mut self) {
+        let Some(t) = self.trial.take() else {
+            return;
+        };
+        for (name, _) in self.vars.drain(t.base_len.min(self.vars.len())..) {
+            self.index.remove(&name);
+        }
+        for (i, v) in t.old {
+            self.vars[i].1 = v;
+        }
+        if let Some(last) = t.last {
+            self.last = last;
+        }
+        self.deep_values = t.deep_values;
+    }
+
+    fn set_last(&mut self, v: Value) {
+        let old = self.last.replace(v);
+        if let Some(t) = &mut self.trial {
+            if t.last.is_none() {
+                t.last = Some(old);
+            }
+        }
     }
 
     /// True once a bound (or last) value nests deeper than [`SHALLOW_VALUE`] levels: the
@@ -232,20 +301,27 @@ impl Interp {
     }
 
     fn note_depth(&mut self, v: &Value) {
-        if !self.deep_values && value_depth(v) > SHALLOW_VALUE {
+        if !self.deep_values && !within_depth(v, SHALLOW_VALUE) {
             self.deep_values = true;
         }
     }
 
     /// Execute one statement.
     pub fn exec(&mut self, stmt: &Stmt) -> Result<Produced, Failure> {
+        match self.run(stmt)? {
+            Produced::Last => Ok(self.last.clone().map_or(Produced::Nothing, Produced::Value)),
+            p => Ok(p),
+        }
+    }
+
+    /// Execute one statement, as [`Interp::exec`], but an expression's value stays in
+    /// [`Interp::last`] ([`Produced::Last`]) instead of being copied out.
+    pub fn run(&mut self, stmt: &Stmt) -> Result<Produced, Failure> {
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 // REPL: a statement that is exactly `_` is the last value.
-                if self.repl && matches!(e.kind, ExprKind::Under) {
-                    if let Some(v) = &self.last {
-                        return Ok(Produced::Value(v.clone()));
-                    }
+                if self.repl && matches!(e.kind, ExprKind::Under) && self.last.is_some() {
+                    return Ok(Produced::Last);
                 }
                 match self.eval(e)? {
                     Value::Text(t) => Ok(Produced::Text(t)),
@@ -264,8 +340,8 @@ impl Interp {
                     }
                     v => {
                         self.note_depth(&v);
-                        self.last = Some(v.clone());
-                        Ok(Produced::Value(v))
+                        self.set_last(v);
+                        Ok(Produced::Last)
                     }
                 }
             }
@@ -761,6 +837,42 @@ pub fn max_leaves() -> usize {
     })
 }
 
+/// `value_depth(v) <= limit`, without allocating: the walk goes no deeper than `limit + 1`
+/// levels (every result is checked, and nearly all are shallow).
+fn within_depth(v: &Value, limit: usize) -> bool {
+    fn tuple(t: &IntTuple, d: usize, limit: usize) -> bool {
+        d <= limit
+            && match t {
+                IntTuple::T(xs) => xs.iter().all(|x| tuple(x, d + 1, limit)),
+                _ => true,
+            }
+    }
+    fn func(f: &Func, d: usize, limit: usize) -> bool {
+        d <= limit
+            && match f {
+                Func::Layout(l) => tuple(&l.shape, d + 1, limit) && tuple(&l.stride, d + 1, limit),
+                Func::Swizzle(_) => true,
+                Func::Composed(c) => func(&c.outer, d + 1, limit) && func(&c.inner, d + 1, limit),
+            }
+    }
+    fn value(v: &Value, d: usize, limit: usize) -> bool {
+        d <= limit
+            && match v {
+                Value::Tuple(t) => tuple(t, d, limit),
+                Value::Layout(l) => tuple(&l.shape, d + 1, limit) && tuple(&l.stride, d + 1, limit),
+                Value::Composed(c) => func(&c.outer, d + 1, limit) && func(&c.inner, d + 1, limit),
+                Value::Tile(vs) => vs.iter().all(|x| value(x, d + 1, limit)),
+                Value::Swizzle(_)
+                | Value::Tag(_)
+                | Value::Atom(_)
+                | Value::Text(_)
+                | Value::Str(_)
+                | Value::File(_) => true,
+            }
+    }
+    value(v, 0, limit)
+}
+
 /// How deeply a value nests (an integer: 0; a layout counts one level for itself). Iterative.
 pub fn value_depth(v: &Value) -> usize {
     let mut deepest = 0;
@@ -1191,6 +1303,21 @@ mod tests {
             ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 8)));
+    }
+
+    #[test]
+    fn depth_bound_agrees_with_the_depth() {
+        let mut t = IntTuple::I(Int::new(1, true));
+        for d in 0..40 {
+            let l = Value::Layout(Layout::new(t.clone(), t.clone()));
+            for v in [Value::Tuple(t.clone()), l] {
+                let depth = value_depth(&v);
+                for limit in [0, 1, d, d + 1, 32] {
+                    assert_eq!(within_depth(&v, limit), depth <= limit, "{v} {limit}");
+                }
+            }
+            t = IntTuple::T(vec![t.clone(), IntTuple::Under]);
+        }
     }
 
     #[test]

@@ -149,9 +149,15 @@ impl Session {
     /// millisecond). Deeply nested inputs, or a session holding deeply nested values, run on a
     /// thread with a large stack, their output collected and then written in order.
     pub fn run(&mut self, source: &str, origin: &str, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-        if parser::nesting(source) <= SHALLOW_INPUT && !self.interp.has_deep_values() {
-            return self.run_here(source, origin, out, err);
+        self.interp.repl = self.opts.repl;
+        let stmts = match parser::statements(source) {
+            Ok(s) => s,
+            Err(pe) => return self.parse_failed(&pe, source, origin, out, err),
+        };
+        if stmts.nesting() <= SHALLOW_INPUT && !self.interp.has_deep_values() {
+            return self.run_here(stmts, source, origin, out, err);
         }
+        let mut stmts = Some(stmts);
         let mut log = Log::default();
         let outcome = std::thread::scope(|s| {
             let worker = std::thread::Builder::new()
@@ -160,7 +166,10 @@ impl Session {
                 .spawn_scoped(s, || {
                     let mut log = Log::default();
                     let (mut o, mut e) = (log.writer(false), log.writer(true));
-                    let r = self.run_here(source, origin, &mut o, &mut e);
+                    let r = match stmts.take() {
+                        Some(st) => self.run_here(st, source, origin, &mut o, &mut e),
+                        None => Outcome::ParseError,
+                    };
                     drop((o, e));
                     (r, log)
                 });
@@ -182,30 +191,80 @@ impl Session {
             }
             // No thread could be started: try on this one (the parser has its own big-stack
             // thread for deep brackets).
-            None => self.run_here(source, origin, out, err),
+            None => match parser::statements(source) {
+                Ok(st) => self.run_here(st, source, origin, out, err),
+                Err(pe) => self.parse_failed(&pe, source, origin, out, err),
+            },
         }
     }
 
-    fn run_here(&mut self, source: &str, origin: &str, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-        self.interp.repl = self.opts.repl;
-        let program = match parser::parse(source) {
-            Ok(p) => p,
-            Err(pe) => {
-                self.stats.parse_errors += 1;
-                self.stats.failed += 1;
-                let mut d = Diagnostic::error(pe.message.clone(), Some(pe.span));
-                d.help = gemm_usage(source, pe.span.start);
-                emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
-                return Outcome::ParseError;
-            }
-        };
+    /// The input did not parse: count it and show the error (nothing of it ran).
+    fn parse_failed(
+        &mut self,
+        pe: &parser::ParseError,
+        source: &str,
+        origin: &str,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Outcome {
+        self.stats.parse_errors += 1;
+        self.stats.failed += 1;
+        let mut d = Diagnostic::error(pe.message.clone(), Some(pe.span));
+        d.help = gemm_usage(source, pe.span.start);
+        emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+        Outcome::ParseError
+    }
+
+    /// Runs the statements as they are parsed, each AST dropped once it ran. Until the whole
+    /// input is known to parse, this is a trial: the output is held back and the interpreter
+    /// can undo the statements, so that an input that does not parse runs nothing (its parse
+    /// error is all it prints), as when it was parsed whole before running. Running a gemm or
+    /// writing a file cannot be undone: before either, the rest of the input is parsed first.
+    fn run_here(
+        &mut self,
+        mut stmts: parser::Statements,
+        source: &str,
+        origin: &str,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Outcome {
+        let stats_before = self.stats;
+        self.interp.begin_trial();
+        let mut sink = Sink { out, err, held: Some(Vec::new()) };
+        // The input does not parse: undo the trial, drop its output, show the error.
+        macro_rules! parse_failed {
+            ($pe:expr) => {{
+                self.interp.rollback();
+                self.stats = stats_before;
+                sink.held = None;
+                return self.parse_failed(&$pe, source, origin, &mut *sink.out, &mut *sink.err);
+            }};
+        }
+        // Before what cannot be undone: the rest must parse.
+        macro_rules! commit {
+            () => {
+                if sink.held.is_some() {
+                    if let Err(pe) = stmts.check_rest() {
+                        parse_failed!(pe);
+                    }
+                    self.interp.commit();
+                    sink.release();
+                }
+            };
+        }
         let mut outcome = Outcome::Ok;
         let mut prev_end = 0;
-        for stmt in &program.stmts {
+        loop {
+            let stmt = match stmts.next_stmt() {
+                None => break,
+                Some(Ok(s)) => s,
+                Some(Err(pe)) => parse_failed!(pe),
+            };
+            let stmt = &stmt;
             let text = source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim();
             let note = trailing_comment(source, stmt.span.end);
             if self.opts.echo {
-                echo_gap(out, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
+                echo_gap(&mut sink, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
             }
             prev_end = stmt.span.end + note.map_or(0, |n| n.len());
             // --echo: `code  =>  value   # comment` (a comment inside the statement's span is
@@ -224,25 +283,31 @@ impl Session {
                 truecolor: self.opts.truecolor,
             });
             crate::eval::budget::start(self.opts.time_limit.0);
-            let executed = self.interp.exec(stmt);
+            let executed = self.interp.run(stmt);
             // (the clock stops: REPL hints and help evaluate outside any statement)
             crate::eval::budget::start(None);
             let r = match executed {
-                Ok(Produced::Gemm(g)) => run_gemm(&g),
+                Ok(Produced::Gemm(g)) => {
+                    commit!();
+                    run_gemm(&g)
+                }
                 Ok(Produced::File { path, .. }) if self.opts.no_file_writes => {
-                    emit(out, err, &format!("not written (no file writes in this session): {path}\n"));
+                    sink.emit(&format!("not written (no file writes in this session): {path}\n"));
                     Ok(Produced::Nothing)
                 }
-                Ok(Produced::File { path, text, span }) => match write_file(&path, &text) {
-                    Ok(()) => {
-                        emit(out, err, &format!("wrote {path}\n"));
-                        Ok(Produced::Nothing)
+                Ok(Produced::File { path, text, span }) => {
+                    commit!();
+                    match write_file(&path, &text) {
+                        Ok(()) => {
+                            sink.emit(&format!("wrote {path}\n"));
+                            Ok(Produced::Nothing)
+                        }
+                        Err(e) => Err(Failure::Error(Located::new(
+                            EvalError::new(ErrorKind::Io, "cannot write", format!("{}: {e}", quote(&path))),
+                            span,
+                        ))),
                     }
-                    Err(e) => Err(Failure::Error(Located::new(
-                        EvalError::new(ErrorKind::Io, "cannot write", format!("{}: {e}", quote(&path))),
-                        span,
-                    ))),
-                },
+                }
                 r => r,
             };
             let mut warnings = take_warnings();
@@ -255,9 +320,14 @@ impl Session {
                 }
             });
             let c = self.opts.color_values;
+            let out = &mut sink;
             match &r {
-                Ok(Produced::Value(v)) => {
-                    let shown = paint_value(&v.to_string(), c);
+                Ok(p @ (Produced::Value(_) | Produced::Last)) => {
+                    let v = match p {
+                        Produced::Value(v) => Some(v),
+                        _ => self.interp.last(),
+                    };
+                    let shown = paint_value(&v.map(|v| v.to_string()).unwrap_or_default(), c);
                     if !self.opts.echo {
                         let _ = writeln!(out, "{shown}");
                     } else if shown.contains('\n') {
@@ -310,19 +380,20 @@ impl Session {
                 if expects_warning {
                     d.severity = crate::diagnostic::Severity::ExpectedWarning;
                 }
-                emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+                sink.emit(&d.render(origin, source, self.opts.color_diagnostics));
             }
             if let Err(f) = r {
                 self.stats.failed += 1;
                 outcome = Outcome::Failed;
                 let d = self.failure_diagnostic(&f, source);
-                emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+                sink.emit(&d.render(origin, source, self.opts.color_diagnostics));
                 if !self.opts.keep_going {
                     break;
                 }
             }
         }
-        let _ = out.flush();
+        commit!();
+        let _ = sink.flush();
         if outcome == Outcome::Ok {
             self.accepted.push(source.to_string());
         }
@@ -360,6 +431,64 @@ impl Session {
                 }
                 d
             }
+        }
+    }
+}
+
+/// Where a run's output goes: held back (values and diagnostics in the order they were written)
+/// while the run is a trial, then straight to `out` and `err`.
+struct Sink<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    /// While on trial: chunks for stdout (`false`) and stderr (`true`).
+    held: Option<Vec<(bool, Vec<u8>)>>,
+}
+
+impl Sink<'_> {
+    /// A diagnostic (see [`emit`]).
+    fn emit(&mut self, text: &str) {
+        match &mut self.held {
+            Some(h) => hold(h, true, text.as_bytes()),
+            None => emit(self.out, self.err, text),
+        }
+    }
+
+    /// Write what was held back; from now on write directly.
+    fn release(&mut self) {
+        for (is_err, bytes) in self.held.take().unwrap_or_default() {
+            if is_err {
+                let _ = self.out.flush();
+                let _ = self.err.write_all(&bytes);
+                let _ = self.err.flush();
+            } else {
+                let _ = self.out.write_all(&bytes);
+            }
+        }
+    }
+}
+
+fn hold(h: &mut Vec<(bool, Vec<u8>)>, is_err: bool, b: &[u8]) {
+    match h.last_mut() {
+        Some((e, v)) if *e == is_err => v.extend_from_slice(b),
+        _ => h.push((is_err, b.to_vec())),
+    }
+}
+
+/// The values' stream.
+impl Write for Sink<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        match &mut self.held {
+            Some(h) => {
+                hold(h, false, b);
+                Ok(b.len())
+            }
+            None => self.out.write(b),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.held {
+            Some(_) => Ok(()),
+            None => self.out.flush(),
         }
     }
 }
@@ -596,6 +725,40 @@ mod tests {
         assert_eq!((r, o.as_str()), (Outcome::ParseError, ""));
         assert!(e.starts_with("error: "));
         assert_eq!(Outcome::ParseError.exit_code(), 2);
+    }
+
+    #[test]
+    fn an_input_that_does_not_parse_runs_nothing() {
+        // Statements run as they are parsed; a parse error further on undoes them.
+        let mut s = Session::new(Options::default());
+        assert_eq!(run(&mut s, "x = 1").0, Outcome::Ok);
+        let (r, o, e) = run(&mut s, "x = 2; y = 3; x; nosuch; y = 1 +");
+        assert_eq!((r, o.as_str()), (Outcome::ParseError, ""));
+        assert!(
+            e.starts_with(
+                "error: expected an integer, a tuple or a layout after '+', found end of input\n --> t:1:33\n"
+            ),
+            "{e}"
+        );
+        assert_eq!(s.stats, Stats { passed: 0, failed: 1, parse_errors: 1 });
+        assert_eq!(run(&mut s, "x").1, "1\n");
+        assert!(run(&mut s, "y").2.starts_with("error: unknown name: 'y'"));
+        // A syntax error further on wins over an integer out of range before it.
+        let (r, _, e) = run(&mut s, "x = 5\n99999999999999999999\n(1,2) +");
+        assert_eq!(r, Outcome::ParseError);
+        assert!(e.contains(" --> t:3:8\n"), "{e}");
+        let (r, _, e) = run(&mut s, "x = 5\n99999999999999999999\n(1,2)");
+        assert_eq!(r, Outcome::ParseError);
+        assert!(e.starts_with("error: integer literal 99999999999999999999 does not fit"), "{e}");
+        assert_eq!(run(&mut s, "x").1, "1\n");
+        assert_eq!(s.script(), "x = 1\nx\nx\n");
+        // The REPL's last value is restored too.
+        let mut s = Session::new(Options { repl: true, keep_going: true, ..Options::default() });
+        run(&mut s, "(_2,4)");
+        let (r, o, _) = run(&mut s, "(8,8); assert 1; assert 0; 1 +");
+        assert_eq!((r, o.as_str()), (Outcome::ParseError, ""));
+        assert_eq!(s.stats, Stats { passed: 0, failed: 1, parse_errors: 1 });
+        assert_eq!(run(&mut s, "_").1, "(_2,4)\n");
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod build;
 mod errors;
 mod prescan;
 
-use ast::{Program, Span};
+use ast::{Program, Span, Stmt};
 
 /// The deepest bracket nesting accepted (`(`, `<`).
 pub const MAX_NESTING: usize = 256;
@@ -61,6 +61,15 @@ const DEEP_STACK_BYTES: usize = 256 << 20;
 
 /// Parses one input (a file, a `-e` string or a REPL entry) into statements.
 pub fn parse(src: &str) -> Result<Program, ParseError> {
+    let scan = prescan_checked(src)?;
+    if scan.max_depth <= DEEP_INPUT {
+        return parse_clean(&scan.text);
+    }
+    parse_deep(scan.text)
+}
+
+/// The size limit and the pre-pass: the pre-scanned input, or the error they found.
+fn prescan_checked(src: &str) -> Result<prescan::Scan, ParseError> {
     if src.len() > MAX_SOURCE_BYTES {
         let mut at = MAX_SOURCE_BYTES;
         while !src.is_char_boundary(at) {
@@ -74,14 +83,15 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
             Span::new(at, at + 1),
         ));
     }
-    let scan = prescan::scan(src);
-    if let Some(e) = scan.error {
-        return Err(e);
+    let mut scan = prescan::scan(src);
+    match scan.error.take() {
+        Some(e) => Err(e),
+        None => Ok(scan),
     }
-    if scan.max_depth <= DEEP_INPUT {
-        return parse_clean(&scan.text);
-    }
-    let text = scan.text;
+}
+
+/// [`parse_clean`] on a thread with a large stack (deeply nested input).
+fn parse_deep(text: String) -> Result<Program, ParseError> {
     std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .name("cute-parser".into())
@@ -99,13 +109,133 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
     })
 }
 
+/// One input parsed a statement at a time, for running it as it is read: only the statement
+/// being run is held, not the AST of the whole input. It yields exactly the statements
+/// [`parse`] returns, or [`parse`]'s error: when a statement fails to parse, the error is the
+/// one `parse` reports for the whole input (a syntax error anywhere wins over an error found
+/// while building an earlier statement's AST), so a caller that must not act on an input that
+/// does not parse runs the statements on trial until [`Statements::next_stmt`] returns `None`
+/// or [`Statements::check_rest`] returns `Ok`.
+pub struct Statements {
+    /// The pre-scanned input.
+    text: String,
+    /// The byte ranges of the statements not yet taken (see [`statements`]), in order.
+    cuts: std::vec::IntoIter<(usize, usize)>,
+    /// Deeply nested input is parsed whole (on a thread with a large stack): its statements.
+    whole: Option<std::vec::IntoIter<Stmt>>,
+    /// Deepest bracket nesting or longest operator chain (see [`nesting`]).
+    nesting: usize,
+    /// The rest of the input is known to parse.
+    checked: bool,
+}
+
+/// The input `src` as [`Statements`], or the error of its size limit or the pre-pass (before any
+/// statement is parsed).
+pub fn statements(src: &str) -> Result<Statements, ParseError> {
+    let scan = prescan_checked(src)?;
+    let nesting = scan.max_depth.max(scan.max_chain);
+    if scan.max_depth > DEEP_INPUT {
+        let program = parse_deep(scan.text)?;
+        return Ok(Statements {
+            text: String::new(),
+            cuts: Vec::new().into_iter(),
+            whole: Some(program.stmts.into_iter()),
+            nesting,
+            checked: true,
+        });
+    }
+    let cuts: Vec<(usize, usize)> = cut_statements(&scan.text).collect();
+    Ok(Statements { text: scan.text, cuts: cuts.into_iter(), whole: None, nesting, checked: false })
+}
+
+impl Statements {
+    /// How deeply the input nests (as [`nesting`] says).
+    pub fn nesting(&self) -> usize {
+        self.nesting
+    }
+
+    /// The next statement; `None` at the end of the input. An error is the whole input's parse
+    /// error (as [`parse`] reports it); nothing follows it.
+    pub fn next_stmt(&mut self) -> Option<Result<Stmt, ParseError>> {
+        if let Some(w) = &mut self.whole {
+            return w.next().map(Ok);
+        }
+        let text = self.text.as_str();
+        while let Some((start, end)) = self.cuts.next() {
+            let chunk = &text[start..end];
+            if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                continue;
+            }
+            let built = match parse_statement(chunk) {
+                Err(e) => Err(errors::from_pest(e, text, start)),
+                Ok(pair) => build::stmt(pair).map_err(|mut e| {
+                    e.span = Span::new(e.span.start + start, e.span.end + start);
+                    // A syntax error further on wins.
+                    check_syntax(text, &mut self.cuts).err().unwrap_or(e)
+                }),
+            };
+            return Some(match built {
+                Ok(mut s) => {
+                    build::shift(&mut s, start);
+                    Ok(s)
+                }
+                Err(e) => {
+                    self.cuts = Vec::new().into_iter();
+                    Err(e)
+                }
+            });
+        }
+        None
+    }
+
+    /// Parses the statements not yet taken and keeps none of them: `Err` is the whole input's
+    /// parse error (as [`parse`] reports it). They can still be taken afterwards.
+    pub fn check_rest(&mut self) -> Result<(), ParseError> {
+        if self.checked || self.whole.is_some() {
+            return Ok(());
+        }
+        let text = self.text.as_str();
+        let mut rest = self.cuts.clone();
+        let mut build_error = None;
+        for (start, end) in rest.by_ref() {
+            let chunk = &text[start..end];
+            if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                continue;
+            }
+            let pair = parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
+            if let Err(mut e) = build::stmt(pair) {
+                e.span = Span::new(e.span.start + start, e.span.end + start);
+                build_error = Some(e);
+                break;
+            }
+        }
+        if let Some(e) = build_error {
+            return Err(check_syntax(text, &mut rest).err().unwrap_or(e));
+        }
+        self.checked = true;
+        Ok(())
+    }
+}
+
+/// The first syntax error among the statements `cuts` (pest only, no AST).
+fn check_syntax(text: &str, cuts: &mut std::vec::IntoIter<(usize, usize)>) -> Result<(), ParseError> {
+    for (start, end) in cuts {
+        let chunk = &text[start..end];
+        if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+            continue;
+        }
+        parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
+    }
+    Ok(())
+}
+
 /// pest + AST building on pre-scanned text, one statement at a time (pest's token queue holds
 /// one statement). As with one parse of the whole input, a syntax error anywhere wins over an
 /// error found while building the AST (an integer literal out of range, a tree too deep).
 fn parse_clean(text: &str) -> Result<Program, ParseError> {
     let mut stmts = Vec::new();
     let mut build_error = None;
-    for (start, end) in statements(text) {
+    for (start, end) in cut_statements(text) {
         let chunk = &text[start..end];
         if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             continue;
@@ -133,7 +263,7 @@ fn parse_clean(text: &str) -> Result<Program, ParseError> {
 /// The byte ranges of the statements of pre-scanned text: it is cut at every `;` and new line
 /// outside string literals (the pre-pass has turned those inside brackets, comments and
 /// continued lines into spaces).
-fn statements(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+fn cut_statements(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut cuts = Vec::new();

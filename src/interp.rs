@@ -591,11 +591,12 @@ impl Interp {
                         return self.apply(callee, *name_span, args, e.span);
                     }
                 }
-                if !builtins::exists(name) || name.starts_with("__") {
-                    return Err(self.unknown(name, *name_span, true));
-                }
+                let slot = match builtins::get(name) {
+                    Some(s) if !name.starts_with("__") => s,
+                    _ => return Err(self.unknown(name, *name_span, true)),
+                };
                 let vals = self.eval_args(args)?;
-                builtins::call(name, &self::targs(targs), &vals).map_err(|err| {
+                builtins::call_slot(slot, &self::targs(targs), &vals).map_err(|err| {
                     let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
                     Located::new(err, span)
                 })

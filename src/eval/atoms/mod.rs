@@ -421,7 +421,7 @@ fn tensor_of(offset: IntTuple, v: Value) -> R<Value> {
     Ok(atom(AtomValue::Partition(p)))
 }
 
-/// The partition argument 0 of a tensor-level function, or `no_match`.
+/// The partition argument 0 of a tensor-level function, or the call's refusal.
 fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
     match a.args.first() {
         Some(Value::Atom(x)) => match &**x {

@@ -88,7 +88,7 @@ fn f_crd2crd(a: &Args) -> R<Value> {
 /// underscore.hpp's generic `slice`/`dice` with a coordinate that is neither a tuple nor `_`
 /// nor an integer (a layout or a swizzle written as the coordinate): `slice` keeps nothing,
 /// `dice` keeps everything; layout.hpp applies them to the shape and the stride.
-fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
+pub(crate) fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
     let [c, t] = a.args else { return None };
     if !matches!(c, Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)) {
         return None;

@@ -1,6 +1,7 @@
 //! Registry entries for "layout construction" and "structure" (oracle README groups). Functions
 //! that CuTe defines on tuples and on layouts (get, size, append, flatten, zip, ...) dispatch on
-//! the argument kinds; swizzles and composed layouts get `no_match` (the swizzle module's).
+//! the argument kinds; a call with kinds an entry does not take is refused (`Args::refuse`), and
+//! `eval::overloads` sends swizzles and composed layouts to the swizzle module's forms.
 
 use super as st;
 use crate::eval::builtins::{Args, Builtin};

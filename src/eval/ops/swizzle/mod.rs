@@ -5,9 +5,9 @@
 //! - `composed`: `ComposedLayout` (`A o O o B`): composition in every direction, evaluation,
 //!   slicing (with the decay of a sliced swizzled layout to a plain layout), inverses, ...
 //!
-//! The built-ins here are overloads: the plain-layout versions live in the other `ops`
-//! modules (tried first, they answer `no_match` for swizzles and composed layouts), and the
-//! plain-layout work inside a composed layout is delegated back to them through the registry.
+//! Most functions here are forms of overloaded functions (`FORMS`): the entry of each name is
+//! `eval::overloads`', which calls the form here for swizzles and composed layouts; the
+//! plain-layout work inside a composed layout is delegated back through the registry.
 //! May import: `eval::{builtins, value, layout, int, int_tuple, error}`.
 
 pub mod bits;

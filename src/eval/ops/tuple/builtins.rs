@@ -1,6 +1,6 @@
 //! Registry entries for "IntTuple arithmetic and tests" (oracle README group) and the generic
-//! tuple helpers (`wrap`, `repeat`, `remove`, ...). Entries return `no_match` for argument kinds
-//! they do not take, so overloads in later modules (swizzle, atoms) can answer.
+//! tuple helpers (`wrap`, `repeat`, `remove`, ...). An entry refuses the argument kinds it does
+//! not take (`nm`: the call's final error; `eval::overloads` chose this form by kind).
 
 use super as tp;
 use crate::eval::builtins::{Args, Builtin};
@@ -19,7 +19,7 @@ pub(crate) fn nm<T>(a: &Args) -> R<T> {
     Err(a.refuse())
 }
 
-/// Argument `i` as an IntTuple (no_match for other kinds, arity error if missing).
+/// Argument `i` as an IntTuple (refused for other kinds, arity error if missing).
 pub(crate) fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
     match a.arg(i)? {
         Value::Tuple(t) => Ok(t),
@@ -27,7 +27,7 @@ pub(crate) fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
     }
 }
 
-/// Argument `i` as an integer (no_match for a non-integer).
+/// Argument `i` as an integer (refused for a non-integer).
 pub(crate) fn int_arg(a: &Args, i: usize) -> R<Int> {
     match a.arg(i)? {
         Value::Tuple(IntTuple::I(x)) => Ok(*x),
@@ -35,7 +35,7 @@ pub(crate) fn int_arg(a: &Args, i: usize) -> R<Int> {
     }
 }
 
-/// Argument `i` as a Layout (no_match otherwise).
+/// Argument `i` as a Layout (refused otherwise).
 pub(crate) fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
     match a.arg(i)? {
         Value::Layout(l) => Ok(l),
@@ -43,7 +43,7 @@ pub(crate) fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
     }
 }
 
-/// The shape of an IntTuple or Layout argument (CuTe's `shape(x)`), no_match otherwise.
+/// The shape of an IntTuple or Layout argument (CuTe's `shape(x)`), refused otherwise.
 pub(crate) fn shape_arg(a: &Args, i: usize) -> R<IntTuple> {
     match a.arg(i)? {
         Value::Tuple(t) => Ok(t.clone()),
@@ -105,7 +105,7 @@ pub(crate) fn foreign(v: &Value) -> bool {
     matches!(v, Value::Atom(_) | Value::Text(_) | Value::Tag(_))
 }
 
-/// no_match if any argument is foreign (see [`foreign`]).
+/// Refused if any argument is foreign (see [`foreign`]).
 pub(crate) fn no_foreign(a: &Args) -> R<()> {
     if a.args.iter().any(foreign) {
         return nm(a);
@@ -113,7 +113,7 @@ pub(crate) fn no_foreign(a: &Args) -> R<()> {
     Ok(())
 }
 
-/// no_match if any argument is a swizzle or a composed layout (the swizzle module's).
+/// Refused if any argument is a swizzle or a composed layout (the swizzle module's forms).
 pub(crate) fn no_swizzle(a: &Args) -> R<()> {
     if a.args.iter().any(|v| matches!(v, Value::Swizzle(_) | Value::Composed(_))) {
         return nm(a);

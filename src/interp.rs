@@ -27,13 +27,16 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub struct Located {
     pub error: EvalError,
     pub span: Span,
-    /// A hint shown under the error (`did you mean 'size'?`).
-    pub help: Option<String>,
+    /// A hint shown under the error (`did you mean 'size'?`); boxed, as the note.
+    pub help: Option<Box<str>>,
+    /// A note shown under the error (`note: with static integers CuTe gives ...`); boxed to
+    /// keep the error small (it travels in every `Result`).
+    pub note: Option<Box<str>>,
 }
 
 impl Located {
     pub fn new(error: EvalError, span: Span) -> Located {
-        Located { error, span, help: None }
+        Located { error, span, help: None, note: None }
     }
 }
 
@@ -596,9 +599,11 @@ impl Interp {
                     _ => return Err(self.unknown(name, *name_span, true)),
                 };
                 let vals = self.eval_args(args)?;
-                builtins::call_slot(slot, &self::targs(targs), &vals).map_err(|err| {
+                let targs = self::targs(targs);
+                builtins::call_slot(slot, &targs, &vals).map_err(|err| {
                     let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
-                    Located::new(err, span)
+                    let note = crate::eval::analysis::static_note(name, &targs, &vals, &err).map(String::into_boxed_str);
+                    Located { note, ..Located::new(err, span) }
                 })
             }
             ExprKind::Apply { callee, args } => {
@@ -610,9 +615,11 @@ impl Interp {
 
     /// Call built-in `name`, stamping the offending argument's span (or the whole call's).
     fn call_builtin(&self, name: &str, targs: &[ast::TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
-        builtins::call(name, &self::targs(targs), args).map_err(|err| {
+        let targs = self::targs(targs);
+        builtins::call(name, &targs, args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-            Located::new(err, span)
+            let note = crate::eval::analysis::static_note(name, &targs, args, &err).map(String::into_boxed_str);
+            Located { note, ..Located::new(err, span) }
         })
     }
 
@@ -671,7 +678,7 @@ impl Interp {
                 let ops = crate::eval::atoms::op_names();
                 if !ops.iter().any(|n| n == name) {
                     let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
-                    l.help = suggest(name, &ops).map(|s| format!("did you mean '{s}'?"));
+                    l.help = suggest(name, &ops).map(|s| format!("did you mean '{s}'?").into());
                 }
                 l
             });
@@ -692,7 +699,7 @@ impl Interp {
                 span,
             );
             if !sig.is_empty() {
-                l.help = Some(format!("usage: {sig}"));
+                l.help = Some(format!("usage: {sig}").into());
             }
             return Err(l);
         }
@@ -726,9 +733,9 @@ impl Interp {
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
                 [] => String::new(),
             };
-            l.help = Some(format!("did you mean {list}?"));
+            l.help = Some(format!("did you mean {list}?").into());
         } else if let Some(s) = suggest(name, &candidates) {
-            l.help = Some(format!("did you mean '{s}'?"));
+            l.help = Some(format!("did you mean '{s}'?").into());
         }
         l
     }

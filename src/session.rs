@@ -279,7 +279,8 @@ impl Session {
                         format!("this statement is marked `# {EXPECT_WARNING}` but gave none"),
                     ),
                     span: stmt.span,
-                    help: Some("remove the mark if the statement no longer warns".to_string()),
+                    help: Some("remove the mark if the statement no longer warns".into()),
+                    note: None,
                 }));
             }
             for w in warnings {
@@ -310,9 +311,9 @@ impl Session {
         let text = |sp: crate::parser::ast::Span| source.get(sp.start..sp.end).unwrap_or("").trim().to_string();
         let c = self.opts.color_diagnostics;
         match f {
-            Failure::Error(Located { error, span, help }) => {
+            Failure::Error(Located { error, span, help, note }) => {
                 let mut d = Diagnostic::error(one_line(&error.to_string()), Some(*span));
-                d.help = help.clone();
+                d.help = help.as_deref().map(String::from);
                 if self.opts.interactive && error.kind == crate::eval::error::ErrorKind::Unknown {
                     let more = "`:help` lists the functions, `:help atoms` the MMA operations";
                     d.help = Some(match d.help.take() {
@@ -320,6 +321,7 @@ impl Session {
                         None => more.to_string(),
                     });
                 }
+                d.notes.extend(note.iter().map(|n| format!("note: {n}")));
                 d
             }
             Failure::Assert(a) => {

@@ -429,3 +429,48 @@ fn swizzle_slice_agrees_with_cute_and_folds_exactly() {
     }
     assert!(folded >= 30 && kept >= 8, "folded {folded}, kept {kept}, refused {refused}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Refusals on dynamic integers carry CuTe's static answer as a note; GEMM headers count banks
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn dynamic_refusals_note_the_static_answer() {
+    // The refusals and the static answers are the oracle's (tests/conformance/golden.jsonl).
+    for (src, note) in [
+        (
+            "complement((2,2):(1,6), 24)",
+            "note: with static integers CuTe gives complement((_2,_2):(_1,_6), _24) = (_3,_2):(_2,_12)",
+        ),
+        (
+            "left_inverse((2,4):(4,1))",
+            "note: with static integers CuTe gives left_inverse((_2,_4):(_4,_1)) = (_4,_2):(_2,_1)",
+        ),
+    ] {
+        let (ok, _, err) = run(src);
+        assert!(!ok, "{src}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(lines[0].starts_with("error: "), "{err}");
+        assert!(lines.iter().any(|l| l.trim_start().trim_start_matches("= ") == note), "{src}:\n{err}");
+    }
+}
+
+#[test]
+fn gemm_header_states_bank_conflicts() {
+    // Rows of (_8,_64):(_64,_1) half are 128 bytes apart: ldmatrix phases are 8-way; each
+    // quarter warp of 16-byte cp.async stores fills one 128-byte row: conflict-free.
+    let (ok, out, err) = run("emit gemm 4096 4096 4096 smem_a=(_8,_64):(_64,_1)");
+    assert!(ok, "{err}");
+    let line = out.lines().find(|l| l.contains("bank conflicts")).expect("bank conflicts line");
+    assert!(line.contains("cp.async store of A conflict-free") && line.contains("ldmatrix load of A 8-way"), "{line}");
+    assert!(err.starts_with("warning: smem_a: the ldmatrix load of A is 8-way bank-conflicted"), "{err}");
+    // The default swizzled atoms: conflict-free, no warning.
+    let (ok, out, err) = run("emit gemm 4096 4096 4096");
+    assert!(ok, "{err}");
+    let line = out.lines().find(|l| l.contains("bank conflicts")).expect("bank conflicts line");
+    assert!(
+        line.contains("ldmatrix load of A conflict-free") && line.contains("ldmatrix load of B conflict-free"),
+        "{line}"
+    );
+    assert!(!err.contains("warning"), "{err}");
+}

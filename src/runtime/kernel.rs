@@ -637,6 +637,7 @@ fn emit_header(s: &mut String, cfg: &GemmConfig) -> std::fmt::Result {
         ldmatrix_layout('a', cfg.a.major),
         ldmatrix_layout('b', cfg.b.major)
     )?;
+    emit_bank_conflicts(s, cfg)?;
     writeln!(
         s,
         "// grid {} blocks of {threads} threads, {} bytes of dynamic shared memory",
@@ -644,6 +645,42 @@ fn emit_header(s: &mut String, cfg: &GemmConfig) -> std::fmt::Result {
         cfg.smem_bytes()
     )?;
     Ok(())
+}
+
+/// The bank-conflict degree of each shared-memory store and ldmatrix load (the analysis module
+/// counts them); a conflicting one is also a `warning:`.
+fn emit_bank_conflicts(s: &mut String, cfg: &GemmConfig) -> std::fmt::Result {
+    use crate::eval::analysis::gemm::{degree_words, degrees, SmemTraffic};
+    let mut parts = Vec::new();
+    for op in [&cfg.a, &cfg.b] {
+        let lanes = ldmatrix_layout(op.name, op.major);
+        let t = SmemTraffic {
+            operand: op.name,
+            k_major: op.major == Major::K,
+            smem: &op.smem,
+            elem: cfg.dtype.bytes(),
+            copy: &op.copy,
+            vec: op.vec,
+            lanes: &lanes,
+        };
+        match degrees(&t) {
+            Ok(ds) => {
+                for (what, d) in ds {
+                    parts.push(format!("{what} {}", degree_words(d)));
+                    if d > 1 {
+                        crate::eval::error::warn(format!(
+                            "smem_{}: the {what} is {d}-way bank-conflicted ({} = {}); a swizzle such as Sw<3,3,3> o ... avoids it",
+                            op.name,
+                            format_args!("smem_{}", op.name),
+                            op.smem_given
+                        ));
+                    }
+                }
+            }
+            Err(e) => parts.push(format!("{}: not counted ({e})", op.name.to_ascii_uppercase())),
+        }
+    }
+    writeln!(s, "//   bank conflicts (32 banks x 4 bytes, per warp): {}", parts.join(", "))
 }
 
 /// Header-free helpers (inline PTX) and the MMA instruction.

@@ -8,6 +8,7 @@
 pub mod access;
 pub mod banks;
 pub mod coalescing;
+pub mod gemm;
 pub mod injective;
 pub mod slice;
 
@@ -162,6 +163,44 @@ pub fn explain_slice(l: &Value, c: &Value) -> R<Vec<String>> {
         out.push(check);
     }
     Ok(out)
+}
+
+/// For a refusal CuTe makes only because integers are dynamic, although the question is
+/// mathematically defined (a rank-2 `complement`, a `left_inverse` with dynamic strides): what
+/// CuTe gives for the same arguments with every integer static.
+pub fn static_note(
+    name: &str,
+    targs: &[crate::eval::builtins::TArg],
+    args: &[Value],
+    err: &EvalError,
+) -> Option<String> {
+    let dynamic_only = matches!(
+        err.rule.as_str(),
+        "dynamic-stride complement only for rank-1 layouts" | "left inverse requires static strides"
+    );
+    if !dynamic_only {
+        return None;
+    }
+    fn st_tuple(t: &IntTuple) -> IntTuple {
+        match t {
+            IntTuple::I(i) => IntTuple::I(Int::new(i.v, true)),
+            IntTuple::T(v) => IntTuple::T(v.iter().map(st_tuple).collect()),
+            x => x.clone(),
+        }
+    }
+    let st_args: Vec<Value> = args
+        .iter()
+        .map(|a| match a {
+            Value::Tuple(t) => Value::Tuple(st_tuple(t)),
+            Value::Layout(l) => {
+                Value::Layout(crate::eval::layout::Layout::new(st_tuple(&l.shape), st_tuple(&l.stride)))
+            }
+            v => v.clone(),
+        })
+        .collect();
+    let v = crate::eval::builtins::call(name, targs, &st_args).ok()?;
+    let shown: Vec<String> = st_args.iter().map(|a| a.to_string()).collect();
+    Some(format!("with static integers CuTe gives {name}({}) = {v}", shown.join(", ")))
 }
 
 macro_rules! b {

@@ -10,10 +10,9 @@
 use super::atoms::{self, AtomValue};
 use super::builtins::{Args, TArg};
 use super::error::R;
+use super::int_tuple::IntTuple;
 use super::ops::coord::builtins as coord;
 use super::ops::structure::builtins as structure;
-use super::int_tuple::IntTuple;
-use super::ops::algebra::Tiler;
 use super::ops::tuple::builtins::foreign;
 use super::ops::{algebra, divide, swizzle};
 use super::value::Value;
@@ -45,14 +44,40 @@ fn foreign_or_swizzled(a: &Args) -> bool {
     a.args.iter().any(|v| foreign(v) || sw(v))
 }
 
+/// What `Tiler::read` would make of a value, without building the tiler: a plain tiler, a
+/// swizzle or swizzled layout met first (`None`), or an error met first (`Some(false)`).
+fn tiler_of(v: &Value) -> Option<bool> {
+    fn tuple_ok(t: &IntTuple) -> bool {
+        match t {
+            IntTuple::T(v) => v.iter().all(tuple_ok),
+            IntTuple::Basis(..) => false,
+            _ => true,
+        }
+    }
+    match v {
+        Value::Layout(_) => Some(true),
+        Value::Tuple(t) => Some(tuple_ok(t)),
+        Value::Tile(vs) => {
+            for x in vs {
+                if !tiler_of(x)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
+        Value::Swizzle(_) | Value::Composed(_) => None,
+        _ => Some(false),
+    }
+}
+
 /// `f(L, t1, t2, ...)` with a plain layout L: the first tiler argument that is not a plain
 /// tiler is a swizzle or swizzled layout (rather than some other kind).
 fn swizzled_tiler(a: &Args, from: usize) -> bool {
     for v in &a.args[from.min(a.args.len())..] {
-        match Tiler::read(v) {
+        match tiler_of(v) {
             None => return true,
-            Some(Err(_)) => return false,
-            Some(Ok(_)) => {}
+            Some(false) => return false,
+            Some(true) => {}
         }
     }
     false
@@ -160,21 +185,66 @@ macro_rules! query {
 
 // Each predicate says when the plain form does not take the arguments (before any other error
 // of its own): a swizzled layout where it looks first, in the order it looks.
-by_kind!(append, |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))), structure::f_append, swizzle::f_append);
-by_kind!(prepend, |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))), structure::f_prepend, swizzle::f_prepend);
-by_kind!(replace, |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))), structure::f_replace, swizzle::f_replace);
+by_kind!(
+    append,
+    |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
+    structure::f_append,
+    swizzle::f_append
+);
+by_kind!(
+    prepend,
+    |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
+    structure::f_prepend,
+    swizzle::f_prepend
+);
+by_kind!(
+    replace,
+    |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
+    structure::f_replace,
+    swizzle::f_replace
+);
 by_kind!(get, foreign_or_swizzled, structure::f_get, swizzle::f_get);
 by_kind!(group, foreign_or_swizzled, structure::f_group, swizzle::f_group);
 by_kind!(select, foreign_or_swizzled, structure::f_select, swizzle::f_select);
 by_kind!(cosize, |a| arg_is(a, 0, sw), structure::f_cosize, swizzle::f_cosize);
-by_kind!(make_fragment_like, |a| a.targs.is_empty() && a.args.len() == 1 && !matches!(a.args[0], Value::Tuple(_) | Value::Layout(_)), structure::f_make_fragment_like, swizzle::f_make_fragment_like);
-by_kind!(make_layout, |a| a.args.iter().any(|v| matches!(v, Value::Atom(_) | Value::Text(_)) || sw(v)), structure::f_make_layout, swizzle::f_make_layout);
-by_kind!(zip, |a| a.args.iter().any(foreign) || matches!(a.args, [Value::Composed(_)]), structure::f_zip, swizzle::f_zip);
+by_kind!(
+    make_fragment_like,
+    |a| a.targs.is_empty() && a.args.len() == 1 && !matches!(a.args[0], Value::Tuple(_) | Value::Layout(_)),
+    structure::f_make_fragment_like,
+    swizzle::f_make_fragment_like
+);
+by_kind!(
+    make_layout,
+    |a| a.args.iter().any(|v| matches!(v, Value::Atom(_) | Value::Text(_)) || sw(v)),
+    structure::f_make_layout,
+    swizzle::f_make_layout
+);
+by_kind!(
+    zip,
+    |a| a.args.iter().any(foreign) || matches!(a.args, [Value::Composed(_)]),
+    structure::f_zip,
+    swizzle::f_zip
+);
 by_kind!(domain_offset, coord_form, coord::f_domain_offset, swizzle::f_domain_offset);
 by_kind!(slice_and_offset, coord_form, coord::f_slice_and_offset, swizzle::f_slice_and_offset);
-by_kind!(slice, |a| coord::opaque_coord(a, false).is_none() && !a.args.is_empty() && (!is_tuple(&a.args[0]) || (a.args.len() == 2 && !matches!(a.args[1], Value::Layout(_) | Value::Tuple(_) | Value::Swizzle(_) | Value::Tile(_)))), coord::f_slice, swizzle::f_slice);
+by_kind!(
+    slice,
+    |a| coord::opaque_coord(a, false).is_none()
+        && !a.args.is_empty()
+        && (!is_tuple(&a.args[0])
+            || (a.args.len() == 2
+                && !matches!(a.args[1], Value::Layout(_) | Value::Tuple(_) | Value::Swizzle(_) | Value::Tile(_)))),
+    coord::f_slice,
+    swizzle::f_slice
+);
 by_kind!(idx2crd, idx2crd_swizzled, coord::f_idx2crd, swizzle::f_idx2crd);
-by_kind!(complement, |a| n_in(a, 1, 2) && (sw(&a.args[0]) || (is_layout(&a.args[0]) && arg_is(a, 1, |v| matches!(v, Value::Swizzle(_))))), algebra::b_complement, swizzle::f_complement);
+by_kind!(
+    complement,
+    |a| n_in(a, 1, 2)
+        && (sw(&a.args[0]) || (is_layout(&a.args[0]) && arg_is(a, 1, |v| matches!(v, Value::Swizzle(_))))),
+    algebra::b_complement,
+    swizzle::f_complement
+);
 by_kind!(compose, member_form, algebra::b_compose, swizzle::f_compose);
 by_kind!(tile, member_form, divide::b_tile, swizzle::f_tile);
 by_kind!(with_shape, with_shape_swizzled, algebra::b_with_shape, swizzle::f_with_shape);
@@ -214,7 +284,10 @@ query!(shape, structure::f_shape, swizzle::f_shape);
 /// `idx2crd(i, S)`: unless both are non-tuples (the index itself), a non-tuple index or shape.
 fn idx2crd_swizzled(a: &Args) -> bool {
     let non_tuple = |v: &Value| {
-        matches!(v, Value::Tuple(IntTuple::I(_) | IntTuple::Under) | Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_))
+        matches!(
+            v,
+            Value::Tuple(IntTuple::I(_) | IntTuple::Under) | Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_)
+        )
     };
     if let [i, s] = a.args {
         if non_tuple(i) && non_tuple(s) {

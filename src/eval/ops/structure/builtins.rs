@@ -593,7 +593,14 @@ pub const BUILTINS: &[Builtin] = &[
         "24",
         crate::eval::overloads::size
     ),
-    b!("rank", "rank<I...>(x)", "Number of top-level modes (static)", "rank<0>(((2,_3),4):((1,2),_6))", "_2", crate::eval::overloads::rank),
+    b!(
+        "rank",
+        "rank<I...>(x)",
+        "Number of top-level modes (static)",
+        "rank<0>(((2,_3),4):((1,2),_6))",
+        "_2",
+        crate::eval::overloads::rank
+    ),
     b!(
         "depth",
         "depth<I...>(x)",
@@ -682,8 +689,22 @@ pub const BUILTINS: &[Builtin] = &[
         "(_4,_3):(_3,_1)",
         crate::eval::overloads::prepend
     ),
-    b!("replace", "replace<N>(x, y)", "Mode N replaced by y", "replace<1>((1,5,3), _2)", "(1,_2,3)", crate::eval::overloads::replace),
-    b!("group", "group<B,E>(x)", "Modes [B,E) grouped into one mode", "group<1,3>((1,2,3,4))", "(1,(2,3),4)", crate::eval::overloads::group),
+    b!(
+        "replace",
+        "replace<N>(x, y)",
+        "Mode N replaced by y",
+        "replace<1>((1,5,3), _2)",
+        "(1,_2,3)",
+        crate::eval::overloads::replace
+    ),
+    b!(
+        "group",
+        "group<B,E>(x)",
+        "Modes [B,E) grouped into one mode",
+        "group<1,3>((1,2,3,4))",
+        "(1,(2,3),4)",
+        crate::eval::overloads::group
+    ),
     b!(
         "take",
         "take<B,E>(x)",

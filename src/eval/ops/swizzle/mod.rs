@@ -628,13 +628,62 @@ macro_rules! form {
 
 /// Built-in functions of this module (overloads for swizzles and composed layouts).
 pub const BUILTINS: &[Builtin] = &[
-    b!("make_swizzle", "make_swizzle<Y,Z>()", "the swizzle functor whose yyy and zzz bit masks are Y and Z (the literal `Sw<B,M,S>` is Swizzle<B,M,S>)", "make_swizzle<448,56>()", "Sw<3,3,3>", f_make_swizzle),
-    b!("make_composed_layout", "make_composed_layout(A, offset, B)", "the composed layout A o offset o B: x -> A(offset + B(x))", "make_composed_layout(Sw<3,3,3>, _0, (_8,_64):(_64,_1))", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", f_make_composed_layout),
-    b!("get_swizzle_portion", "get_swizzle_portion(S)", "the swizzle of a swizzled layout (Sw<0,4,3>, the identity, for a plain layout)", "S = Sw<3,3,3> o (_8,_64):(_64,_1); get_swizzle_portion(S)", "Sw<3,3,3>", f_get_swizzle_portion),
-    b!("get_nonswizzle_portion", "get_nonswizzle_portion(S)", "the plain layout inside a swizzled layout (a plain layout itself)", "S = Sw<3,3,3> o (_8,_64):(_64,_1); get_nonswizzle_portion(S)", "(_8,_64):(_64,_1)", f_get_nonswizzle_portion),
-    b!("layout_a", "layout_a(S)", "the outer function A of A o O o B", "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout_a(S)", "Sw<3,3,3>", f_layout_a),
-    b!("offset", "offset(S)", "the offset O of A o O o B", "S = Sw<3,3,3> o (_8,_64):(_64,_1); offset(S)", "_0", f_offset),
-    b!("layout_b", "layout_b(S)", "the inner layout B of A o O o B", "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout_b(S)", "(_8,_64):(_64,_1)", f_layout_b),
+    b!(
+        "make_swizzle",
+        "make_swizzle<Y,Z>()",
+        "the swizzle functor whose yyy and zzz bit masks are Y and Z (the literal `Sw<B,M,S>` is Swizzle<B,M,S>)",
+        "make_swizzle<448,56>()",
+        "Sw<3,3,3>",
+        f_make_swizzle
+    ),
+    b!(
+        "make_composed_layout",
+        "make_composed_layout(A, offset, B)",
+        "the composed layout A o offset o B: x -> A(offset + B(x))",
+        "make_composed_layout(Sw<3,3,3>, _0, (_8,_64):(_64,_1))",
+        "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
+        f_make_composed_layout
+    ),
+    b!(
+        "get_swizzle_portion",
+        "get_swizzle_portion(S)",
+        "the swizzle of a swizzled layout (Sw<0,4,3>, the identity, for a plain layout)",
+        "S = Sw<3,3,3> o (_8,_64):(_64,_1); get_swizzle_portion(S)",
+        "Sw<3,3,3>",
+        f_get_swizzle_portion
+    ),
+    b!(
+        "get_nonswizzle_portion",
+        "get_nonswizzle_portion(S)",
+        "the plain layout inside a swizzled layout (a plain layout itself)",
+        "S = Sw<3,3,3> o (_8,_64):(_64,_1); get_nonswizzle_portion(S)",
+        "(_8,_64):(_64,_1)",
+        f_get_nonswizzle_portion
+    ),
+    b!(
+        "layout_a",
+        "layout_a(S)",
+        "the outer function A of A o O o B",
+        "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout_a(S)",
+        "Sw<3,3,3>",
+        f_layout_a
+    ),
+    b!(
+        "offset",
+        "offset(S)",
+        "the offset O of A o O o B",
+        "S = Sw<3,3,3> o (_8,_64):(_64,_1); offset(S)",
+        "_0",
+        f_offset
+    ),
+    b!(
+        "layout_b",
+        "layout_b(S)",
+        "the inner layout B of A o O o B",
+        "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout_b(S)",
+        "(_8,_64):(_64,_1)",
+        f_layout_b
+    ),
 ];
 
 /// The forms of the overloaded functions this module implements for its kinds (the entry

@@ -16,7 +16,7 @@ mod gemm_common;
 use cute::eval::builtins;
 use cute::eval::int_tuple::IntTuple;
 use cute::eval::value::Value;
-use cute::runtime::config::{self, Kernel};
+use cute::runtime::config::{self, Kernel, Major};
 use cute::runtime::sm90::{self, Operand90, Sm90Config};
 
 fn eval(v: &Value, crd: &[i64]) -> i64 {
@@ -65,7 +65,12 @@ fn tma_boxes_write_the_shared_memory_layout() {
                     let base = s * o.stage_bytes() + off;
                     for r in 0..o.box_rows {
                         for c in 0..o.box_k {
-                            let tma = byte_swizzle(base + r * o.swizzle_bytes + 2 * c, o.swizzle_bytes);
+                            // the box's inner (contiguous) dimension: K, or the rows when MN-major
+                            let lin = match o.major {
+                                Major::K => r * o.swizzle_bytes + 2 * c,
+                                Major::MN => c * o.swizzle_bytes + 2 * r,
+                            };
+                            let tma = byte_swizzle(base + lin, o.swizzle_bytes);
                             assert_eq!(
                                 tma,
                                 layout_byte(o, r0 + r, k0 + c, s),
@@ -80,10 +85,19 @@ fn tma_boxes_write_the_shared_memory_layout() {
     }
 }
 
-/// The tensor core's view of a K-major descriptor: element (r, k) of the slice at
-/// `start*16 + (r/8)*SBO*16 + (r%8)*W + 2k`, swizzled (W = the swizzle width in bytes).
-fn desc_byte(start: i64, sbo: i64, swizzle: i64, r: i64, k: i64) -> i64 {
-    byte_swizzle(start * 16 + (r / 8) * sbo * 16 + (r % 8) * swizzle + 2 * k, swizzle)
+/// The tensor core's view of a descriptor (PTX's canonical layouts, as CuTe's
+/// `make_gmma_desc` comment states them in 16-byte units), W = the swizzle width in bytes:
+/// - K-major: element (r, k) at `start*16 + (r/8)*SBO*16 + (r%8)*W + 2k`;
+/// - MN-major: element (r, k) at `start*16 + (r/(W/2))*LBO*16 + 2(r%(W/2)) + (k/8)*SBO*16 + (k%8)*W`;
+///
+/// swizzled on the byte address.
+fn desc_byte(o: &Operand90, start: i64, r: i64, k: i64) -> i64 {
+    let (w, lbo, sbo) = (o.swizzle_bytes, o.desc.leading_off as i64, o.desc.stride_off as i64);
+    let lin = match o.major {
+        Major::K => (r / 8) * sbo * 16 + (r % 8) * w + 2 * k,
+        Major::MN => (r / (w / 2)) * lbo * 16 + 2 * (r % (w / 2)) + (k / 8) * sbo * 16 + (k % 8) * w,
+    };
+    byte_swizzle(start * 16 + lin, w)
 }
 
 #[test]
@@ -97,7 +111,9 @@ fn wgmma_descriptors_read_the_shared_memory_layout() {
         };
         for o in [a, b] {
             assert_eq!(o.desc.layout_type, lt(o), "{d}");
-            assert_eq!(o.desc.leading_off, 1, "{d}: swizzled K-major descriptors take LBO 1");
+            if o.major == Major::K {
+                assert_eq!(o.desc.leading_off, 1, "{d}: swizzled K-major descriptors take LBO 1");
+            }
             assert_eq!(o.desc.start_address, 0, "{d}");
         }
         for s in 0..cfg.stages {
@@ -109,7 +125,7 @@ fn wgmma_descriptors_read_the_shared_memory_layout() {
                         for r in 0..64 {
                             for k in 0..16 {
                                 assert_eq!(
-                                    desc_byte(start, a.desc.stride_off as i64, a.swizzle_bytes, r, k),
+                                    desc_byte(a, start, r, k),
                                     layout_byte(a, row0 + r, 16 * kk + k, s),
                                     "{d}: A consumer {c} atom {i} k-step {kk} stage {s} at ({r},{k})"
                                 );
@@ -121,7 +137,7 @@ fn wgmma_descriptors_read_the_shared_memory_layout() {
                 for r in 0..cfg.bn {
                     for k in 0..16 {
                         assert_eq!(
-                            desc_byte(start, b.desc.stride_off as i64, b.swizzle_bytes, r, k),
+                            desc_byte(b, start, r, k),
                             layout_byte(b, r, 16 * kk + k, s),
                             "{d}: B k-step {kk} stage {s} at ({r},{k})"
                         );
@@ -164,4 +180,76 @@ fn the_header_shows_layouts_boxes_and_descriptors() {
     ] {
         assert!(src.contains(want), "{d}: the source lacks `{want}`:\n{}", &src[..src.len().min(4000)]);
     }
+}
+
+#[test]
+fn mn_major_operands_take_mn_major_atoms_and_transposed_reads() {
+    let cfgs = configs();
+    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("layout=NT")).expect("an NT configuration");
+    assert_eq!((cfg.a.major, cfg.b.major), (Major::MN, Major::MN), "{d}");
+    let src = sm90::generate(cfg).unwrap();
+    for want in [
+        "A (4096x4096, MN-major) * B (4096x4096, MN-major)",
+        "Layout_MN_SW128_Atom<half_t> = Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_8):(_1,_64)",
+        "TMA box {64 (rows), 64 (K)}, swizzle 128B",
+        // CuTe's make_gmma_desc<MN> of ((_64,_4),(_8,_2)):((_1,_4096),(_64,_512)) (oracle: LBO 512, SBO 64)
+        "descriptor: layout_type B128 (1), leading_off 512, stride_off 64",
+        "p, 1, 1, 1, 1;",
+    ] {
+        assert!(src.contains(want), "{d}: the source lacks `{want}`:\n{}", &src[..src.len().min(4000)]);
+    }
+    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("layout=TT")).expect("a TT configuration");
+    assert_eq!((cfg.a.major, cfg.b.major), (Major::K, Major::MN), "{d}");
+    assert!(sm90::generate(cfg).unwrap().contains("p, 1, 1, 0, 1;"), "{d}");
+}
+
+#[test]
+fn mn_major_rows_must_be_16_byte_aligned_for_the_tma() {
+    use gemm_common::{opt, tag};
+    let opts = vec![opt("arch", tag("sm90")), opt("layout", tag("NT"))];
+    let e = config::parse_kernel(1001, 1000, 1000, &opts, None).unwrap_err();
+    assert!(e.to_string().contains("M = 1001: TMA needs 16-byte aligned rows of A"), "{e}");
+}
+
+/// The TMA-store epilogue: every accumulator (thread t, value v) of each consumer is written at
+/// the byte of its box where a 128B-swizzled TMA store reads element (m, n) of C, and the
+/// threads fill every element of every box exactly once.
+#[test]
+fn tma_store_boxes_hold_the_c_layout() {
+    let mut seen_epi = 0;
+    for (d, cfg) in configs() {
+        let Some(e) = &cfg.epi else { continue };
+        seen_epi += 1;
+        let p = sm90::plan(&cfg).unwrap();
+        let c = Value::Layout(cfg.atom.c.clone());
+        let boxes = cfg.bn / e.cols;
+        let mut filled = vec![0u8; (boxes * 64 * e.cols) as usize];
+        for t in 0..128i64 {
+            let (r0, n0) = (p.c_m.eval(&|_| t).unwrap(), p.c_n.eval(&|_| t).unwrap());
+            for v in 0..cfg.bn / 2 {
+                let idx = eval(&c, &[t, v]);
+                let (m, n) = (idx % 64, idx / 64);
+                let (dm, dn) = p.c_vals[v as usize];
+                let j = dn / e.cols;
+                // the kernel's address: swz128((r0 + dm) * 128 + (n0 + dn - j * cols) * bytes)
+                let byte = e.smem_byte(r0 + dm, n0 + dn - j * e.cols);
+                // TMA's read of the box: element (row, col) at swizzle(row * 128 + col * bytes)
+                let want = byte_swizzle(m * 128 + (n % e.cols) * e.out_bytes, 128);
+                assert_eq!((j, byte), (n / e.cols, want), "{d}: thread {t} value {v} -> C ({m},{n})");
+                let slot = (j * 64 * e.cols + m * e.cols + n % e.cols) as usize;
+                filled[slot] += 1;
+            }
+        }
+        assert!(filled.iter().all(|&x| x == 1), "{d}: the boxes are not filled exactly once");
+        let src = sm90::generate(&cfg).unwrap();
+        assert!(src.contains("tma_store(&tma_c, box"), "{d}");
+        assert!(src.contains(&format!("boxes of 64 rows x {} columns", e.cols)), "{d}");
+    }
+    assert!(seen_epi >= 3, "only {seen_epi} configurations with the TMA-store epilogue");
+    let cfgs = configs();
+    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("tma_store=_0")).expect("a tma_store=0 configuration");
+    assert!(cfg.epi.is_none(), "{d}");
+    assert!(sm90::generate(cfg).unwrap().contains("st_pair(cp +"), "{d}");
+    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("out=f32") && d.starts_with("gemm 1000")).unwrap();
+    assert_eq!(cfg.epi.as_ref().map(|e| e.cols), Some(32), "{d}");
 }

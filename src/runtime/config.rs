@@ -191,10 +191,11 @@ pub const OPTIONS: &[OptSpec] = &[
     opt("arch", "sm90 on a compute capability 9.0 GPU, else sm80", "sm80 | sm90"),
     int_opt("consumers", 2, 1, 2, "consumers (consumer warpgroups)"),
     int_opt("persistent", 1, 0, 1, "persistent"),
+    int_opt("tma_store", 1, 0, 1, "tma_store (epilogue through shared memory and TMA stores)"),
 ];
 
 /// Options only the sm90 kernel takes.
-pub const SM90_KEYS: &[&str] = &["consumers", "persistent"];
+pub const SM90_KEYS: &[&str] = &["consumers", "persistent", "tma_store"];
 
 /// The option keys, in table order.
 pub fn keys() -> Vec<&'static str> {
@@ -425,6 +426,13 @@ pub(crate) fn parse_layout(o: &Opts) -> R<String> {
         })?,
         None => "TN".to_string(),
     })
+}
+
+/// The operands' majors of a BLAS layout tag: A is MxK (`T` = K-major), B is KxN (`N` = K-major).
+pub(crate) fn majors(layout: &str) -> (Major, Major) {
+    let a = if layout.starts_with('T') { Major::K } else { Major::MN };
+    let b = if layout.ends_with('N') { Major::K } else { Major::MN };
+    (a, b)
 }
 
 pub(crate) fn parse_tile(o: &Opts) -> R<(i64, i64, i64)> {
@@ -690,8 +698,7 @@ pub fn parse(m: i64, n: i64, k: i64, opts: &[GemmOpt]) -> R<GemmConfig> {
     let given = given_lines(opts);
     let (dtype, out) = parse_types(&o)?;
     let layout = parse_layout(&o)?;
-    let a_major = if layout.starts_with('T') { Major::K } else { Major::MN };
-    let b_major = if layout.ends_with('N') { Major::K } else { Major::MN };
+    let (a_major, b_major) = majors(&layout);
     let (bm, bn, bk) = parse_tile(&o)?;
     let stages = o.int("stages")?;
     let MmaChoice { atom, dtype, warps, wm, wn, perm_m, perm_n, tiled_mma } = parse_mma(&o, dtype, bm, bn, bk)?;

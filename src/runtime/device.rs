@@ -54,13 +54,16 @@ pub struct Job<'a> {
     pub sm90: Option<TmaJob>,
 }
 
-/// TMA boxes (K elements, rows) and swizzle widths of A and B; a persistent grid.
+/// TMA boxes (inner, outer elements: the contiguous dimension first) and swizzle widths of A
+/// and B; a persistent grid.
 pub struct TmaJob {
     pub a_box: (i64, i64),
     pub b_box: (i64, i64),
     pub a_swizzle: i64,
     pub b_swizzle: i64,
     pub persistent: bool,
+    /// The TMA-store epilogue's box of C (columns, rows), 128-byte swizzled.
+    pub c_box: Option<(i64, i64)>,
 }
 
 impl<'a> Job<'a> {
@@ -91,8 +94,8 @@ impl<'a> Job<'a> {
             k: cfg.k,
             dtype: cfg.dtype,
             out: cfg.out,
-            a_major: Major::K,
-            b_major: Major::K,
+            a_major: cfg.a.major,
+            b_major: cfg.b.major,
             describe: cfg.describe(),
             iters: cfg.iters,
             warmup: cfg.warmup,
@@ -102,11 +105,12 @@ impl<'a> Job<'a> {
             flops: cfg.flops(),
             src,
             sm90: Some(TmaJob {
-                a_box: (cfg.a.box_k, cfg.a.box_rows),
-                b_box: (cfg.b.box_k, cfg.b.box_rows),
+                a_box: cfg.a.tma_box(),
+                b_box: cfg.b.tma_box(),
                 a_swizzle: cfg.a.swizzle_bytes,
                 b_swizzle: cfg.b.swizzle_bytes,
                 persistent: cfg.persistent,
+                c_box: cfg.epi.as_ref().map(|e| (e.cols, 64)),
             }),
         }
     }
@@ -208,11 +212,21 @@ unsafe impl cudarc::driver::DeviceRepr for TmaMap {}
 
 /// `cuTensorMapEncodeTiled` of a K-major operand: `rows` rows of `k` 16-bit elements, the box
 /// (K elements, rows) with the swizzle of `swizzle` bytes; out-of-bounds elements read as zero.
-fn tensor_map(dtype: DType, ptr: u64, k: i64, rows: i64, boxd: (i64, i64), swizzle: i64) -> R<TmaMap> {
+/// (inner, outer) global extents of an operand of `major` with K and M or N elements.
+fn extents(major: Major, k: i64, mn: i64) -> (i64, i64) {
+    match major {
+        Major::K => (k, mn),
+        Major::MN => (mn, k),
+    }
+}
+
+/// A 2-d tensor map of `dtype` elements, `inner` contiguous: rows of `inner` elements, `outer` rows.
+fn tensor_map(dtype: DType, ptr: u64, (inner, outer): (i64, i64), boxd: (i64, i64), swizzle: i64) -> R<TmaMap> {
     use drv_sys::*;
     let mut map = std::mem::MaybeUninit::<CUtensorMap>::zeroed();
-    let dims: [cuuint64_t; 2] = [k as u64, rows as u64];
-    let strides: [cuuint64_t; 1] = [(k * 2) as u64];
+    let dims: [cuuint64_t; 2] = [inner as u64, outer as u64];
+    let eb = if dtype == DType::F32 { 4 } else { 2 };
+    let strides: [cuuint64_t; 1] = [(inner * eb) as u64];
     let bx: [cuuint32_t; 2] = [boxd.0 as u32, boxd.1 as u32];
     let es: [cuuint32_t; 2] = [1, 1];
     let sw = match swizzle {
@@ -221,10 +235,10 @@ fn tensor_map(dtype: DType, ptr: u64, k: i64, rows: i64, boxd: (i64, i64), swizz
         32 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
         _ => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
     };
-    let dt = if dtype == DType::BF16 {
-        CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-    } else {
-        CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    let dt = match dtype {
+        DType::BF16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        DType::F16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        DType::F32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
     };
     let r = unsafe {
         cuTensorMapEncodeTiled(
@@ -245,7 +259,7 @@ fn tensor_map(dtype: DType, ptr: u64, k: i64, rows: i64, boxd: (i64, i64), swizz
     if r != CUresult::CUDA_SUCCESS {
         return Err(err(
             "CUDA error",
-            format!("cuTensorMapEncodeTiled ({rows}x{k}, box {boxd:?}, swizzle {swizzle}): {r:?}"),
+            format!("cuTensorMapEncodeTiled ({outer}x{inner}, box {boxd:?}, swizzle {swizzle}): {r:?}"),
         ));
     }
     let map = unsafe { map.assume_init() };
@@ -453,7 +467,9 @@ fn run_inner(cfg: &Job) -> R<Measured> {
                 let w = if warnings.is_empty() { String::new() } else { format!("; ptxas: {}", warnings.join(" / ")) };
                 format!("{r} registers, {s} bytes spilled, {f} bytes stack{w}")
             }
-            None => format!("ptxas report not understood: {:?}", log.chars().take(400).collect::<String>()),
+            // NVRTC's log is sometimes empty on the GPU machine (same source, other runs fine):
+            // the loaded function's attributes below then say what the driver sees
+            None => String::new(),
         });
         drv("load module", ctx.load_module(cudarc::nvrtc::Ptx::from_binary(cubin)))?
     } else {
@@ -461,6 +477,13 @@ fn run_inner(cfg: &Job) -> R<Measured> {
         drv("load module", ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)))?
     };
     let func = drv("load function", module.load_function(KERNEL_NAME))?;
+    if resources.as_deref() == Some("") {
+        use drv_sys::CUfunction_attribute as A;
+        let regs = drv("function attribute", func.get_attribute(A::CU_FUNC_ATTRIBUTE_NUM_REGS))?;
+        let local = drv("function attribute", func.get_attribute(A::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES))?;
+        resources =
+            Some(format!("{regs} registers, {local} bytes local memory (from the driver; NVRTC gave no ptxas log)"));
+    }
     drv(
         "set shared memory",
         func.set_attribute(
@@ -507,8 +530,13 @@ fn run_inner(cfg: &Job) -> R<Measured> {
             let (pa, _ga) = a.device_ptr(&stream);
             let (pb, _gb) = b.device_ptr(&stream);
             Some((
-                tensor_map(cfg.dtype, pa, cfg.k, cfg.m, t.a_box, t.a_swizzle)?,
-                tensor_map(cfg.dtype, pb, cfg.k, cfg.n, t.b_box, t.b_swizzle)?,
+                // global extents, the contiguous dimension first
+                tensor_map(cfg.dtype, pa, extents(cfg.a_major, cfg.k, cfg.m), t.a_box, t.a_swizzle)?,
+                tensor_map(cfg.dtype, pb, extents(cfg.b_major, cfg.k, cfg.n), t.b_box, t.b_swizzle)?,
+                match t.c_box {
+                    Some(bx) => Some(tensor_map(cfg.out, c.ptr(&stream), (cfg.n, cfg.m), bx, 128)?),
+                    None => None,
+                },
             ))
         }
         None => None,
@@ -516,7 +544,8 @@ fn run_inner(cfg: &Job) -> R<Measured> {
     let launch = |c: &mut Out| -> R<()> {
         let mut lb = stream.launch_builder(&func);
         match &maps {
-            Some((ma, mb)) => lb.arg(ma).arg(mb),
+            Some((ma, mb, Some(mc))) => lb.arg(ma).arg(mb).arg(mc),
+            Some((ma, mb, None)) => lb.arg(ma).arg(mb),
             None => lb.arg(&a).arg(&b),
         };
         match c {

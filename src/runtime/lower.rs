@@ -180,6 +180,13 @@ pub fn tile_to_shape(block: &Value, trg: &[i64]) -> R<Value> {
     }
 }
 
+/// `tile_to_shape(block, trg, order)`: the blocks repeated in the order of `order` (CuTe's
+/// `Step<...>`, e.g. `(2,1,3)`: along the second mode first).
+pub fn tile_to_shape_ordered(block: &Value, trg: &[i64], order: &[i64]) -> R<Value> {
+    let tup = |v: &[i64]| Value::Tuple(IntTuple::T(v.iter().map(|&t| IntTuple::st(t)).collect()));
+    builtins::call("tile_to_shape", &[], &[block.clone(), tup(trg), tup(order)])
+}
+
 fn tile_to_shape_fallback(block: &Value, trg: &[i64]) -> R<Value> {
     match block {
         Value::Composed(c) => {

@@ -16,7 +16,7 @@
 //! sm80 path's.
 //! May import: `eval` (values, atoms, gmma), `runtime::{config, expr, lower, kernel}`.
 
-use super::config::{self, DType, Opts};
+use super::config::{self, DType, Major, Opts};
 use super::expr::{var, Expr};
 use super::lower::{self, host_eval, layout_at_crd};
 use crate::eval::atoms::mma_table::MmaTraits;
@@ -30,23 +30,36 @@ use std::fmt::Write;
 use crate::eval::gmma;
 pub use crate::eval::gmma::{GmmaDesc, LayoutType};
 
-/// `make_gmma_desc<K>` (crate::eval::gmma, CuTe's checks and refusals) of a K-major operand
-/// slice behind the `Sw<B,4,3>` byte swizzle of `swizzle_bytes`-byte rows.
-fn make_desc(slice: &Layout, swizzle_bytes: i64) -> R<GmmaDesc> {
-    let b = match swizzle_bytes {
+fn gmma_major(major: Major) -> gmma::Major {
+    match major {
+        Major::K => gmma::Major::K,
+        Major::MN => gmma::Major::MN,
+    }
+}
+
+fn swizzle_b(swizzle_bytes: i64) -> i32 {
+    match swizzle_bytes {
         128 => 3,
         64 => 2,
         _ => 1,
-    };
-    let v = gmma::smem_flagged(Value::Swizzle(Swizzle { b, m: 4, s: 3 }), 16, Value::Layout(slice.clone()))?;
-    gmma::make_gmma_desc(gmma::Major::K, &v, 16)
+    }
 }
 
-/// One operand of the Hopper kernel (K-major).
+/// `make_gmma_desc<K|MN>` (crate::eval::gmma, CuTe's checks and refusals) of an operand slice
+/// behind the `Sw<B,4,3>` byte swizzle of `swizzle_bytes`-byte rows.
+fn make_desc(slice: &Layout, swizzle_bytes: i64, major: Major) -> R<GmmaDesc> {
+    let b = swizzle_b(swizzle_bytes);
+    let v = gmma::smem_flagged(Value::Swizzle(Swizzle { b, m: 4, s: 3 }), 16, Value::Layout(slice.clone()))?;
+    gmma::make_gmma_desc(gmma_major(major), &v, 16)
+}
+
+/// One operand of the Hopper kernel, K-major or MN-major.
 #[derive(Clone, Debug)]
 pub struct Operand90 {
     /// 'a' or 'b'
     pub name: char,
+    /// Which mode is contiguous in global memory, in the smem atom and for the wgmma.
+    pub major: Major,
     pub tile_mn: i64,
     pub extent_mn: i64,
     /// Width of a swizzled row in bytes (128, 64 or 32): the GMMA atom and the TMA swizzle mode.
@@ -60,7 +73,8 @@ pub struct Operand90 {
     /// Its layout before the swizzle (what the descriptors and TMA boxes are read from).
     pub plain: Layout,
     pub stage_elems: i64,
-    /// TMA box: `box_k` elements along K (one swizzled row) by `box_rows` rows.
+    /// TMA box: `box_k` elements along K by `box_rows` rows (M or N). The swizzled (inner)
+    /// dimension is K for a K-major operand (`box_k` = one swizzled row), rows for MN-major.
     pub box_k: i64,
     pub box_rows: i64,
     /// Boxes of one stage: (first row, first k, byte offset in the stage), offsets from the layout.
@@ -84,6 +98,17 @@ impl Operand90 {
     pub fn stage_bytes(&self) -> i64 {
         self.stage_elems * 2
     }
+    /// The TMA box as the tensor map takes it: (inner, outer) elements.
+    pub fn tma_box(&self) -> (i64, i64) {
+        match self.major {
+            Major::K => (self.box_k, self.box_rows),
+            Major::MN => (self.box_rows, self.box_k),
+        }
+    }
+    /// The wgmma's transpose immediate (`tnspA`/`tnspB`): 1 for an MN-major operand.
+    pub fn transpose(&self) -> i32 {
+        i32::from(self.major == Major::MN)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +127,8 @@ pub struct Sm90Config {
     pub consumers: i64,
     pub mt: i64,
     pub persistent: bool,
+    /// The TMA-store epilogue, when it applies (else 4- or 2-byte stores straight to C).
+    pub epi: Option<Epi90>,
     pub raster: i64,
     pub iters: i64,
     pub warmup: i64,
@@ -113,6 +140,26 @@ pub struct Sm90Config {
     pub given: Vec<String>,
 }
 
+/// The TMA-store epilogue: each consumer writes its accumulators `cols` columns at a time
+/// (128 bytes of C) into one of its two shared-memory boxes of 64 rows x 128 bytes, 128-byte
+/// swizzled (conflict-free: the 8 rows a warp's store touches land in 8 different 16-byte
+/// chunks), and one thread stores the box with `cp.async.bulk.tensor` (TMA clips the edges).
+#[derive(Clone, Debug)]
+pub struct Epi90 {
+    pub cols: i64,
+    pub out_bytes: i64,
+}
+
+impl Epi90 {
+    pub const BOX_BYTES: i64 = 64 * 128;
+    /// Byte offset in a box of element (m, n), m < 64, n < cols: as TMA reads a 128B-swizzled
+    /// box (`Sw<3,4,3>` on the byte address).
+    pub fn smem_byte(&self, m: i64, n: i64) -> i64 {
+        let lin = m * 128 + n * self.out_bytes;
+        lin ^ ((lin >> 3) & 0x70)
+    }
+}
+
 impl Sm90Config {
     pub fn threads(&self) -> i64 {
         128 * (1 + self.consumers)
@@ -120,7 +167,15 @@ impl Sm90Config {
     /// Operand stages, the mbarriers (full and empty, 8 bytes each per stage), and 1024 bytes
     /// to align the base for the 128-byte swizzle.
     pub fn smem_bytes(&self) -> i64 {
-        (self.a.stage_bytes() + self.b.stage_bytes()) * self.stages + 16 * self.stages + 1024
+        (self.a.stage_bytes() + self.b.stage_bytes()) * self.stages + self.epi_bytes() + 16 * self.stages + 1024
+    }
+    /// Two epilogue boxes per consumer.
+    pub fn epi_bytes(&self) -> i64 {
+        if self.epi.is_some() {
+            2 * Epi90::BOX_BYTES * self.consumers
+        } else {
+            0
+        }
     }
     pub fn tiles(&self) -> i64 {
         ((self.m + self.bm - 1) / self.bm) * ((self.n + self.bn - 1) / self.bn)
@@ -141,7 +196,7 @@ impl Sm90Config {
     }
     pub fn describe(&self) -> String {
         format!(
-            "{}x{}x{} {}*{}->{} {} sm90 tile <{},{},{}> stages {} consumers {}{}",
+            "{}x{}x{} {}*{}->{} {} sm90 tile <{},{},{}> stages {} consumers {}{}{}",
             self.m,
             self.n,
             self.k,
@@ -154,7 +209,8 @@ impl Sm90Config {
             self.bk,
             self.stages,
             self.consumers,
-            if self.persistent { " persistent" } else { "" }
+            if self.persistent { " persistent" } else { "" },
+            if self.epi.is_some() { " tma_store" } else { "" }
         )
     }
 }
@@ -169,35 +225,36 @@ fn lay(shape: &[i64], stride: &[i64]) -> Layout {
     )
 }
 
-/// CuTe's GMMA K-major atom for 16-bit elements (`gmma_atom`), with its name.
-pub fn atom_cute(swizzle_bytes: i64) -> String {
+/// CuTe's GMMA atom for 16-bit elements (`gmma_atom`), with its name.
+pub fn atom_cute(swizzle_bytes: i64, major: Major) -> String {
     let name = match swizzle_bytes {
         128 => "SW128",
         64 => "SW64",
         _ => "SW32",
     };
-    format!("Layout_K_{name}_Atom<half_t> = {}", gmma::gmma_atom(gmma::Major::K, swizzle_bytes as u32, 16))
+    let m = gmma_major(major);
+    format!("Layout_{m}_{name}_Atom<half_t> = {}", gmma::gmma_atom(m, swizzle_bytes as u32, 16))
 }
 
-/// The K-major GMMA atom on element offsets (16-bit elements): `Sw<B,3,3> o (_8,_W):(_W,_1)`.
-pub fn atom_elems(swizzle_bytes: i64) -> Value {
-    let b = match swizzle_bytes {
-        128 => 3,
-        64 => 2,
-        _ => 1,
-    };
+/// The GMMA atom on element offsets (16-bit elements): K-major `Sw<B,3,3> o (_8,_W):(_W,_1)`,
+/// MN-major `Sw<B,3,3> o (_W,_8):(_1,_W)` (W elements = one swizzled row).
+pub fn atom_elems(swizzle_bytes: i64, major: Major) -> Value {
     let w = swizzle_bytes / 2;
+    let inner = match major {
+        Major::K => lay(&[8, w], &[w, 1]),
+        Major::MN => lay(&[w, 8], &[1, w]),
+    };
     Value::Composed(Box::new(Composed {
-        outer: Func::Swizzle(Swizzle { b, m: 3, s: 3 }),
+        outer: Func::Swizzle(Swizzle { b: swizzle_b(swizzle_bytes), m: 3, s: 3 }),
         offset: st(0),
-        inner: Func::Layout(lay(&[8, w], &[w, 1])),
+        inner: Func::Layout(inner),
         mixed: None,
     }))
 }
 
-/// The swizzle bytes of a user's atom: one of the K-major GMMA atoms on element offsets.
-fn swizzle_of_atom(v: &Value) -> Option<i64> {
-    [128, 64, 32].into_iter().find(|&b| atom_elems(b).to_string() == config::staticize(v).to_string())
+/// The swizzle bytes of a user's atom: one of the GMMA atoms of `major` on element offsets.
+fn swizzle_of_atom(v: &Value, major: Major) -> Option<i64> {
+    [128, 64, 32].into_iter().find(|&b| atom_elems(b, major).to_string() == config::staticize(v).to_string())
 }
 
 fn refuse(msg: impl Into<String>) -> EvalError {
@@ -209,6 +266,7 @@ fn refuse(msg: impl Into<String>) -> EvalError {
 #[allow(clippy::too_many_arguments)]
 pub fn operand(
     name: char,
+    major: Major,
     tile_mn: i64,
     extent_mn: i64,
     bk: i64,
@@ -216,14 +274,27 @@ pub fn operand(
     swizzle_bytes: i64,
     slice_rows: i64,
 ) -> R<Operand90> {
-    let atom = atom_elems(swizzle_bytes);
+    let atom = atom_elems(swizzle_bytes, major);
     let w = swizzle_bytes / 2;
-    if bk % w != 0 {
-        return Err(refuse(format!(
-            "BK = {bk} is not a multiple of the {swizzle_bytes}-byte swizzle atom's {w} elements"
-        )));
+    match major {
+        Major::K if bk % w != 0 => {
+            return Err(refuse(format!(
+                "BK = {bk} is not a multiple of the {swizzle_bytes}-byte swizzle atom's {w} elements"
+            )))
+        }
+        Major::MN if tile_mn % w != 0 => {
+            return Err(refuse(format!(
+                "{tile_mn} rows of {name} are not a multiple of the MN-major {swizzle_bytes}-byte swizzle atom's {w} elements"
+            )))
+        }
+        _ => {}
     }
-    let smem = lower::tile_to_shape(&atom, &[tile_mn, bk, stages])?;
+    // CUTLASS's order: atoms along M/N first for K-major operands, along K first for MN-major
+    // ones (`Step<_2,_1,_3>`), so that one TMA box of whole swizzled rows is contiguous
+    let smem = match major {
+        Major::K => lower::tile_to_shape(&atom, &[tile_mn, bk, stages])?,
+        Major::MN => lower::tile_to_shape_ordered(&atom, &[tile_mn, bk, stages], &[2, 1, 3])?,
+    };
     let plain = match &smem {
         Value::Composed(c) => match &c.inner {
             Func::Layout(l) => l.clone(),
@@ -240,12 +311,15 @@ pub fn operand(
             return Err(refuse(format!("{smem}: stage {s} does not start at {}", s * stage_elems)));
         }
     }
-    // TMA boxes: one swizzled row of K by up to 256 rows; each box must land as TMA writes it
-    // (rows of `swizzle_bytes` bytes one after another, the swizzle on the address).
-    let box_k = w;
-    let box_rows = tile_mn.min(256);
-    if tile_mn % box_rows != 0 {
-        return Err(refuse(format!("{tile_mn} rows are not whole TMA boxes of {box_rows}")));
+    // TMA boxes: one swizzled row of the contiguous dimension (K or M/N) by up to 256 of the
+    // other; each box must land as TMA writes it (rows of `swizzle_bytes` bytes one after
+    // another, the swizzle on the address).
+    let (box_k, box_rows) = match major {
+        Major::K => (w, tile_mn.min(256)),
+        Major::MN => (bk.min(256), w),
+    };
+    if tile_mn % box_rows != 0 || bk % box_k != 0 {
+        return Err(refuse(format!("a ({tile_mn},{bk}) tile is not whole TMA boxes of ({box_rows},{box_k})")));
     }
     let mut boxes = Vec::new();
     for j in 0..bk / box_k {
@@ -255,12 +329,13 @@ pub fn operand(
             for r in 0..box_rows {
                 for c in 0..box_k {
                     let got = at(r0 + r, k0 + c, 0)?;
-                    if got != base + r * w + c {
+                    // offset of (r, c) in the box as TMA writes it: the inner dimension first
+                    let want = base + if major == Major::K { r * w + c } else { c * w + r };
+                    if got != want {
                         return Err(refuse(format!(
-                            "smem_{name} = {smem}: TMA box ({r0},{k0}) writes element ({},{}) at {} but the layout puts it at {got}",
+                            "smem_{name} = {smem}: TMA box ({r0},{k0}) writes element ({},{}) at {want} but the layout puts it at {got}",
                             r0 + r,
                             k0 + c,
-                            base + r * w + c
                         )));
                     }
                 }
@@ -276,7 +351,7 @@ pub fn operand(
         &Layout::new(IntTuple::T(plain.shape.modes()[..2].to_vec()), IntTuple::T(plain.stride.modes()[..2].to_vec())),
         &lay(&[slice_rows, 16], &[1, tile_mn]),
     )?;
-    let desc = make_desc(&slice, swizzle_bytes).map_err(|e| {
+    let desc = make_desc(&slice, swizzle_bytes, major).map_err(|e| {
         EvalError::rule(
             "gemm sm90",
             format!("smem_{name} = {smem}: no wgmma descriptor for its {slice_rows}x16 slices: {e}"),
@@ -284,10 +359,11 @@ pub fn operand(
     })?;
     Ok(Operand90 {
         name,
+        major,
         tile_mn,
         extent_mn,
         swizzle_bytes,
-        atom_cute: atom_cute(swizzle_bytes),
+        atom_cute: atom_cute(swizzle_bytes, major),
         atom,
         smem,
         plain,
@@ -315,12 +391,7 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
     let given = config::given_lines(opts);
     let (dtype, out) = config::parse_types(o)?;
     let layout = config::parse_layout(o)?;
-    if layout != "TN" {
-        return Err(refuse(format!(
-            "layout={layout}: the sm90 kernel takes K-major A and B (TN) for now; use arch=sm80 for {layout}"
-        ))
-        .at_arg(o.get("layout").at()));
-    }
+    let (a_major, b_major) = config::majors(&layout);
     for key in ["mma", "copy_a", "copy_b"] {
         if o.get(key).opt.is_some() {
             return Err(refuse(format!(
@@ -329,9 +400,16 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
             .at_arg(o.get(key).at()));
         }
     }
-    // K-major rows must be 16-byte aligned for the TMA (its global strides are multiples of 16)
-    if k % 8 != 0 {
-        return Err(refuse(format!("K = {k}: TMA needs 16-byte aligned rows (K a multiple of 8); use arch=sm80")));
+    // the contiguous rows must be 16-byte aligned for the TMA (its global strides are multiples
+    // of 16 bytes)
+    for (op, major, mn, mn_name) in [('A', a_major, m, 'M'), ('B', b_major, n, 'N')] {
+        let (what, x) = if major == Major::K { ('K', k) } else { (mn_name, mn) };
+        if x % 8 != 0 {
+            return Err(refuse(format!(
+                "{what} = {x}: TMA needs 16-byte aligned rows of {op} ({layout}: {op} is {}-major, so {what} a multiple of 8); use arch=sm80",
+                if major == Major::K { "K" } else { "MN" }
+            )));
+        }
     }
     let tile_given = o.get("tile").opt.is_some();
     let (bm, bn, bk) = if tile_given { config::parse_tile(o)? } else { (128, 256, 64) };
@@ -353,32 +431,63 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         ))
         .at_arg(tile_at));
     }
-    let sw_of = |key: &str| -> R<i64> {
+    let sw_of = |key: &str, major: Major, tile_mn: i64| -> R<i64> {
         let r = o.get(key);
+        // the widest swizzle whose row (64, 32 or 16 elements) divides the contiguous extent
+        let contiguous = if major == Major::K { bk } else { tile_mn };
         match r.opt {
-            None => Ok(if bk % 64 == 0 {
+            None => Ok(if contiguous % 64 == 0 {
                 128
-            } else if bk % 32 == 0 {
+            } else if contiguous % 32 == 0 {
                 64
             } else {
                 32
             }),
-            Some((_, v)) => swizzle_of_atom(v).ok_or_else(|| {
+            Some((_, v)) => swizzle_of_atom(v, major).ok_or_else(|| {
+                let mj = if major == Major::K { "K" } else { "MN" };
                 refuse(format!(
-                    "{key} = {v}: the sm90 kernel takes a K-major GMMA atom: {}, {} or {}",
-                    atom_elems(128),
-                    atom_elems(64),
-                    atom_elems(32)
+                    "{key} = {v}: the sm90 kernel takes a {mj}-major GMMA atom ({layout}): {}, {} or {}",
+                    atom_elems(128, major),
+                    atom_elems(64, major),
+                    atom_elems(32, major)
                 ))
                 .at_arg(r.at())
             }),
         }
     };
-    let (swa, swb) = (sw_of("smem_a")?, sw_of("smem_b")?);
-    let a = operand('a', bm, m, bk, stages, swa, 64).map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
-    let b = operand('b', bn, n, bk, stages, swb, bn).map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
+    let (swa, swb) = (sw_of("smem_a", a_major, bm)?, sw_of("smem_b", b_major, bn)?);
+    let a =
+        operand('a', a_major, bm, m, bk, stages, swa, 64).map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
+    let b =
+        operand('b', b_major, bn, n, bk, stages, swb, bn).map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
     let atom = wgmma_atom(dtype, bn)?;
     let persistent = o.int("persistent")? == 1;
+    // the TMA-store epilogue: C's rows 16-byte aligned, BN whole 128-byte boxes, and room for
+    // its boxes; without `tma_store=1` given, a tile it does not suit stores straight to C
+    let out_bytes = if out == DType::F32 { 4 } else { 2 };
+    let cols = 128 / out_bytes;
+    let stage_bytes = (a.stage_bytes() + b.stage_bytes()) * stages + 16 * stages + 1024;
+    let epi_why = if (n * out_bytes) % 16 != 0 {
+        Some(format!("rows of C ({n} x {out_bytes} bytes) are not 16-byte aligned"))
+    } else if bn % cols != 0 {
+        Some(format!("BN = {bn} is not whole boxes of {cols} columns (128 bytes)"))
+    } else if stage_bytes + 2 * Epi90::BOX_BYTES * consumers > config::MAX_SMEM {
+        Some(format!(
+            "{stages} stages leave no room for its {} bytes of boxes (the limit is {})",
+            2 * Epi90::BOX_BYTES * consumers,
+            config::MAX_SMEM
+        ))
+    } else {
+        None
+    };
+    let epi = match (o.int("tma_store")?, &epi_why, o.get("tma_store").opt.is_some()) {
+        (1, None, _) => Some(Epi90 { cols, out_bytes }),
+        (1, Some(why), true) => {
+            return Err(refuse(format!("tma_store=1: the TMA-store epilogue does not fit: {why}"))
+                .at_arg(o.get("tma_store").at()))
+        }
+        _ => None,
+    };
     let iters = o.int("iters")?;
     let warmup = o.int("warmup")?;
     let raster = o.int("raster")?;
@@ -396,6 +505,7 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         consumers,
         mt,
         persistent,
+        epi,
         raster,
         iters,
         warmup,
@@ -490,10 +600,18 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     if !cfg.given.is_empty() {
         writeln!(s, "// options: {}", cfg.given.join(" "))?;
     }
+    let mj = |o: &Operand90| if o.major == Major::K { "K" } else { "MN" };
     writeln!(
         s,
-        "// C ({}x{}, row-major) = A ({}x{}, K-major) * B ({}x{}, K-major), fp32 accumulation",
-        cfg.m, cfg.n, cfg.m, cfg.k, cfg.k, cfg.n
+        "// C ({}x{}, row-major) = A ({}x{}, {}-major) * B ({}x{}, {}-major), fp32 accumulation",
+        cfg.m,
+        cfg.n,
+        cfg.m,
+        cfg.k,
+        mj(&cfg.a),
+        cfg.k,
+        cfg.n,
+        mj(&cfg.b)
     )?;
     writeln!(s, "// Layouts (every number below is read off these and checked at every coordinate):")?;
     writeln!(s, "//   gC = {}", cfg.gmem_c)?;
@@ -505,11 +623,14 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
             "//     on element offsets {} tiled: tile_to_shape(atom, (_{rows},_{bk},_{st})) = {}",
             o.atom, o.smem
         )?;
+        let (b0, b1) = if o.major == Major::K {
+            (format!("{} (K)", o.box_k), format!("{} (rows)", o.box_rows))
+        } else {
+            (format!("{} (rows)", o.box_rows), format!("{} (K)", o.box_k))
+        };
         writeln!(
             s,
-            "//     TMA box {{{} (K), {} (rows)}}, swizzle {}B, {} box(es) per stage at bytes {:?}",
-            o.box_k,
-            o.box_rows,
+            "//     TMA box {{{b0}, {b1}}}, swizzle {}B, {} box(es) per stage at bytes {:?}",
             o.swizzle_bytes,
             o.boxes.len(),
             o.boxes.iter().map(|b| b.2).collect::<Vec<_>>()
@@ -531,6 +652,14 @@ fn emit_header(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         cfg.smem_bytes(),
         if cfg.persistent { "persistent CTAs" } else { "one CTA per tile" }
     )?;
+    match &cfg.epi {
+        Some(e) => writeln!(
+            s,
+            "// epilogue: per consumer, boxes of 64 rows x {} columns (128 bytes, Sw<3,4,3> on bytes) in 2 shared-memory buffers, stored by TMA",
+            e.cols
+        )?,
+        None => writeln!(s, "// epilogue: stores straight to C through the C layout")?,
+    }
     Ok(())
 }
 
@@ -565,6 +694,20 @@ __device__ __forceinline__ void tma_load(u32 dst, const TmaMap* map, u32 bar, in
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
                :: "r"(dst), "l"((u64)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
+__device__ __forceinline__ void tma_store(const TmaMap* map, u32 src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n"
+               :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1) : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
+}
+template <int N> __device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" :: "n"(N) : "memory");
+}
+__device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void bar_named(int id, int n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ u32 swz128(u32 x) { return x ^ ((x >> 3) & 0x70u); }
 __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wg_wait() {
@@ -583,23 +726,27 @@ fn emit_prelude(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\n\"", nv + 2)?;
     writeln!(
         s,
-        "    \"wgmma.mma_async.sync.aligned.m64n{}k16.f32.{ab}.{ab} {{{}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\\n\"",
+        "    \"wgmma.mma_async.sync.aligned.m64n{}k16.f32.{ab}.{ab} {{{}}}, %{}, %{}, p, 1, 1, {}, {};\\n}}\\n\"",
         cfg.bn,
         regs.join(", "),
         nv,
-        nv + 1
+        nv + 1,
+        cfg.a.transpose(),
+        cfg.b.transpose()
     )?;
     let outs: Vec<String> = (0..nv).map(|i| format!("\"+f\"(d[{i}])")).collect();
     writeln!(s, "    : {}", outs.join(", "))?;
     writeln!(s, "    : \"l\"(da), \"l\"(db), \"r\"(1) : \"memory\");")?;
     writeln!(s, "}}")?;
-    // output conversion
+    // output conversion (global stores, and shared-memory stores for the TMA-store epilogue)
     match cfg.out {
         DType::F32 => {
+            s.push_str("__device__ __forceinline__ void sts_pair(u32 p, float a, float b) {\n  asm volatile(\"st.shared.v2.f32 [%0], {%1, %2};\\n\" :: \"r\"(p), \"f\"(a), \"f\"(b));\n}\n__device__ __forceinline__ void sts_one(u32 p, float a) {\n  asm volatile(\"st.shared.f32 [%0], %1;\\n\" :: \"r\"(p), \"f\"(a));\n}\n");
             s.push_str("__device__ __forceinline__ void st_pair(float* p, float a, float b) {\n  asm volatile(\"st.global.v2.f32 [%0], {%1, %2};\\n\" :: \"l\"(p), \"f\"(a), \"f\"(b));\n}\n__device__ __forceinline__ void st_one(float* p, float a) {\n  asm volatile(\"st.global.f32 [%0], %1;\\n\" :: \"l\"(p), \"f\"(a));\n}\n");
         }
         d => {
             let t = if d == DType::BF16 { "bf16" } else { "f16" };
+            write!(s, "__device__ __forceinline__ void sts_pair(u32 p, float a, float b) {{\n  u32 v;\n  asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\\n\" : \"=r\"(v) : \"f\"(b), \"f\"(a));\n  asm volatile(\"st.shared.b32 [%0], %1;\\n\" :: \"r\"(p), \"r\"(v));\n}}\n__device__ __forceinline__ void sts_one(u32 p, float a) {{\n  u16 v;\n  asm(\"cvt.rn.{t}.f32 %0, %1;\\n\" : \"=h\"(v) : \"f\"(a));\n  asm volatile(\"st.shared.b16 [%0], %1;\\n\" :: \"r\"(p), \"h\"(v));\n}}\n")?;
             write!(s, "__device__ __forceinline__ void st_pair(u16* p, float a, float b) {{\n  u32 v;\n  asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\\n\" : \"=r\"(v) : \"f\"(b), \"f\"(a));\n  asm volatile(\"st.global.b32 [%0], %1;\\n\" :: \"l\"(p), \"r\"(v));\n}}\n__device__ __forceinline__ void st_one(u16* p, float a) {{\n  u16 v;\n  asm(\"cvt.rn.{t}.f32 %0, %1;\\n\" : \"=h\"(v) : \"f\"(a));\n  asm volatile(\"st.global.b16 [%0], %1;\\n\" :: \"l\"(p), \"h\"(v));\n}}\n")?;
         }
     }
@@ -623,8 +770,9 @@ fn emit_prologue(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "\nextern \"C\" __global__ void __launch_bounds__({}, 1)", cfg.threads())?;
     writeln!(
         s,
-        "{}(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, {}* __restrict__ C) {{",
+        "{}(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, {}{}* __restrict__ C) {{",
         super::kernel::KERNEL_NAME,
+        if cfg.epi.is_some() { "const __grid_constant__ TmaMap tma_c, " } else { "" },
         ctype(cfg.out)
     )?;
     writeln!(s, "  extern __shared__ __align__(1024) unsigned char smem[];")?;
@@ -633,7 +781,8 @@ fn emit_prologue(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
         "  const u32 sa = (smem_u32(smem) + 1023u) & ~1023u;  // the 128-byte swizzle repeats every 1024 bytes"
     )?;
     writeln!(s, "  const u32 sb = sa + {a_bytes};")?;
-    writeln!(s, "  const u32 full = sb + {b_bytes};  // {st} mbarriers: stage filled (TMA bytes arrived)")?;
+    writeln!(s, "  const u32 sc = sb + {b_bytes};  // the epilogue's boxes ({} bytes)", cfg.epi_bytes())?;
+    writeln!(s, "  const u32 full = sc + {};  // {st} mbarriers: stage filled (TMA bytes arrived)", cfg.epi_bytes())?;
     writeln!(
         s,
         "  const u32 empty = full + {};  // {st} mbarriers: stage consumed (one arrival per consumer)",
@@ -687,11 +836,13 @@ fn emit_producer(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     for (o, map, base, tile) in [(&cfg.a, "tma_a", "sa", cfg.bm), (&cfg.b, "tma_b", "sb", cfg.bn)] {
         let coord = if o.name == 'a' { "bm" } else { "bn" };
         for &(r0, k0, off) in &o.boxes {
+            // the tensor map's coordinates: the contiguous dimension first
+            let (kc, rc) = (format!("kt * {} + {k0}", cfg.bk), format!("{coord} * {tile} + {r0}"));
+            let (c0, c1) = if o.major == Major::K { (kc, rc) } else { (rc, kc) };
             writeln!(
                 s,
-                "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, kt * {} + {k0}, {coord} * {tile} + {r0});",
-                o.stage_bytes(),
-                cfg.bk
+                "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, {c0}, {c1});",
+                o.stage_bytes()
             )?;
         }
     }
@@ -723,6 +874,9 @@ fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     )?;
     writeln!(s, "    const u64 db0 = 0x{db:016x}ull | (u64)(sb >> 4);")?;
     writeln!(s, "    float acc[{mt}][{nv}];")?;
+    if cfg.epi.is_some() {
+        writeln!(s, "    int eq = 0;  // epilogue boxes filled so far: box eq % 2 is next")?;
+    }
     writeln!(s, "    int s = 0;")?;
     writeln!(s, "    u32 ph = 0;")?;
     writeln!(s, "    {} {{", tile_loop(cfg))?;
@@ -770,6 +924,9 @@ fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
 }
 
 fn emit_epilogue(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Result {
+    if let Some(e) = &cfg.epi {
+        return emit_epilogue_tma(s, cfg, p, e);
+    }
     let mt = cfg.mt;
     writeln!(s, "      // epilogue: accumulator (t, v) -> (m, n) by the C layout; C = gC")?;
     writeln!(s, "      const int row0 = bm * {} + c * {} + ({});", cfg.bm, 64 * mt, p.c_m)?;
@@ -808,6 +965,67 @@ fn emit_epilogue(s: &mut String, cfg: &Sm90Config, p: &Plan90) -> std::fmt::Resu
         }
     }
     writeln!(s, "    }}")?;
+    writeln!(s, "  }}")?;
+    writeln!(s, "}}")?;
+    Ok(())
+}
+
+/// Whether values (2h, 2h+1) of every thread are adjacent columns of one row (then they go out
+/// as one pair).
+fn pairs_adjacent(cfg: &Sm90Config, p: &Plan90) -> bool {
+    (0..cfg.bn / 4).all(|h| {
+        let (a, b) = (p.c_vals[2 * h as usize], p.c_vals[2 * h as usize + 1]);
+        a.0 == b.0 && b.1 == a.1 + 1 && a.1 % 2 == 0
+    }) && (0..128).all(|t| p.c_n.eval(&|_| t).is_some_and(|n| n % 2 == 0))
+}
+
+/// The TMA-store epilogue (`Epi90`): per 64-row atom and box of `cols` columns, wait until the
+/// box written two boxes ago has been read by its TMA store, write the accumulators into it at
+/// `Epi90::smem_byte`, make the writes visible to the async proxy, and let one thread store it.
+fn emit_epilogue_tma(s: &mut String, cfg: &Sm90Config, p: &Plan90, e: &Epi90) -> std::fmt::Result {
+    let mt = cfg.mt;
+    let pair = pairs_adjacent(cfg, p);
+    let (ob, cols) = (e.out_bytes, e.cols);
+    writeln!(s, "      // epilogue: accumulator (t, v) -> (m, n) by the C layout, through shared-memory boxes")?;
+    writeln!(s, "      const int r0 = {};", p.c_m)?;
+    writeln!(s, "      const int n0 = {};", p.c_n)?;
+    writeln!(s, "      const u32 cbox = sc + c * {};", 2 * Epi90::BOX_BYTES)?;
+    for i in 0..mt {
+        for j in 0..cfg.bn / cols {
+            writeln!(s, "      {{  // rows 64*{i}.., columns {}..{}", j * cols, (j + 1) * cols)?;
+            writeln!(s, "        const u32 box = cbox + (eq & 1) * {};", Epi90::BOX_BYTES)?;
+            writeln!(s, "        if (t == 0) bulk_wait_read<1>();  // this box's previous store has read it")?;
+            writeln!(s, "        bar_named(1 + c, 128);")?;
+            let step = if pair { 2 } else { 1 };
+            for v in (0..cfg.bn / 2).step_by(step) {
+                let (dm, dn) = p.c_vals[v as usize];
+                if dn < j * cols || dn >= (j + 1) * cols {
+                    continue;
+                }
+                let at = format!("box + swz128((r0 + {dm}) * 128 + (n0 + {}) * {ob})", dn - j * cols);
+                if pair {
+                    writeln!(s, "        sts_pair({at}, acc[{i}][{v}], acc[{i}][{}]);", v + 1)?;
+                } else {
+                    writeln!(s, "        sts_one({at}, acc[{i}][{v}]);")?;
+                }
+            }
+            writeln!(s, "        fence_async_smem();")?;
+            writeln!(s, "        bar_named(1 + c, 128);")?;
+            writeln!(
+                s,
+                "        if (t == 0) {{ tma_store(&tma_c, box, bn * {} + {}, bm * {} + c * {} + {}); bulk_commit(); }}",
+                cfg.bn,
+                j * cols,
+                cfg.bm,
+                64 * mt,
+                64 * i
+            )?;
+            writeln!(s, "        ++eq;")?;
+            writeln!(s, "      }}")?;
+        }
+    }
+    writeln!(s, "    }}")?;
+    writeln!(s, "    if (t == 0) bulk_wait<0>();  // the last stores are done before the CTA exits")?;
     writeln!(s, "  }}")?;
     writeln!(s, "}}")?;
     Ok(())

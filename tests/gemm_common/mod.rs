@@ -240,5 +240,25 @@ pub fn sm90_configurations() -> Vec<(String, Case)> {
             opt("smem_b", swizzled(3, 3, 3, &[8, 64], &[64, 1])),
         ],
     );
+    // the epilogue: straight stores; TMA stores of f32 boxes (32 columns)
+    add(2048, 2048, 2048, vec![opt("tma_store", int(0))]);
+    add(1000, 1000, 1000, vec![opt("out", tag("f32"))]);
+    // MN-major operands (BLAS N for A, T for B): MN-major GMMA atoms, transposed wgmma reads
+    add(4096, 4096, 4096, vec![opt("layout", tag("NT"))]);
+    add(8192, 8192, 8192, vec![opt("layout", tag("NN")), opt("dtype", tag("bf16"))]);
+    add(2048, 2048, 2048, vec![opt("layout", tag("TT"))]);
+    add(264, 136, 100, vec![opt("layout", tag("NT"))]);
+    add(1000, 1000, 1000, vec![opt("layout", tag("NT")), opt("tile", tile(128, 96, 64))]);
+    add(1000, 1000, 1000, vec![opt("layout", tag("TT")), opt("tile", tile(128, 192, 32))]);
+    add(
+        1000,
+        1000,
+        1000,
+        vec![
+            opt("layout", tag("NN")),
+            opt("tile", tile(128, 128, 64)),
+            opt("smem_a", swizzled(2, 3, 3, &[32, 8], &[1, 32])),
+        ],
+    );
     v
 }

@@ -478,6 +478,7 @@ impl Interp {
 
     fn eval_unchecked(&self, e: &Expr) -> E<Value> {
         let at = |err: EvalError| Located::new(err, e.span);
+        crate::eval::budget::tick().map_err(at)?;
         match &e.kind {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
             ExprKind::Tuple(es) => {

@@ -63,9 +63,17 @@ struct Cli {
     /// the notation (`cute::Layout<cute::tuple<cute::C<8>, int>, ...>` -> `(_8,?):...`)
     #[arg(long)]
     decode: bool,
+    /// Stop a statement that runs longer than SECONDS with an error (0: no limit)
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    time_limit: cute::session::TimeLimit,
     /// Print the README's table of functions (Markdown) from the registry
     #[arg(long, hide = true)]
     function_table: bool,
+}
+
+/// `--time-limit`'s value: seconds, 0 for none.
+fn seconds(text: &str) -> Result<cute::session::TimeLimit, String> {
+    cute::session::parse_time_limit(text).ok_or_else(|| format!("`{text}` is not a number of seconds (0 or more)"))
 }
 
 /// Colour only on a terminal, without a non-empty NO_COLOR and not with TERM=dumb, unless forced.
@@ -102,6 +110,7 @@ fn real_main() -> i32 {
         interactive: false,
         echo: cli.echo,
         no_file_writes: false,
+        time_limit: cli.time_limit,
     };
     if !opts.color_values && !opts.color_diagnostics {
         colored::control::set_override(false);

@@ -104,7 +104,7 @@ pub fn names() -> Vec<&'static str> {
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     match get(name) {
         Some(s) => builtins::call_slot(s, targs, args),
-        None => builtins::call(name, targs, args),
+        None => Err(crate::eval::error::EvalError::unknown(format!("no function named `{name}`"))),
     }
 }
 

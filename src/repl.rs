@@ -111,6 +111,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (":reset", "forget every binding"),
     (":load", "`:load FILE` runs a .cute script into the session"),
     (":save", "`:save FILE` writes the inputs accepted so far as a .cute script"),
+    (":time-limit", "`:time-limit SECONDS` stops a statement running longer with an error (0: none); alone: the limit"),
     (":quit", "leave (Ctrl-D does the same)"),
 ];
 
@@ -722,6 +723,16 @@ pub fn command(line: &str, session: &mut Session, out: &mut dyn Write, err: &mut
                         let _ = writeln!(out, "saved {} input(s) to {arg}", session.accepted().len());
                     }
                     Err(e) => error(err, &format!("cannot write {arg}: {e}")),
+                }
+            }
+        }
+        ":time-limit" => {
+            if arg.is_empty() {
+                let _ = writeln!(out, "time limit of one statement: {}", session.opts.time_limit);
+            } else {
+                match crate::session::parse_time_limit(arg) {
+                    Some(t) => session.opts.time_limit = t,
+                    None => error(err, &format!(":time-limit takes seconds (0 for no limit), not `{arg}`")),
                 }
             }
         }

@@ -13,6 +13,13 @@ use crate::parser;
 use crate::runtime::{gemm_statement, GemmOpt};
 use std::io::Write;
 
+pub use crate::eval::budget::TimeLimit;
+
+/// The value of `--time-limit`/`:time-limit`: seconds (0: no limit); `None` for anything else.
+pub fn parse_time_limit(text: &str) -> Option<TimeLimit> {
+    crate::eval::budget::parse_seconds(text).map(TimeLimit)
+}
+
 /// `run gemm`/`emit gemm`: the result table or the CUDA source, or the error at its argument.
 // A failure carries both values of a failed assert: large, and rare (as in `interp`).
 #[allow(clippy::result_large_err)]
@@ -51,6 +58,8 @@ pub struct Options {
     pub echo: bool,
     /// Never write files (`svg(X, "f.svg")` says what it would write): the fuzz targets.
     pub no_file_writes: bool,
+    /// The time limit of one statement (`--time-limit`, `:time-limit`; README "Limits").
+    pub time_limit: TimeLimit,
 }
 
 /// Counts over the session's lifetime (for `--keep-going`'s `N passed, M failed`).
@@ -205,7 +214,11 @@ impl Session {
                 || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                 || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
             let _ = take_warnings();
-            let r = match self.interp.exec(stmt) {
+            crate::eval::budget::start(self.opts.time_limit.0);
+            let executed = self.interp.exec(stmt);
+            // (the clock stops: REPL hints and help evaluate outside any statement)
+            crate::eval::budget::start(None);
+            let r = match executed {
                 Ok(Produced::Gemm(g)) => run_gemm(&g),
                 Ok(Produced::File { path, .. }) if self.opts.no_file_writes => {
                     emit(out, err, &format!("not written (no file writes in this session): {path}\n"));

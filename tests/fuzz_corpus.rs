@@ -76,3 +76,27 @@ fn deep_inputs() {
         assert!(e.starts_with("error: "), "{e}");
     }
 }
+
+/// Shows what a kept or found input is, as the program the target ran (not a check):
+/// `FUZZ_SHOW=TARGET:FILE cargo test --release --test fuzz_corpus show -- --ignored --nocapture`
+/// (TARGET `structured` or `laws`: the generated program or layouts; `session`: the text).
+#[test]
+#[ignore]
+fn show() {
+    let Ok(arg) = std::env::var("FUZZ_SHOW") else { return };
+    let (target, file) = arg.split_once(':').expect("FUZZ_SHOW=TARGET:FILE");
+    let data = std::fs::read(file).expect("read the input");
+    match target {
+        "structured" => println!("{}", gen::program(&data)),
+        "laws" => {
+            let mut u = arbitrary::Unstructured::new(&data);
+            let law = u.int_in_range(0u8..=4);
+            let mut g = gen::Gen::new(&mut u);
+            match g.layout_parts() {
+                Ok((sh, st)) => println!("law {law:?}, A = {sh}:{st}"),
+                Err(_) => println!("law {law:?}, no layout"),
+            }
+        }
+        _ => println!("{}", String::from_utf8_lossy(data.get(1..).unwrap_or_default())),
+    }
+}

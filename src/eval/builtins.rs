@@ -174,6 +174,8 @@ pub fn lookup(name: &str) -> Option<&'static Builtin> {
 
 /// Call `eval` function `name`.
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
+    // every call is a step of work of the statement's time limit
+    super::budget::tick()?;
     match index().get(name) {
         Some(s) => call_slot(*s, targs, args),
         None => Err(EvalError::unknown(format!("no function named `{name}`"))),

@@ -1,10 +1,11 @@
 //! The layout algebra, free of spans, terminals, files and GPUs.
 //!
 //! Inside, dependencies point one way: `builtins` → `explain`, `ops`, `atoms`, `analysis` →
-//! `value`, `layout`, `int_tuple`, `int`, `error`. `eval` imports nothing of the crate outside
+//! `value`, `layout`, `int_tuple`, `int`, `error` (and `budget`, the time limit). `eval` imports nothing of the crate outside
 //! itself (`tests/deps.rs` checks it).
 pub mod analysis;
 pub mod atoms;
+pub mod budget;
 pub mod builtins;
 pub mod error;
 pub mod explain;

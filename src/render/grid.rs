@@ -92,6 +92,7 @@ fn not_printable(f: &dyn std::fmt::Display) -> EvalError {
 
 /// `f(x)` for an integer x.
 fn eval1(f: &Func, x: i64) -> R<i64> {
+    crate::eval::budget::tick()?;
     match f {
         Func::Swizzle(sw) => Ok(bits::apply(*sw, dy(x)).v),
         Func::Layout(l) => crd2idx_int(x, &l.shape, &l.stride)?.ok_or_else(|| not_printable(l)),

@@ -70,6 +70,7 @@ fn equivalent(a: &Args) -> R<Value> {
         let mut wx = Walk::new(&fx);
         let mut wy = Walk::new(&fy);
         for _ in 0..n {
+            crate::eval::budget::tick()?;
             if wx.next()? != wy.next()? {
                 return Ok(Value::from(Int::bool(false, true)));
             }

@@ -30,7 +30,7 @@ fn composed_arg<'a>(a: &'a Args, i: usize) -> Option<&'a Composed> {
 }
 
 /// The call's refusal: these are not the kinds of this form (see `Args::refuse`).
-fn no_match<T>(a: &Args) -> R<T> {
+fn refused<T>(a: &Args) -> R<T> {
     Err(a.refuse())
 }
 
@@ -73,7 +73,7 @@ pub(crate) fn f_composition(a: &Args) -> R<Value> {
             compose3(to_func(a.args[0].clone()).map_err(|e| e.at_arg(0))?, o, a.args[2].clone())
                 .map_err(|e| e.at_arg(2))
         }
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -113,7 +113,7 @@ pub(crate) fn f_apply(a: &Args) -> R<Value> {
             }
         }
         Some(Value::Composed(c)) => composed::apply_composed(c, coord()?),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -129,7 +129,7 @@ pub(crate) fn f_make_layout(a: &Args) -> R<Value> {
             format!("`{c}` is a composed layout (CuTe's make_layout does not accept one)"),
         )
         .at_arg(0)),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -143,7 +143,7 @@ macro_rules! delegated {
         pub(crate) fn $fname(a: &Args) -> R<Value> {
             match composed_arg(a, 0) {
                 Some(c) => delegate(c, $name, a.targs, &a.args[1..]),
-                None => no_match(a),
+                None => refused(a),
             }
         }
     };
@@ -155,7 +155,7 @@ macro_rules! lifted {
         pub(crate) fn $fname(a: &Args) -> R<Value> {
             match composed_arg(a, 0) {
                 Some(c) => lift(c, $name, a.targs, &a.args[1..]),
-                None => no_match(a),
+                None => refused(a),
             }
         }
     };
@@ -211,7 +211,7 @@ pub(crate) fn f_tile_unzip(a: &Args) -> R<Value> {
         [l @ Value::Layout(_), Value::Composed(_) | Value::Swizzle(_)] => {
             call("tile_unzip", &[], vec![l.clone(), Value::Tuple(IntTuple::I(crate::eval::int::st(1)))])
         }
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 lifted!(f_tiled_divide, "tiled_divide");
@@ -229,7 +229,7 @@ pub(crate) fn f_zipped_product(a: &Args) -> R<Value> {
             let p = call("logical_product", &[], vec![l.clone(), c.clone()])?;
             call("tile_unzip", &[], vec![p, c.clone()])
         }
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -239,7 +239,7 @@ fn unpacked_product(a: &Args, name: &str, spread0: bool) -> R<Value> {
     if let Some(c) = composed_arg(a, 0) {
         return lift(c, name, a.targs, &a.args[1..]);
     }
-    let [l @ Value::Layout(_), c @ Value::Composed(_)] = a.args else { return no_match(a) };
+    let [l @ Value::Layout(_), c @ Value::Composed(_)] = a.args else { return refused(a) };
     let z = call("zipped_product", &[], vec![l.clone(), c.clone()])?;
     let rep = |mode: i64| -> R<IntTuple> {
         let r = match call("rank", &[TArg::Int(mode)], vec![z.clone()])? {
@@ -263,7 +263,7 @@ lifted!(f_raked_product, "raked_product");
 
 /// `get<I...>(S)`: `get<I0,I1>(S)` is `get<I1>(get<I0>(S))`, each a composed layout.
 pub(crate) fn f_get(a: &Args) -> R<Value> {
-    let Some(c) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(c) = composed_arg(a, 0) else { return refused(a) };
     if a.targs.is_empty() || a.nargs() != 1 {
         return Err(EvalError::arity(format!("get<I...>({c}) takes template indices and one argument")));
     }
@@ -279,7 +279,7 @@ pub(crate) fn f_get(a: &Args) -> R<Value> {
 
 /// `select<I...>(S)`: the tuple of `get<I>(S)`.
 pub(crate) fn f_select(a: &Args) -> R<Value> {
-    let Some(c) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(c) = composed_arg(a, 0) else { return refused(a) };
     if a.nargs() != 1 {
         return Err(EvalError::arity("select<I...>(S) takes one argument"));
     }
@@ -293,7 +293,7 @@ pub(crate) fn f_append(a: &Args) -> R<Value> {
     if let ([Value::Swizzle(_), x], true) = (a.args, a.targs.is_empty()) {
         return Ok(Value::tuple(vec![a.args[0].clone(), x.clone()]));
     }
-    let Some(c) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(c) = composed_arg(a, 0) else { return refused(a) };
     if a.nargs() != 2 {
         return Err(EvalError::arity("append(S, x) takes two arguments"));
     }
@@ -306,7 +306,7 @@ pub(crate) fn f_append(a: &Args) -> R<Value> {
 /// `prepend([N])(S, x)`: CuTe's generic prepend of a non-tuple: `(x, ..., x, S)`.
 pub(crate) fn f_prepend(a: &Args) -> R<Value> {
     if !matches!(a.args.first(), Some(Value::Composed(_) | Value::Swizzle(_))) {
-        return no_match(a);
+        return refused(a);
     }
     if a.nargs() != 2 {
         return Err(EvalError::arity("prepend(S, x) takes two arguments"));
@@ -325,7 +325,7 @@ pub(crate) fn f_prepend(a: &Args) -> R<Value> {
 
 /// `replace<N>(S, x)`: a composed layout is not a tuple, so only N = 0 works and gives x.
 pub(crate) fn f_replace(a: &Args) -> R<Value> {
-    let Some(_) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(_) = composed_arg(a, 0) else { return refused(a) };
     if a.nargs() != 2 {
         return Err(EvalError::arity("replace<N>(S, x) takes two arguments"));
     }
@@ -342,7 +342,7 @@ pub(crate) fn f_replace(a: &Args) -> R<Value> {
 pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
     match a.args {
         [i @ Value::Tuple(IntTuple::I(_)), Value::Composed(_) | Value::Swizzle(_)] => Ok(i.clone()),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -350,13 +350,13 @@ pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
 pub(crate) fn f_filter_zeros(a: &Args) -> R<Value> {
     match a.args {
         [c @ (Value::Composed(_) | Value::Swizzle(_))] => Ok(c.clone()),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
 /// `filter(S, profile)`: only the two-argument form exists for composed layouts.
 pub(crate) fn f_filter(a: &Args) -> R<Value> {
-    let Some(c) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(c) = composed_arg(a, 0) else { return refused(a) };
     if a.nargs() != 2 {
         return Err(EvalError::rule(
             "filter of a composed layout needs a profile",
@@ -373,7 +373,7 @@ pub(crate) fn f_logical_product(a: &Args) -> R<Value> {
     }
     match a.args {
         [l @ Value::Layout(_), Value::Composed(c)] => composed::logical_product_layout_composed(a, l, c),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -381,13 +381,13 @@ pub(crate) fn f_logical_product(a: &Args) -> R<Value> {
 pub(crate) fn f_make_fragment_like(a: &Args) -> R<Value> {
     match composed_arg(a, 0) {
         Some(c) if matches!(c.outer, Func::Swizzle(_)) => delegate(c, "make_fragment_like", a.targs, &a.args[1..]),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
 /// `complement(S [, cotarget])` = `complement(B, cotarget or cosize(S))`.
 pub(crate) fn f_complement(a: &Args) -> R<Value> {
-    let Some(c) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(c) = composed_arg(a, 0) else { return refused(a) };
     let cotarget = match a.args.get(1) {
         Some(t) => t.clone(),
         None => delegate(c, "cosize", &[], &[])?,
@@ -399,7 +399,7 @@ fn inverse(a: &Args, which: &str) -> R<Value> {
     match a.args {
         [Value::Swizzle(sw)] => Ok(Value::Swizzle(*sw)),
         [Value::Composed(c)] => composed::inverse(c, which),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 pub(crate) fn f_right_inverse(a: &Args) -> R<Value> {
@@ -412,7 +412,7 @@ pub(crate) fn f_left_inverse(a: &Args) -> R<Value> {
 fn cast(a: &Args, which: &str) -> R<Value> {
     let is_ours = matches!(a.args, [Value::Swizzle(_)] | [Value::Composed(_)]);
     if !is_ours {
-        return no_match(a);
+        return refused(a);
     }
     let n = a.tint(0)?;
     match &a.args[0] {
@@ -420,7 +420,7 @@ fn cast(a: &Args, which: &str) -> R<Value> {
             Ok(Value::Swizzle(if which == "upcast" { bits::upcast(*sw, n)? } else { bits::downcast(*sw, n)? }))
         }
         Value::Composed(c) => composed::cast(c, which, a.targs, n),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 pub(crate) fn f_upcast(a: &Args) -> R<Value> {
@@ -450,7 +450,7 @@ fn sizeof_bits(t: &TArg) -> R<i64> {
 /// `recast_layout<Old,New>(Swizzle or composed)`: downcast or upcast by the ratio of the sizes.
 pub(crate) fn f_recast_layout(a: &Args) -> R<Value> {
     if !matches!(a.args, [Value::Swizzle(_)] | [Value::Composed(_)]) {
-        return no_match(a);
+        return refused(a);
     }
     if a.targs.len() != 2 {
         return Err(EvalError::arity("recast_layout<OldType, NewType>(L) takes two type arguments"));
@@ -476,7 +476,7 @@ pub(crate) fn f_max_alignment(a: &Args) -> R<Value> {
     match a.args {
         [Value::Swizzle(sw)] => Ok(Value::from(st(1i64 << sw.m))),
         [Value::Composed(c)] => composed::max_alignment(c),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -485,21 +485,21 @@ pub(crate) fn f_max_common_layout(a: &Args) -> R<Value> {
         [Value::Composed(c), l @ Value::Layout(_)] | [l @ Value::Layout(_), Value::Composed(c)] => {
             composed::max_common_layout(a, c, l)
         }
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
 pub(crate) fn f_max_common_vector(a: &Args) -> R<Value> {
     match a.args {
         [x, y] => composed::max_common_vector(a, x, y),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
 pub(crate) fn f_nullspace(a: &Args) -> R<Value> {
     match a.args {
         [Value::Composed(_)] => Ok(Value::Layout(Layout::new(IntTuple::st(1), IntTuple::st(0)))),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -510,7 +510,7 @@ fn f_get_swizzle_portion(a: &Args) -> R<Value> {
             Func::Swizzle(sw) => Ok(Value::Swizzle(sw)),
             _ => Err(EvalError::type_err(format!("get_swizzle_portion needs a swizzled layout, got `{c}`"))),
         },
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -521,7 +521,7 @@ fn f_get_nonswizzle_portion(a: &Args) -> R<Value> {
             Func::Swizzle(_) => Ok(Value::from(c.inner.clone())),
             _ => Err(EvalError::type_err(format!("get_nonswizzle_portion needs a swizzled layout, got `{c}`"))),
         },
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -531,7 +531,7 @@ fn f_get_nonswizzle_portion(a: &Args) -> R<Value> {
 
 /// `S.with_shape(shape)` / `S.with_shape(s0, s1, ...)`.
 pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
-    let Some(_) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(_) = composed_arg(a, 0) else { return refused(a) };
     let shape = match a.args.len() {
         0 | 1 => return Err(EvalError::arity("with_shape(L, shape) needs a shape")),
         2 => a.args[1].clone(),
@@ -543,7 +543,7 @@ pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
 
 /// `S.compose(t)` / `S.compose(t0, t1, ...)`.
 pub(crate) fn f_compose(a: &Args) -> R<Value> {
-    let Some(_) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(_) = composed_arg(a, 0) else { return refused(a) };
     let t = match a.args.len() {
         0 | 1 => return Err(EvalError::arity("compose(L, t...) needs a tiler")),
         2 => a.args[1].clone(),
@@ -554,7 +554,7 @@ pub(crate) fn f_compose(a: &Args) -> R<Value> {
 
 /// `S.tile(t)` / `S.tile(t0, t1, ...)` = `tiled_divide`.
 pub(crate) fn f_tile(a: &Args) -> R<Value> {
-    let Some(c) = composed_arg(a, 0) else { return no_match(a) };
+    let Some(c) = composed_arg(a, 0) else { return refused(a) };
     let t = match a.args.len() {
         0 | 1 => return Err(EvalError::arity("tile(L, t...) needs a tiler")),
         2 => a.args[1].clone(),
@@ -593,7 +593,7 @@ fn f_layout_b(a: &Args) -> R<Value> {
 pub(crate) fn f_slice(a: &Args) -> R<Value> {
     match a.args {
         [coord, Value::Composed(c)] => Ok(composed::slice_and_offset(coord, c)?.0),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
@@ -603,14 +603,14 @@ pub(crate) fn f_slice_and_offset(a: &Args) -> R<Value> {
             let (l, o) = composed::slice_and_offset(coord, c)?;
             Ok(Value::tuple(vec![l, o]))
         }
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 
 pub(crate) fn f_domain_offset(a: &Args) -> R<Value> {
     match a.args {
         [coord, Value::Composed(c)] => composed::domain_offset(coord, c),
-        _ => no_match(a),
+        _ => refused(a),
     }
 }
 

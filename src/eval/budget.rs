@@ -1,0 +1,126 @@
+//! The time limit of one statement: the session starts a clock before each statement
+//! ([`start`]); the evaluator's loops and recursions call [`tick`], which fails with a `Limit`
+//! error naming the limit once the statement has run past it. Per thread (a session may run on
+//! its big-stack thread), like the warnings of `error`.
+//! May import: `eval::error` only.
+
+use super::error::{ErrorKind, EvalError, R};
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+/// The default time limit of one statement.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// Ticks between two looks at the clock (`Instant::now` costs about 20 ns; a tick about 1 ns).
+const TICKS_PER_LOOK: u32 = 1 << 10;
+
+/// A session's time limit of one statement (`None`: none); [`DEFAULT_TIME_LIMIT`] by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimit(pub Option<Duration>);
+
+impl Default for TimeLimit {
+    fn default() -> Self {
+        TimeLimit(Some(DEFAULT_TIME_LIMIT))
+    }
+}
+
+/// `10 s`, `none`.
+impl std::fmt::Display for TimeLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(d) => write!(f, "{}", show(d)),
+            None => write!(f, "none"),
+        }
+    }
+}
+
+thread_local! {
+    /// When the running statement must stop, and the limit it was given (for the message).
+    static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+    static TICKS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Start the clock of a statement that may run `limit` (`None`: no limit).
+pub fn start(limit: Option<Duration>) {
+    DEADLINE.with(|d| d.set(limit.map(|l| (Instant::now() + l, l))));
+    TICKS.with(|t| t.set(0));
+}
+
+/// One step of work: an error once the running statement is past its time limit.
+#[inline]
+pub fn tick() -> R<()> {
+    let n = TICKS.with(|t| {
+        let n = t.get().wrapping_add(1);
+        t.set(n);
+        n
+    });
+    if !n.is_multiple_of(TICKS_PER_LOOK) {
+        return Ok(());
+    }
+    check()
+}
+
+#[cold]
+fn check() -> R<()> {
+    match DEADLINE.with(|d| d.get()) {
+        Some((end, limit)) if Instant::now() >= end => Err(time_limit(limit)),
+        _ => Ok(()),
+    }
+}
+
+/// The error of a statement that ran past `limit`.
+pub fn time_limit(limit: Duration) -> EvalError {
+    EvalError::new(
+        ErrorKind::Limit,
+        "time limit",
+        format!(
+            "the statement ran longer than {}; raise the limit with `--time-limit SECONDS` \
+             (in the REPL `:time-limit SECONDS`; 0 means no limit)",
+            show(limit)
+        ),
+    )
+}
+
+/// `10 s`, `0.25 s`.
+pub fn show(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// Seconds as a limit: `0` is no limit; a negative or non-number is refused.
+pub fn parse_seconds(text: &str) -> Option<Option<Duration>> {
+    let s: f64 = text.trim().parse().ok()?;
+    if !(0.0..=1e9).contains(&s) {
+        return None;
+    }
+    Some(if s == 0.0 { None } else { Some(Duration::from_secs_f64(s)) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tick_past_the_deadline_fails() {
+        start(Some(Duration::ZERO));
+        let e = (0..TICKS_PER_LOOK).map(|_| tick()).find_map(|r| r.err()).expect("the limit is reached");
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert!(e.detail.contains("--time-limit"), "{e}");
+        start(None);
+        assert!((0..2 * TICKS_PER_LOOK).all(|_| tick().is_ok()));
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("0"), Some(None));
+        assert_eq!(parse_seconds("2.5"), Some(Some(Duration::from_millis(2500))));
+        assert_eq!(parse_seconds("-1"), None);
+        assert_eq!(parse_seconds("x"), None);
+        assert_eq!(show(Duration::from_secs(10)), "10 s");
+        assert_eq!(show(Duration::from_millis(250)), "0.25 s");
+    }
+}

@@ -357,8 +357,14 @@ impl Ty {
     /// a tensor (those decode to CuTe's print form).
     pub fn in_notation(&self) -> bool {
         match self {
-            Ty::Int(_) | Ty::Under | Ty::Swizzle(..) | Ty::Op(_) | Ty::MmaAtom(_) | Ty::CopyAtom(..) => true,
-            Ty::Basis(..) | Ty::Mixed(..) | Ty::Iter(_) | Ty::Tensor(..) => false,
+            Ty::Int(_)
+            | Ty::Under
+            | Ty::Basis(..)
+            | Ty::Swizzle(..)
+            | Ty::Op(_)
+            | Ty::MmaAtom(_)
+            | Ty::CopyAtom(..) => true,
+            Ty::Mixed(..) | Ty::Iter(_) | Ty::Tensor(..) => false,
             Ty::Tuple(v) => v.iter().all(Ty::in_notation),
             Ty::Layout(a, b) => a.in_notation() && b.in_notation(),
             Ty::Composed(a, o, b) | Ty::TiledCopy(a, o, b) => a.in_notation() && o.in_notation() && b.in_notation(),

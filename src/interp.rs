@@ -481,6 +481,9 @@ impl Interp {
         crate::eval::budget::tick().map_err(at)?;
         match &e.kind {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
+            ExprKind::Basis { value, is_static, modes } => {
+                Ok(Value::Tuple(IntTuple::Basis(Int::new(*value, *is_static), modes.clone())))
+            }
             ExprKind::Tuple(es) => {
                 if let Some(t) = literal_tuple(e) {
                     return Ok(Value::Tuple(t));

@@ -185,7 +185,8 @@ fn the_header_shows_layouts_boxes_and_descriptors() {
 #[test]
 fn mn_major_operands_take_mn_major_atoms_and_transposed_reads() {
     let cfgs = configs();
-    let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("layout=NT")).expect("an NT configuration");
+    let (d, cfg) =
+        cfgs.iter().find(|(d, _)| d.starts_with("gemm 4096") && d.contains("layout=NT")).expect("an NT configuration");
     assert_eq!((cfg.a.major, cfg.b.major), (Major::MN, Major::MN), "{d}");
     let src = sm90::generate(cfg).unwrap();
     for want in [
@@ -252,4 +253,53 @@ fn tma_store_boxes_hold_the_c_layout() {
     assert!(sm90::generate(cfg).unwrap().contains("st_pair(cp +"), "{d}");
     let (d, cfg) = cfgs.iter().find(|(d, _)| d.contains("out=f32") && d.starts_with("gemm 1000")).unwrap();
     assert_eq!(cfg.epi.as_ref().map(|e| e.cols), Some(32), "{d}");
+}
+
+/// 2-CTA clusters: B's boxes are split between the two CTAs and multicast to both; each
+/// consumer gives a stage back to both producers; the tile loop (its TILE_COORDS macro, modelled
+/// here from its definition) gives the pair two M tiles of one N tile and covers every tile once.
+#[test]
+fn clusters_split_b_and_cover_every_tile_once() {
+    let mut seen = 0;
+    for (d, cfg) in configs() {
+        if cfg.cluster == 1 {
+            continue;
+        }
+        seen += 1;
+        let src = sm90::generate(&cfg).unwrap();
+        assert!(src.contains("__cluster_dims__(2, 1, 1)"), "{d}");
+        assert_eq!(src.matches("            tma_load_mc(").count(), cfg.b.boxes.len(), "{d}: B's boxes, once each");
+        assert_eq!(src.matches("mbar_arrive_cta(empty + 8 * prev, 1)").count(), 2, "{d}");
+        assert!(src.contains(&format!("mbar_init(empty + 8 * i, {})", 2 * cfg.consumers)), "{d}");
+        assert_eq!(src.matches("  cluster_sync();").count(), 2, "{d}");
+        // the tile walk: rasterised groups of `raster` cluster rows over (m_tiles / 2) x gn
+        let gm = (cfg.m + cfg.bm - 1) / cfg.bm;
+        let gn = (cfg.n + cfg.bn - 1) / cfg.bn;
+        let gmc = (gm + 1) / 2;
+        let r = cfg.raster.min(gmc);
+        let coords = |pid: i64, rank: i64| {
+            let first = pid / (r * gn) * r;
+            let rows = (gmc - first).min(r);
+            ((first + pid % (r * gn) % rows) * 2 + rank, pid % (r * gn) / rows)
+        };
+        let grid = if cfg.persistent { cfg.work().min(132 / 2) * 2 } else { cfg.work() * 2 };
+        let mut count = vec![0; (gmc * 2 * gn) as usize];
+        for block in (0..grid).step_by(2) {
+            let mut tile = block / 2;
+            while tile < cfg.work() {
+                let (m0, n0) = coords(tile, 0);
+                let (m1, n1) = coords(tile, 1);
+                assert_eq!((n0, m1), (n1, m0 + 1), "{d}: the pair shares B's tile");
+                count[(m0 * gn + n0) as usize] += 1;
+                count[(m1 * gn + n1) as usize] += 1;
+                tile += grid / 2;
+            }
+        }
+        for bm in 0..gmc * 2 {
+            for bn in 0..gn {
+                assert_eq!(count[(bm * gn + bn) as usize], 1, "{d}: tile ({bm},{bn})");
+            }
+        }
+    }
+    assert!(seen >= 3, "{seen} cluster configurations");
 }

@@ -92,3 +92,36 @@ fn golden_expressions_parse() {
     assert!(ok > 700, "only {ok} golden expressions found in {dir:?}");
     assert!(rejected >= 1);
 }
+
+/// Scaled bases are notation as CuTe prints them: every oracle answer with `@` in it that is a
+/// single value (identity layouts and what the algebra makes of them), typed back in, prints
+/// exactly as CuTe printed it.
+#[test]
+fn scaled_bases_read_back_as_cute_prints_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
+    let mut checked = 0;
+    for f in ["golden.jsonl", "golden_extra.jsonl", "algebra_cases.jsonl", "coord_cases.jsonl"] {
+        let Ok(text) = std::fs::read_to_string(dir.join(f)) else { continue };
+        for line in text.lines() {
+            let Some(i) = line.find("\"cute\": \"") else { continue };
+            let rest = &line[i + 9..];
+            let Some(j) = rest.find('"') else { continue };
+            let want = &rest[..j];
+            // one value on one line: a layout or tuple with scaled-basis strides
+            if !want.contains('@') || want.contains(' ') || want.contains('\\') || want.contains("ArithTuple") {
+                continue;
+            }
+            let mut s = cute::session::Session::new(cute::session::Options::default());
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            s.run(want, "<oracle>", &mut out, &mut err);
+            assert_eq!(
+                String::from_utf8_lossy(&out).trim_end(),
+                want,
+                "{f}: CuTe's `{want}` typed back in: {}",
+                String::from_utf8_lossy(&err)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} oracle answers with scaled bases");
+}

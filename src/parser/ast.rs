@@ -57,6 +57,9 @@ pub enum ExprKind {
     /// `12`, `-3` (dynamic) or `_12`, `_-3` (static). Literals outside i64 are rejected by the
     /// parser with an error at the literal.
     Int { value: i64, is_static: bool },
+    /// `_1@0`, `_1@1@0`, `3@1`: CuTe's ScaledBasis, the integer scaling basis element
+    /// `E<modes...>` (modes in print order).
+    Basis { value: i64, is_static: bool, modes: Vec<usize> },
     /// `(a,b,...)`, `()`, and `(x)` when x is an integer, tuple or `_` (a 1-tuple).
     Tuple(Vec<Expr>),
     /// `_`

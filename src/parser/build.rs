@@ -41,6 +41,7 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
         sp(&mut e.span, base);
         match &mut e.kind {
             ExprKind::Int { .. }
+            | ExprKind::Basis { .. }
             | ExprKind::Under
             | ExprKind::Str(_)
             | ExprKind::Swizzle { .. }
@@ -205,6 +206,7 @@ fn expr(p: Pair<Rule>) -> R<H> {
         Rule::expr => chain(p),
         Rule::operand => operand(p),
         Rule::int_lit => node(int_lit(&p)?, span, 1),
+        Rule::basis => node(basis(&p)?, span, 1),
         Rule::under => node(ExprKind::Under, span, 1),
         Rule::str_lit => node(ExprKind::Str(str_lit(&p)?), span, 1),
         Rule::smem_ptr => {
@@ -216,7 +218,11 @@ fn expr(p: Pair<Rule>) -> R<H> {
         }
         Rule::paren => {
             let (mut items, h) = arg_list(p)?;
-            if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under)
+            if items.len() == 1
+                && !matches!(
+                    items[0].kind,
+                    ExprKind::Int { .. } | ExprKind::Basis { .. } | ExprKind::Tuple(_) | ExprKind::Under
+                )
             {
                 // Plain grouping: the inner expression, spanning the parentheses.
                 let mut e = items.remove(0);
@@ -435,6 +441,30 @@ fn int_lit(p: &Pair<Rule>) -> R<ExprKind> {
             span_of(p),
         )),
     }
+}
+
+/// `_1@0@1` → the scaled basis: the integer (as `int_lit` reads it) and the modes.
+fn basis(p: &Pair<Rule>) -> R<ExprKind> {
+    let text = p.as_str();
+    let mut parts = text.split('@');
+    let head = parts.next().unwrap_or("");
+    let (is_static, digits) = match head.strip_prefix('_') {
+        Some(rest) => (true, rest),
+        None => (false, head),
+    };
+    let value = digits.parse::<i64>().map_err(|_| {
+        ParseError::new(
+            format!(
+                "integer literal {head} does not fit in 64 bits (range -9223372036854775808 to 9223372036854775807)"
+            ),
+            span_of(p),
+        )
+    })?;
+    let modes = parts
+        .map(|m| m.parse::<usize>().ok().filter(|&m| m < 64))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| ParseError::new(format!("the basis modes of {text} must be below 64"), span_of(p)))?;
+    Ok(ExprKind::Basis { value, is_static, modes })
 }
 
 /// `"..."` → its text: `\"` `\\` `\n` `\t` decoded, any other escape an error at the escape.

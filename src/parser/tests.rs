@@ -8,6 +8,10 @@ pub(crate) fn sx(e: &Expr) -> String {
     let targs = |t: &[TArg]| t.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(",");
     match &e.kind {
         ExprKind::Int { value, is_static } => format!("{}{}", if *is_static { "_" } else { "" }, value),
+        ExprKind::Basis { value, is_static, modes } => {
+            let m: String = modes.iter().map(|m| format!("@{m}")).collect();
+            format!("{}{}{m}", if *is_static { "_" } else { "" }, value)
+        }
         ExprKind::Tuple(v) => format!("(tuple {})", list(v)),
         ExprKind::Under => "_".into(),
         ExprKind::Str(t) => format!("{t:?}"),
@@ -491,4 +495,12 @@ fn string_literals() {
     err(r#"x = "a\é""#, "unknown escape", 6, 9);
     // A string is an operand like any other: an operator must separate it from the next one.
     err(r#"f("a" "b")"#, "expected", 6, 7);
+}
+
+#[test]
+fn scaled_bases_are_literals() {
+    assert_eq!(e("_1@0"), "_1@0");
+    assert_eq!(e("3@1@0"), "3@1@0");
+    assert_eq!(e("(_1@0)"), "(tuple _1@0)");
+    assert_eq!(e("(_4,_8):(_1@0,_2@1)"), "(: (tuple _4 _8) (tuple _1@0 _2@1))");
 }

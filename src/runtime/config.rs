@@ -192,10 +192,11 @@ pub const OPTIONS: &[OptSpec] = &[
     int_opt("consumers", 2, 1, 2, "consumers (consumer warpgroups)"),
     int_opt("persistent", 1, 0, 1, "persistent"),
     int_opt("tma_store", 1, 0, 1, "tma_store (epilogue through shared memory and TMA stores)"),
+    int_opt("cluster", 1, 1, 2, "cluster (CTAs per cluster along M; 2: B multicast)"),
 ];
 
 /// Options only the sm90 kernel takes.
-pub const SM90_KEYS: &[&str] = &["consumers", "persistent", "tma_store"];
+pub const SM90_KEYS: &[&str] = &["consumers", "persistent", "tma_store", "cluster"];
 
 /// The option keys, in table order.
 pub fn keys() -> Vec<&'static str> {

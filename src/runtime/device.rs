@@ -64,6 +64,8 @@ pub struct TmaJob {
     pub persistent: bool,
     /// The TMA-store epilogue's box of C (columns, rows), 128-byte swizzled.
     pub c_box: Option<(i64, i64)>,
+    /// CTAs per cluster (the grid is whole clusters).
+    pub cluster: i64,
 }
 
 impl<'a> Job<'a> {
@@ -99,7 +101,7 @@ impl<'a> Job<'a> {
             describe: cfg.describe(),
             iters: cfg.iters,
             warmup: cfg.warmup,
-            grid: cfg.tiles(),
+            grid: cfg.work(),
             block: cfg.threads(),
             smem: cfg.smem_bytes(),
             flops: cfg.flops(),
@@ -111,6 +113,7 @@ impl<'a> Job<'a> {
                 b_swizzle: cfg.b.swizzle_bytes,
                 persistent: cfg.persistent,
                 c_box: cfg.epi.as_ref().map(|e| (e.cols, 64)),
+                cluster: cfg.cluster,
             }),
         }
     }
@@ -267,6 +270,28 @@ fn tensor_map(dtype: DType, ptr: u64, (inner, outer): (i64, i64), boxd: (i64, i6
     // CUtensorMap is 128 opaque bytes
     unsafe { std::ptr::copy_nonoverlapping(&map as *const _ as *const u8, out.0.as_mut_ptr() as *mut u8, 128) };
     Ok(out)
+}
+
+/// How many clusters of the kernel (compiled with `__cluster_dims__`) can be resident at once.
+fn max_clusters(func: &cudarc::driver::CudaFunction, cfg: &Job, cluster: i64) -> R<i64> {
+    let lc = drv_sys::CUlaunchConfig {
+        gridDimX: (cfg.grid * cluster) as u32,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: cfg.block as u32,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: cfg.smem as u32,
+        hStream: std::ptr::null_mut(),
+        attrs: std::ptr::null_mut(),
+        numAttrs: 0,
+    };
+    let mut n: std::ffi::c_int = 0;
+    let r = unsafe { drv_sys::cuOccupancyMaxActiveClusters(&mut n, func.cu_function(), &lc) };
+    if r != drv_sys::CUresult::CUDA_SUCCESS || n < 1 {
+        return Err(err("CUDA error", format!("cuOccupancyMaxActiveClusters: {r:?} ({n} clusters)")));
+    }
+    Ok(n as i64)
 }
 
 fn err(rule: &str, detail: impl Into<String>) -> EvalError {
@@ -517,8 +542,13 @@ fn run_inner(cfg: &Job) -> R<Measured> {
     }
 
     let grid = match &cfg.sm90 {
+        // work items of `cluster` CTAs each; persistent: as many clusters as the GPU holds at
+        // once (fewer than SMs / 2 when the GPCs' SM counts are odd): a second wave would
+        // double the time
+        Some(t) if t.persistent && t.cluster > 1 => cfg.grid.min(max_clusters(&func, cfg, t.cluster)?) * t.cluster,
         Some(t) if t.persistent => cfg.grid.min(sms),
-        _ => cfg.grid,
+        Some(t) => cfg.grid * t.cluster,
+        None => cfg.grid,
     };
     let lc = LaunchConfig {
         grid_dim: (grid as u32, 1, 1),

@@ -129,6 +129,9 @@ pub struct Sm90Config {
     pub persistent: bool,
     /// The TMA-store epilogue, when it applies (else 4- or 2-byte stores straight to C).
     pub epi: Option<Epi90>,
+    /// CTAs per cluster along M (1 or 2): a pair works on two M tiles of one N tile, each CTA
+    /// loads half of B's boxes and multicasts them to both.
+    pub cluster: i64,
     pub raster: i64,
     pub iters: i64,
     pub warmup: i64,
@@ -180,6 +183,15 @@ impl Sm90Config {
     pub fn tiles(&self) -> i64 {
         ((self.m + self.bm - 1) / self.bm) * ((self.n + self.bn - 1) / self.bn)
     }
+    /// M tiles, rounded up to whole clusters (a phantom tile past M loads zeros, stores nothing).
+    pub fn m_tiles(&self) -> i64 {
+        let gm = (self.m + self.bm - 1) / self.bm;
+        (gm + self.cluster - 1) / self.cluster * self.cluster
+    }
+    /// Work items of the tile loop: one per cluster of `cluster` M tiles of one N tile.
+    pub fn work(&self) -> i64 {
+        self.m_tiles() / self.cluster * ((self.n + self.bn - 1) / self.bn)
+    }
     pub fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64
     }
@@ -196,7 +208,7 @@ impl Sm90Config {
     }
     pub fn describe(&self) -> String {
         format!(
-            "{}x{}x{} {}*{}->{} {} sm90 tile <{},{},{}> stages {} consumers {}{}{}",
+            "{}x{}x{} {}*{}->{} {} sm90 tile <{},{},{}> stages {} consumers {}{}{}{}",
             self.m,
             self.n,
             self.k,
@@ -210,7 +222,8 @@ impl Sm90Config {
             self.stages,
             self.consumers,
             if self.persistent { " persistent" } else { "" },
-            if self.epi.is_some() { " tma_store" } else { "" }
+            if self.epi.is_some() { " tma_store" } else { "" },
+            if self.cluster > 1 { format!(" cluster {}", self.cluster) } else { String::new() }
         )
     }
 }
@@ -273,6 +286,7 @@ pub fn operand(
     stages: i64,
     swizzle_bytes: i64,
     slice_rows: i64,
+    max_box_rows: i64,
 ) -> R<Operand90> {
     let atom = atom_elems(swizzle_bytes, major);
     let w = swizzle_bytes / 2;
@@ -315,7 +329,7 @@ pub fn operand(
     // other; each box must land as TMA writes it (rows of `swizzle_bytes` bytes one after
     // another, the swizzle on the address).
     let (box_k, box_rows) = match major {
-        Major::K => (w, tile_mn.min(256)),
+        Major::K => (w, tile_mn.min(max_box_rows)),
         Major::MN => (bk.min(256), w),
     };
     if tile_mn % box_rows != 0 || bk % box_k != 0 {
@@ -456,10 +470,13 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         }
     };
     let (swa, swb) = (sw_of("smem_a", a_major, bm)?, sw_of("smem_b", b_major, bn)?);
-    let a =
-        operand('a', a_major, bm, m, bk, stages, swa, 64).map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
-    let b =
-        operand('b', b_major, bn, n, bk, stages, swb, bn).map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
+    let cluster = o.int("cluster")?;
+    // with a cluster, B's boxes are split between the CTAs: at least two per stage
+    let b_box_rows = if cluster > 1 { (bn / cluster).min(256) } else { 256 };
+    let a = operand('a', a_major, bm, m, bk, stages, swa, 64, 256)
+        .map_err(|e| e.at_arg(o.get("smem_a").at().max(tile_at)))?;
+    let b = operand('b', b_major, bn, n, bk, stages, swb, bn, b_box_rows)
+        .map_err(|e| e.at_arg(o.get("smem_b").at().max(tile_at)))?;
     let atom = wgmma_atom(dtype, bn)?;
     let persistent = o.int("persistent")? == 1;
     // the TMA-store epilogue: C's rows 16-byte aligned, BN whole 128-byte boxes, and room for
@@ -480,6 +497,20 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
     } else {
         None
     };
+    if cluster > 1 && b_major == Major::MN {
+        // measured on the H200 (BENCHMARKS.md): a 2048³ NT run left a box of C unwritten
+        return Err(refuse(format!(
+            "cluster={cluster} multicasts a K-major B only (layout={layout} has an MN-major B: its multicast run left C unwritten on the H200, not yet understood)"
+        ))
+        .at_arg(o.get("cluster").at()));
+    }
+    if cluster > 1 && b.boxes.len() as i64 % cluster != 0 {
+        return Err(refuse(format!(
+            "cluster={cluster}: B's {} TMA box(es) per stage do not split between {cluster} CTAs",
+            b.boxes.len()
+        ))
+        .at_arg(o.get("cluster").at()));
+    }
     let epi = match (o.int("tma_store")?, &epi_why, o.get("tma_store").opt.is_some()) {
         (1, None, _) => Some(Epi90 { cols, out_bytes }),
         (1, Some(why), true) => {
@@ -488,6 +519,14 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         }
         _ => None,
     };
+    if cluster > 1 && epi.is_none() {
+        // a phantom M tile's rows are past M: TMA stores clip them, the direct stores would not
+        return Err(refuse(format!(
+            "cluster={cluster} needs the TMA-store epilogue ({})",
+            epi_why.as_deref().unwrap_or("tma_store=0")
+        ))
+        .at_arg(o.get("cluster").at()));
+    }
     let iters = o.int("iters")?;
     let warmup = o.int("warmup")?;
     let raster = o.int("raster")?;
@@ -506,6 +545,7 @@ pub(crate) fn parse(m: i64, n: i64, k: i64, opts: &[super::GemmOpt], o: &Opts) -
         mt,
         persistent,
         epi,
+        cluster,
         raster,
         iters,
         warmup,
@@ -694,6 +734,23 @@ __device__ __forceinline__ void tma_load(u32 dst, const TmaMap* map, u32 bar, in
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
                :: "r"(dst), "l"((u64)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
+__device__ __forceinline__ void tma_load_mc(u32 dst, const TmaMap* map, u32 bar, int c0, int c1, u16 mask) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
+               :: "r"(dst), "l"((u64)map), "r"(c0), "r"(c1), "r"(bar), "h"(mask) : "memory");
+}
+__device__ __forceinline__ u32 cluster_rank() {
+  u32 r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+// arrive on the mbarrier at the same offset in CTA `cta` of the cluster
+__device__ __forceinline__ void mbar_arrive_cta(u32 bar, u32 cta) {
+  asm volatile("{\n .reg .b32 r;\n mapa.shared::cluster.u32 r, %0, %1;\n mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\n}\n"
+               :: "r"(bar), "r"(cta) : "memory");
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
 __device__ __forceinline__ void tma_store(const TmaMap* map, u32 src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n"
                :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1) : "memory");
@@ -767,7 +824,8 @@ fn emit_prologue(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     let gn = (cfg.n + cfg.bn - 1) / cfg.bn;
     let a_bytes = cfg.a.stage_bytes() * st;
     let b_bytes = cfg.b.stage_bytes() * st;
-    writeln!(s, "\nextern \"C\" __global__ void __launch_bounds__({}, 1)", cfg.threads())?;
+    let dims = if cfg.cluster > 1 { format!(" __cluster_dims__({}, 1, 1)", cfg.cluster) } else { String::new() };
+    writeln!(s, "\nextern \"C\" __global__ void __launch_bounds__({}, 1){dims}", cfg.threads())?;
     writeln!(
         s,
         "{}(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, {}{}* __restrict__ C) {{",
@@ -794,23 +852,39 @@ fn emit_prologue(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(
         s,
         "    for (int i = 0; i < {st}; ++i) {{ mbar_init(full + 8 * i, 1); mbar_init(empty + 8 * i, {}); }}",
-        cfg.consumers
+        cfg.consumers * cfg.cluster
     )?;
     writeln!(s, "    asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");")?;
     writeln!(s, "  }}")?;
-    writeln!(s, "  __syncthreads();")?;
+    if cfg.cluster > 1 {
+        // the peer's barriers are initialised before anything is multicast into its stages
+        writeln!(s, "  cluster_sync();")?;
+        writeln!(s, "  const int rank = cluster_rank();  // this CTA's M tile in its cluster's pair")?;
+    } else {
+        writeln!(s, "  __syncthreads();")?;
+    }
     writeln!(s, "  // tiles (bm, bn) in groups of {} block rows; {} tiles", cfg.raster, gm * gn)?;
+    // with a cluster, the tile loop walks clusters' tiles: `cluster` M tiles of one N tile
+    let gm = cfg.m_tiles() / cfg.cluster;
     let r = cfg.raster.min(gm);
     writeln!(s, "#define TILE_COORDS(pid) \\")?;
     writeln!(s, "    const int first = (pid) / {} * {r}; \\", r * gn)?;
     writeln!(s, "    const int rows = {gm} - first < {r} ? {gm} - first : {r}; \\")?;
-    writeln!(s, "    const int bm = first + (pid) % {} % rows; \\", r * gn)?;
+    if cfg.cluster > 1 {
+        writeln!(s, "    const int bm = (first + (pid) % {} % rows) * {} + rank; \\", r * gn, cfg.cluster)?;
+    } else {
+        writeln!(s, "    const int bm = first + (pid) % {} % rows; \\", r * gn)?;
+    }
     writeln!(s, "    const int bn = (pid) % {} / rows;", r * gn)?;
     Ok(())
 }
 
 fn tile_loop(cfg: &Sm90Config) -> String {
-    format!("for (int tile = blockIdx.x; tile < {}; tile += gridDim.x)", cfg.tiles())
+    if cfg.cluster > 1 {
+        let c = cfg.cluster;
+        return format!("for (int tile = blockIdx.x / {c}; tile < {}; tile += gridDim.x / {c})", cfg.work());
+    }
+    format!("for (int tile = blockIdx.x; tile < {}; tile += gridDim.x)", cfg.work())
 }
 
 fn emit_producer(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
@@ -835,15 +909,30 @@ fn emit_producer(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     )?;
     for (o, map, base, tile) in [(&cfg.a, "tma_a", "sa", cfg.bm), (&cfg.b, "tma_b", "sb", cfg.bn)] {
         let coord = if o.name == 'a' { "bm" } else { "bn" };
-        for &(r0, k0, off) in &o.boxes {
-            // the tensor map's coordinates: the contiguous dimension first
-            let (kc, rc) = (format!("kt * {} + {k0}", cfg.bk), format!("{coord} * {tile} + {r0}"));
-            let (c0, c1) = if o.major == Major::K { (kc, rc) } else { (rc, kc) };
-            writeln!(
-                s,
-                "          tma_load({base} + s * {} + {off}, &{map}, full + 8 * s, {c0}, {c1});",
-                o.stage_bytes()
-            )?;
+        // with a cluster, CTA r loads B's boxes r, r + cluster, ... and multicasts them to all
+        let multicast = o.name == 'b' && cfg.cluster > 1;
+        for r in 0..if multicast { cfg.cluster } else { 1 } {
+            if multicast {
+                writeln!(s, "          {}if (rank == {r}) {{", if r > 0 { "else " } else { "" })?;
+            }
+            for (i, &(r0, k0, off)) in o.boxes.iter().enumerate() {
+                if multicast && i as i64 % cfg.cluster != r {
+                    continue;
+                }
+                // the tensor map's coordinates: the contiguous dimension first
+                let (kc, rc) = (format!("kt * {} + {k0}", cfg.bk), format!("{coord} * {tile} + {r0}"));
+                let (c0, c1) = if o.major == Major::K { (kc, rc) } else { (rc, kc) };
+                let dst = format!("{base} + s * {} + {off}", o.stage_bytes());
+                if multicast {
+                    let mask = (1 << cfg.cluster) - 1;
+                    writeln!(s, "            tma_load_mc({dst}, &{map}, full + 8 * s, {c0}, {c1}, {mask});")?;
+                } else {
+                    writeln!(s, "          tma_load({dst}, &{map}, full + 8 * s, {c0}, {c1});")?;
+                }
+            }
+            if multicast {
+                writeln!(s, "          }}")?;
+            }
         }
     }
     writeln!(s, "          if (++s == {st}) {{ s = 0; ph ^= 1; }}")?;
@@ -851,6 +940,17 @@ fn emit_producer(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "      }}")?;
     writeln!(s, "    }}")?;
     Ok(())
+}
+
+/// A consumer gives a stage back: to its producer, and with a cluster to every CTA's producer
+/// (each multicasts into this CTA's stage).
+fn release(cfg: &Sm90Config) -> String {
+    if cfg.cluster > 1 {
+        let v: Vec<String> = (0..cfg.cluster).map(|r| format!("mbar_arrive_cta(empty + 8 * prev, {r})")).collect();
+        format!("{{ {}; }}", v.join("; "))
+    } else {
+        "mbar_arrive(empty + 8 * prev)".to_string()
+    }
 }
 
 fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
@@ -910,7 +1010,7 @@ fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "          for (int j = 0; j < {nv}; ++j) fence_reg(acc[i][j]);")?;
     writeln!(s, "        // the previous k-tile's wgmmas are done: its stage goes back to the producer")?;
     writeln!(s, "        wg_wait<1>();")?;
-    writeln!(s, "        if (kt > 0 && t == 0) mbar_arrive(empty + 8 * prev);")?;
+    writeln!(s, "        if (kt > 0 && t == 0) {};", release(cfg))?;
     writeln!(s, "        prev = s;")?;
     writeln!(s, "        if (++s == {st}) {{ s = 0; ph ^= 1; }}")?;
     writeln!(s, "      }}")?;
@@ -919,7 +1019,7 @@ fn emit_mainloop(s: &mut String, cfg: &Sm90Config) -> std::fmt::Result {
     writeln!(s, "      for (int i = 0; i < {mt}; ++i)")?;
     writeln!(s, "        #pragma unroll")?;
     writeln!(s, "        for (int j = 0; j < {nv}; ++j) fence_reg(acc[i][j]);")?;
-    writeln!(s, "      if (t == 0) mbar_arrive(empty + 8 * prev);")?;
+    writeln!(s, "      if (t == 0) {};", release(cfg))?;
     Ok(())
 }
 
@@ -1027,6 +1127,10 @@ fn emit_epilogue_tma(s: &mut String, cfg: &Sm90Config, p: &Plan90, e: &Epi90) ->
     writeln!(s, "    }}")?;
     writeln!(s, "    if (t == 0) bulk_wait<0>();  // the last stores are done before the CTA exits")?;
     writeln!(s, "  }}")?;
+    if cfg.cluster > 1 {
+        // no CTA leaves while its peer may still multicast into it or arrive on its barriers
+        writeln!(s, "  cluster_sync();")?;
+    }
     writeln!(s, "}}")?;
     Ok(())
 }

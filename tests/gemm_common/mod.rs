@@ -243,6 +243,11 @@ pub fn sm90_configurations() -> Vec<(String, Case)> {
     // the epilogue: straight stores; TMA stores of f32 boxes (32 columns)
     add(2048, 2048, 2048, vec![opt("tma_store", int(0))]);
     add(1000, 1000, 1000, vec![opt("out", tag("f32"))]);
+    // 2-CTA clusters along M, B multicast (an odd number of M tiles: a phantom tile)
+    add(8192, 8192, 8192, vec![opt("cluster", int(2))]);
+    add(1100, 1000, 1000, vec![opt("cluster", int(2))]);
+    add(2048, 2048, 2048, vec![opt("cluster", int(2)), opt("layout", tag("NN"))]);
+    add(2048, 2048, 2048, vec![opt("cluster", int(2)), opt("persistent", int(0)), opt("dtype", tag("bf16"))]);
     // MN-major operands (BLAS N for A, T for B): MN-major GMMA atoms, transposed wgmma reads
     add(4096, 4096, 4096, vec![opt("layout", tag("NT"))]);
     add(8192, 8192, 8192, vec![opt("layout", tag("NN")), opt("dtype", tag("bf16"))]);

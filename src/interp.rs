@@ -674,12 +674,17 @@ impl Interp {
                         return self.apply(callee, *name_span, args, e.span);
                     }
                 }
-                if !builtins::exists(name) || name.starts_with("__") {
-                    return Err(self.unknown(name, *name_span, true));
-                }
+                let slot = match builtins::get(name) {
+                    Some(s) if !name.starts_with("__") => s,
+                    _ => return Err(self.unknown(name, *name_span, true)),
+                };
                 let vals = self.eval_args(args)?;
-                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
-                self.call_builtin(name, targs, &vals, e.span, &spans)
+                let targs = self::targs(targs);
+                builtins::call_slot(slot, &targs, &vals).map_err(|err| {
+                    let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
+                    let note = crate::eval::analysis::static_note(name, &targs, &vals, &err).map(String::into_boxed_str);
+                    Located { note, ..Located::new(err, span) }
+                })
             }
             ExprKind::Apply { callee, args } => {
                 let c = self.eval_arg(callee)?;

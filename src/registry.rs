@@ -1,31 +1,63 @@
-//! The crate's registry of built-in functions: `eval`'s table joined with `render`'s. The
-//! interpreter calls through it; help, completion, the README's function table and the
-//! registry tests read it.
+//! The crate's registry of built-in functions, built here and only here: `eval`'s table joined
+//! with `render`'s and `decode`'s, one entry per name (`tests/registry.rs` checks it), plus the
+//! extra forms of the overloaded functions for help and the doctests. The interpreter calls
+//! through it; help, completion, the README's function table and the registry tests read it.
 //! May import: `eval`, `render`, `decode`. Never the parser, the interpreter, the session or a terminal.
 
-use crate::eval::builtins;
-pub use crate::eval::builtins::{Builtin, TArg};
+use crate::eval::builtins::{self, Slot};
+pub use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::R;
 use crate::eval::value::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// All entries: `eval`'s in module order, then `render`'s.
+/// `print_latex` of an MMA atom, TiledMMA or TiledCopy is the atoms module's picture, of
+/// anything else the layout printer's (the one name overloaded across `eval` and `render`).
+fn print_latex(a: &Args) -> R<Value> {
+    if a.args.len() == 1 && a.targs.is_empty() && matches!(a.args[0], Value::Atom(_)) {
+        crate::eval::atoms::quiet(|| crate::eval::atoms::f_print_latex(a))
+    } else {
+        crate::render::f_print_latex(a)
+    }
+}
+
+/// The entry of a name whose first (documented) form is `form` and whose function is `f`.
+fn entry(form: &Form, f: builtins::BuiltinFn) -> Builtin {
+    Builtin { name: form.name, sig: form.sig, doc: form.doc, example: form.example, result: form.result, f }
+}
+
+/// All entries, one per name: `eval`'s in module order, then `render`'s and `decode`'s.
 pub fn registry() -> &'static [Builtin] {
     static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
-        builtins::join(&[
+        let mut v = builtins::join(&[
             builtins::registry(),
             crate::render::BUILTINS,
             crate::render::print::BUILTINS,
             crate::decode::BUILTINS,
-        ])
+        ]);
+        let latex = crate::eval::atoms::FORMS.iter().find(|f| f.name == "print_latex");
+        v.extend(latex.map(|f| entry(f, print_latex)));
+        v
     })
 }
 
-fn index() -> &'static HashMap<&'static str, Vec<usize>> {
-    static IDX: OnceLock<HashMap<&'static str, Vec<usize>>> = OnceLock::new();
-    IDX.get_or_init(|| builtins::index_of(registry()))
+/// The extra forms of the overloaded functions, in module order.
+fn all_forms() -> Vec<&'static [Form]> {
+    let mut v = builtins::forms().to_vec();
+    v.push(crate::render::FORMS);
+    v
+}
+
+fn index() -> &'static HashMap<&'static str, Slot> {
+    static IDX: OnceLock<HashMap<&'static str, Slot>> = OnceLock::new();
+    IDX.get_or_init(|| builtins::index_of(registry(), &all_forms()))
+}
+
+/// What the registry knows of `name` (`None`: no such function): pass it to `call_slot`, so a
+/// call looks the name up once.
+pub fn get(name: &str) -> Option<Slot> {
+    index().get(name).copied()
 }
 
 /// True if `name` is a built-in function.
@@ -33,9 +65,32 @@ pub fn exists(name: &str) -> bool {
     index().contains_key(name)
 }
 
-/// The first (documented) entry for `name`.
+/// The entry for `name`.
 pub fn lookup(name: &str) -> Option<&'static Builtin> {
-    index().get(name).map(|v| &registry()[v[0]])
+    index().get(name).map(|s| s.entry)
+}
+
+/// Every documented form of `name`, its entry first: what `:help name` shows.
+pub fn forms(name: &str) -> Vec<Form> {
+    let Some(b) = lookup(name) else { return Vec::new() };
+    let mut v = vec![Form { name: b.name, sig: b.sig, doc: b.doc, example: b.example, result: b.result }];
+    for f in all_forms().iter().flat_map(|t| t.iter()).filter(|f| f.name == name) {
+        if f.sig != b.sig {
+            v.push(Form { ..*f });
+        }
+    }
+    v
+}
+
+/// Every documented form of every function (entries and extra forms): the doctests run each
+/// example.
+pub fn documented() -> Vec<Form> {
+    let mut v: Vec<Form> = registry()
+        .iter()
+        .map(|b| Form { name: b.name, sig: b.sig, doc: b.doc, example: b.example, result: b.result })
+        .collect();
+    v.extend(all_forms().iter().flat_map(|t| t.iter()).map(|f| Form { ..*f }));
+    v
 }
 
 /// Distinct function names, sorted (for completion and help).
@@ -45,10 +100,15 @@ pub fn names() -> Vec<&'static str> {
     v
 }
 
-/// Call built-in `name`, trying its overloads in order.
+/// Call built-in `name`.
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
-    builtins::dispatch(name, index().get(name).map(|v| v.as_slice()), registry(), targs, args)
+    match get(name) {
+        Some(s) => builtins::call_slot(s, targs, args),
+        None => Err(crate::eval::error::EvalError::unknown(format!("no function named `{name}`"))),
+    }
 }
+
+pub use crate::eval::builtins::call_slot;
 
 /// What `explain` shows for a function without an explainer: its signature and meaning.
 pub fn definition(name: &str) -> Vec<String> {

@@ -551,8 +551,7 @@ pub fn help_for(name: &str) -> Result<String, String> {
     if let Some((c, d)) = COMMANDS.iter().find(|(c, _)| *c == name || c[1..] == *name) {
         return Ok(format!("{c}: {d}\n"));
     }
-    let entries: Vec<&builtins::Builtin> =
-        builtins::registry().iter().filter(|b| b.name == name && !name.starts_with("__")).collect();
+    let entries = if name.starts_with("__") { Vec::new() } else { builtins::forms(name) };
     if entries.is_empty() {
         if op_names().iter().any(|n| n == name) {
             return Ok(format!(
@@ -572,7 +571,7 @@ pub fn help_for(name: &str) -> Result<String, String> {
     // Overloads in several modules: each distinct signature with its doc and example.
     let mut s = String::new();
     let mut seen: Vec<&str> = Vec::new();
-    for b in entries {
+    for b in &entries {
         if seen.contains(&b.sig) {
             continue;
         }

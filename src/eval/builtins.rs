@@ -1,15 +1,19 @@
-//! The algebra's built-in functions: the entry type (`Builtin`), the arguments of a call
-//! (`Args`, `TArg`), and the table of every `eval` function. Each `ops` module (and `atoms`)
-//! declares its own `BUILTINS` table; this file concatenates them and dispatches. The crate's
-//! registry (`crate::registry`) joins this table with `render`'s for the interpreter, help,
-//! completion and the README; inside `eval`, composed layouts delegate through `call` here.
+//! The algebra's built-in functions: the entry type (`Builtin`, one per function name), the
+//! other documented forms of an overloaded function (`Form`), the arguments of a call (`Args`,
+//! `TArg`), and the table of every `eval` function. Each `ops` module (and `atoms`, ...)
+//! declares its own `BUILTINS` table; this file concatenates them and calls the entry. The
+//! crate's registry (`crate::registry`) joins this table with `render`'s for the interpreter,
+//! help, completion and the README; inside `eval`, composed layouts call through `call` here.
 //!
-//! Overloads: several entries may share a name (e.g. `size` of a tuple and of a swizzled
-//! layout, in different modules). `call` tries them in registry order; an entry that does not
-//! accept the argument kinds returns `EvalError::no_match` and the next one is tried.
+//! Overloads: CuTe overloads many functions on the argument kind (`size` of a tuple, of a
+//! swizzled layout, of a tensor). Such a name still has one entry; its function matches on the
+//! argument kinds and calls the implementation in the module that owns the kind
+//! (`eval::overloads`). The other modules list the extra forms (signature, meaning, example) in
+//! their `FORMS` tables, for help and the doctests. An implementation that does not take the
+//! argument kinds refuses the call with `Args::refuse` (the final error, never "try another").
 //! May import: everything under `eval`.
 
-use super::error::{ErrorKind, EvalError, R};
+use super::error::{EvalError, R};
 use super::value::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -32,11 +36,20 @@ impl std::fmt::Display for TArg {
 
 /// The arguments of one call, already evaluated.
 pub struct Args<'a> {
+    /// The function called and its signature (they word the refusal).
+    pub name: &'a str,
+    pub sig: &'a str,
     pub targs: &'a [TArg],
     pub args: &'a [Value],
 }
 
 impl<'a> Args<'a> {
+    /// The refusal of a call whose argument kinds the function does not take:
+    /// `size does not accept (tag); usage: size(t)`.
+    pub fn refuse(&self) -> EvalError {
+        let kinds: Vec<&str> = self.args.iter().map(|v| v.kind()).collect();
+        EvalError::type_err(format!("{} does not accept ({}); usage: {}", self.name, kinds.join(", "), self.sig))
+    }
     /// Argument `i`, or an arity error.
     pub fn arg(&self, i: usize) -> R<&'a Value> {
         self.args.get(i).ok_or_else(|| EvalError::arity(format!("missing argument {}", i + 1)))
@@ -72,17 +85,19 @@ pub struct Builtin {
     pub f: BuiltinFn,
 }
 
-impl EvalError {
-    /// "This overload does not take these argument kinds": the dispatcher tries the next one.
-    pub fn no_match() -> EvalError {
-        EvalError::new(ErrorKind::Type, "no match", "")
-    }
-    pub fn is_no_match(&self) -> bool {
-        self.kind == ErrorKind::Type && self.rule == "no match"
-    }
+/// Another form of an overloaded function, documented by the module that implements it: help
+/// shows it and the doctests run its example. The function that answers it is its name's
+/// (one) `Builtin`.
+#[derive(Clone, Copy)]
+pub struct Form {
+    pub name: &'static str,
+    pub sig: &'static str,
+    pub doc: &'static str,
+    pub example: &'static str,
+    pub result: &'static str,
 }
 
-/// Every `eval` entry, in module order (`crate::registry` appends `render`'s).
+/// Every `eval` entry, one per name, in module order (`crate::registry` appends `render`'s).
 pub fn registry() -> &'static [Builtin] {
     static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
@@ -102,6 +117,11 @@ pub fn registry() -> &'static [Builtin] {
     })
 }
 
+/// The extra forms of `eval`'s overloaded functions, in module order.
+pub fn forms() -> &'static [&'static [Form]] {
+    &[super::ops::swizzle::FORMS, super::atoms::FORMS]
+}
+
 /// The entries of `tables`, in order, as one table.
 pub fn join(tables: &[&[Builtin]]) -> Vec<Builtin> {
     let mut v = Vec::new();
@@ -113,18 +133,33 @@ pub fn join(tables: &[&[Builtin]]) -> Vec<Builtin> {
     v
 }
 
-/// Entry indices by name, in table order.
-pub fn index_of(table: &[Builtin]) -> HashMap<&'static str, Vec<usize>> {
-    let mut m: HashMap<&'static str, Vec<usize>> = HashMap::new();
-    for (i, b) in table.iter().enumerate() {
-        m.entry(b.name).or_default().push(i);
+/// What the registry knows of one name: its entry and whether any of its forms takes template
+/// arguments (CuTe's function templates without template parameters of their own refuse
+/// explicit ones: `coalesce<1>(L)` has no matching function).
+#[derive(Clone, Copy)]
+pub struct Slot {
+    pub entry: &'static Builtin,
+    pub targs: bool,
+}
+
+/// One slot per name of `table` (the name is unique: a second entry is a programming error that
+/// `tests/registry.rs` reports), with the forms of `forms` counted for template arguments.
+pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> HashMap<&'static str, Slot> {
+    let mut m: HashMap<&'static str, Slot> = HashMap::new();
+    for b in table.iter() {
+        m.entry(b.name).or_insert(Slot { entry: b, targs: b.sig.contains('<') });
+    }
+    for f in forms.iter().flat_map(|t| t.iter()) {
+        if let Some(s) = m.get_mut(f.name) {
+            s.targs |= f.sig.contains('<');
+        }
     }
     m
 }
 
-fn index() -> &'static HashMap<&'static str, Vec<usize>> {
-    static IDX: OnceLock<HashMap<&'static str, Vec<usize>>> = OnceLock::new();
-    IDX.get_or_init(|| index_of(registry()))
+fn index() -> &'static HashMap<&'static str, Slot> {
+    static IDX: OnceLock<HashMap<&'static str, Slot>> = OnceLock::new();
+    IDX.get_or_init(|| index_of(registry(), forms()))
 }
 
 /// True if `name` is an `eval` function.
@@ -132,50 +167,29 @@ pub fn exists(name: &str) -> bool {
     index().contains_key(name)
 }
 
-/// The first (documented) entry for `name`.
+/// The entry for `name`.
 pub fn lookup(name: &str) -> Option<&'static Builtin> {
-    index().get(name).map(|v| &registry()[v[0]])
+    index().get(name).map(|s| s.entry)
 }
 
-/// Call `eval` function `name`, trying its overloads in order.
+/// Call `eval` function `name`.
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     // every call is a step of work of the statement's time limit
     super::budget::tick()?;
-    dispatch(name, index().get(name).map(|v| v.as_slice()), registry(), targs, args)
+    match index().get(name) {
+        Some(s) => call_slot(*s, targs, args),
+        None => Err(EvalError::unknown(format!("no function named `{name}`"))),
+    }
 }
 
-/// Call `name` whose overloads are `table[i]` for `i` in `entries` (`None`: no such function).
-pub fn dispatch(name: &str, entries: Option<&[usize]>, table: &[Builtin], targs: &[TArg], args: &[Value]) -> R<Value> {
-    let Some(entries) = entries else {
-        return Err(EvalError::unknown(format!("no function named `{name}`")));
-    };
-    // CuTe's function templates without template parameters of their own refuse explicit
-    // template arguments (`coalesce<1>(L)`: no matching function)
-    if !targs.is_empty() && entries.iter().all(|&i| !table[i].sig.contains('<')) {
+/// Call the function of `slot`: the template-argument rule, then its entry's function.
+pub fn call_slot(slot: Slot, targs: &[TArg], args: &[Value]) -> R<Value> {
+    let b = slot.entry;
+    if !targs.is_empty() && !slot.targs {
         return Err(EvalError::type_err(format!(
-            "no matching function: {name} takes no template arguments; usage: {}",
-            table[entries[0]].sig
+            "no matching function: {} takes no template arguments; usage: {}",
+            b.name, b.sig
         )));
     }
-    let a = Args { targs, args };
-    // A core overload that meets an MMA/copy object (a tensor, a TiledMMA, ...) refuses it with a
-    // type error; the atoms overloads registered after it may take it, so keep trying and report
-    // the first refusal only if none does.
-    let has_atom = args.iter().any(|v| matches!(v, Value::Atom(_)));
-    let mut refused: Option<EvalError> = None;
-    for &i in entries {
-        match (table[i].f)(&a) {
-            Err(e) if e.is_no_match() => continue,
-            Err(e) if has_atom && e.kind == ErrorKind::Type => {
-                refused.get_or_insert(e);
-                continue;
-            }
-            r => return r,
-        }
-    }
-    if let Some(e) = refused {
-        return Err(e);
-    }
-    let kinds: Vec<&str> = args.iter().map(|v| v.kind()).collect();
-    Err(EvalError::type_err(format!("{name} does not accept ({}); usage: {}", kinds.join(", "), table[entries[0]].sig)))
+    (b.f)(&Args { name: b.name, sig: b.sig, targs, args })
 }

@@ -644,7 +644,7 @@ fn swizzle_and_type(a: &Args) -> R<(Swizzle, Option<u32>, bool)> {
             },
             _ => Err(EvalError::type_err(format!("`{c}` has no swizzle"))),
         },
-        _ => Err(EvalError::no_match()),
+        _ => Err(a.refuse()),
     }
 }
 
@@ -695,9 +695,9 @@ fn f_as_pi(a: &Args) -> R<Value> {
                 let e = swizzle_elems(*sw, b)?;
                 crate::eval::ops::swizzle::composed::compose3(Func::Swizzle(e), st(0), Value::from(c.inner.clone()))
             }
-            _ => Err(EvalError::no_match()),
+            _ => Err(a.refuse()),
         },
-        _ => Err(EvalError::no_match()),
+        _ => Err(a.refuse()),
     }
 }
 
@@ -825,7 +825,8 @@ fn nearest(a: &Analysis, tname: &str) -> Option<(String, Value)> {
 /// units, the canonical form and each of CuTe's checks; for a refusal, the rule that broke and
 /// the nearest layout CuTe accepts.
 pub fn explain_desc(targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
-    let a = Args { targs, args };
+    let sig = crate::eval::builtins::lookup("make_gmma_desc").map_or("", |b| b.sig);
+    let a = Args { name: "make_gmma_desc", sig, targs, args };
     let (major, sw, l, bits) = desc_args(&a)?;
     let tname = match args.last() {
         Some(Value::Tag(t)) => t.clone(),

@@ -14,4 +14,5 @@ pub mod int;
 pub mod int_tuple;
 pub mod layout;
 pub mod ops;
+pub mod overloads;
 pub mod value;

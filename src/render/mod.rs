@@ -20,7 +20,7 @@ pub mod svg;
 pub mod table;
 pub mod term;
 
-use crate::eval::builtins::{Args, Builtin};
+use crate::eval::builtins::{Args, Builtin, Form};
 use crate::eval::error::{EvalError, R};
 use crate::eval::value::{FileOut, Value};
 
@@ -55,7 +55,7 @@ fn f_print_layout(a: &Args) -> R<Value> {
     Ok(Value::Text(table::print_layout_on(&args[0], &t).map_err(|e| e.at_arg(0))?))
 }
 
-fn f_print_latex(a: &Args) -> R<Value> {
+pub(crate) fn f_print_latex(a: &Args) -> R<Value> {
     Ok(Value::Text(print_latex(one_arg(a, "print_latex")?).map_err(|e| e.at_arg(0))?))
 }
 
@@ -140,7 +140,10 @@ fn f_banks(a: &Args) -> R<Value> {
 fn f_latex(a: &Args) -> R<Value> {
     to_file(a, "latex", "tex", |args| match args {
         [v] => match v {
-            Value::Atom(_) => crate::eval::builtins::call("print_latex", &[], args).map(|t| t.to_string()),
+            Value::Atom(_) => {
+                let a = Args { name: "print_latex", sig: "print_latex(T) / print_latex(C)", targs: &[], args };
+                crate::eval::atoms::quiet(|| crate::eval::atoms::f_print_latex(&a)).map(|t| t.to_string())
+            }
             v => print_latex(v).map_err(|e| e.at_arg(0)),
         },
         _ => Err(EvalError::arity("latex(X, \"file.tex\")")),
@@ -169,14 +172,6 @@ pub const BUILTINS: &[Builtin] = &[
         example: "print_layout((_2,_4):(_1,_2))",
         result: "(_2,_4):(_1,_2)\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 2 | 4 | 6 |\n    +---+---+---+---+\n 1  | 1 | 3 | 5 | 7 |\n    +---+---+---+---+",
         f: f_print_layout,
-    },
-    Builtin {
-        name: "print_latex",
-        sig: "print_latex(L)",
-        doc: "CuTe's TikZ (LaTeX) picture of a layout of rank <= 2, cells shaded by index modulo 8",
-        example: "print_latex((_2,_2):(_1,_2))",
-        result: "% Layout: (_2,_2):(_1,_2)\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill=black!00] at (0,0) {0};\n\\node[fill=black!20] at (0,1) {2};\n\\node[fill=black!40] at (1,0) {1};\n\\node[fill=black!60] at (1,1) {3};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,2);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\node at (-1,1) {\\Large{\\texttt{1}}};\n\\end{tikzpicture}\n\\end{document}",
-        f: f_print_latex,
     },
     Builtin {
         name: "print_svg",
@@ -222,5 +217,17 @@ pub const BUILTINS: &[Builtin] = &[
         example: "latex((_4,_4):(_4,_1), \"/tmp/layout.tex\")",
         result: "",
         f: f_latex,
+    },
+];
+
+/// The forms of overloaded functions drawn here (the entry of `print_latex` is the registry's:
+/// an MMA or copy object goes to `eval::atoms`).
+pub const FORMS: &[Form] = &[
+    Form {
+        name: "print_latex",
+        sig: "print_latex(L)",
+        doc: "CuTe's TikZ (LaTeX) picture of a layout of rank <= 2, cells shaded by index modulo 8",
+        example: "print_latex((_2,_2):(_1,_2))",
+        result: "% Layout: (_2,_2):(_1,_2)\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill=black!00] at (0,0) {0};\n\\node[fill=black!20] at (0,1) {2};\n\\node[fill=black!40] at (1,0) {1};\n\\node[fill=black!60] at (1,1) {3};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,2);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\node at (-1,1) {\\Large{\\texttt{1}}};\n\\end{tikzpicture}\n\\end{document}",
     },
 ];

@@ -21,7 +21,7 @@ pub mod mma_table;
 pub mod tensor;
 pub mod types;
 
-use crate::eval::builtins::{Args, Builtin, TArg};
+use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
@@ -130,7 +130,7 @@ fn is_op_name(name: &str) -> bool {
 fn atom_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a AtomValue> {
     match a.arg(i)? {
         Value::Atom(x) => Ok(x),
-        _ => Err(EvalError::no_match()),
+        _ => Err(a.refuse()),
     }
 }
 
@@ -340,9 +340,9 @@ fn f_tile_size(a: &Args) -> R<Value> {
     }
 }
 
-fn f_size(a: &Args) -> R<Value> {
+pub(crate) fn f_size(a: &Args) -> R<Value> {
     if a.nargs() != 1 {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     if let (AtomValue::TiledMma(t), [_, ..]) = (atom_arg(a, 0)?, a.targs) {
         // size<I...>(TiledMMA) = size<I...>(ThrLayoutVMNK)
@@ -352,30 +352,30 @@ fn f_size(a: &Args) -> R<Value> {
                 TArg::Int(i) => {
                     usize::try_from(*i).map_err(|_| EvalError::rule("index out of range", format!("size<{i}>")))?
                 }
-                _ => return Err(EvalError::no_match()),
+                _ => return Err(a.refuse()),
             };
             mode = alg::get(&mode, i)?;
         }
         return Ok(Value::Tuple(IntTuple::I(alg::product(&mode)?)));
     }
     if !a.targs.is_empty() {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     match atom_arg(a, 0)? {
         AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(alg::size(&t.thr_layout_vmnk)?))),
         AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.num_thr()?))),
         AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(alg::size(&p.layout)?))),
-        _ => Err(EvalError::no_match()),
+        _ => Err(a.refuse()),
     }
 }
 
-fn f_layout(a: &Args) -> R<Value> {
+pub(crate) fn f_layout(a: &Args) -> R<Value> {
     if a.nargs() != 1 || !a.targs.is_empty() {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     match atom_arg(a, 0)? {
         AtomValue::Partition(p) => Ok(partition_layout_value(p)),
-        _ => Err(EvalError::no_match()),
+        _ => Err(a.refuse()),
     }
 }
 
@@ -421,19 +421,19 @@ fn tensor_of(offset: IntTuple, v: Value) -> R<Value> {
     Ok(atom(AtomValue::Partition(p)))
 }
 
-/// The partition argument 0 of a tensor-level function, or `no_match`.
+/// The partition argument 0 of a tensor-level function, or the call's refusal.
 fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
     match a.args.first() {
         Some(Value::Atom(x)) => match &**x {
             AtomValue::Partition(p) => Ok(p),
-            _ => Err(EvalError::no_match()),
+            _ => Err(a.refuse()),
         },
-        _ => Err(EvalError::no_match()),
+        _ => Err(a.refuse()),
     }
 }
 
 /// `shape/stride/rank/depth/size/layout<I...>(tensor)`: the same function of its layout.
-fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
+pub(crate) fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![partition_layout_value(p)];
     args.extend(a.args.iter().skip(1).cloned());
@@ -445,7 +445,7 @@ fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
 /// `flatten/filter/take/...(tensor)`: the same iterator over the transformed layout (a swizzled
 /// or composed layout stays one). (`coalesce(P)` is CuTe's too, but the shared `coalesce`
 /// refuses an atoms value instead of passing it on.)
-fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
+pub(crate) fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![partition_layout_value(p)];
     args.extend(a.args.iter().skip(1).cloned());
@@ -467,13 +467,13 @@ fn keep_mixed(p: &Partition, v: &mut Value) {
 
 /// `shape/rank/depth` of an atom object: CuTe treats it as a non-tuple value (shape returns
 /// it, rank is 1, depth is 0).
-fn f_atom_non_tuple(a: &Args, name: &str) -> R<Value> {
+pub(crate) fn f_atom_non_tuple(a: &Args, name: &str) -> R<Value> {
     if a.nargs() != 1 || !a.targs.is_empty() {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     let x = atom_arg(a, 0)?;
     if !matches!(x, AtomValue::MmaAtom(_) | AtomValue::TiledMma(_) | AtomValue::CopyAtom(_) | AtomValue::TiledCopy(_)) {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     Ok(match name {
         "shape" => atom(x.clone()),
@@ -483,7 +483,7 @@ fn f_atom_non_tuple(a: &Args, name: &str) -> R<Value> {
 }
 
 /// `P(coord)`: the element (iterator + layout(coord)) or, with `_`, the sliced tensor.
-fn f_tensor_apply(a: &Args) -> R<Value> {
+pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
     let p = partition_arg(a)?;
     let coord = match &a.args[1..] {
         [] => return Err(EvalError::arity("a tensor is evaluated at a coordinate: P(i) or P(i,j)")),
@@ -521,9 +521,9 @@ fn f_tensor_apply(a: &Args) -> R<Value> {
 
 /// `print_latex(MMA_Atom / TiledMMA / TiledCopy)`: CuTe's TikZ picture of the thread-value
 /// layouts (other values go to the layout printer).
-fn f_print_latex(a: &Args) -> R<Value> {
+pub(crate) fn f_print_latex(a: &Args) -> R<Value> {
     if a.nargs() != 1 || !a.targs.is_empty() {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     Ok(Value::Text(match atom_arg(a, 0)? {
         AtomValue::MmaAtom(m) => latex::print_latex_mma(&mma::make_tiled_mma(m.clone(), None, None)?)?,
@@ -576,7 +576,7 @@ fn f_partition_mma(a: &Args, op: Operand) -> R<Value> {
     nargs(a, 3, 3, "partition_A(T, thr, L)")?;
     let t = match atom_arg(a, 0)? {
         AtomValue::TiledMma(t) => t,
-        _ => return Err(EvalError::no_match()),
+        _ => return Err(a.refuse()),
     };
     let thr = thr_arg(a, 1)?;
     let src = source_arg(a, 2)?;
@@ -721,7 +721,7 @@ fn f_retile(a: &Args) -> R<Value> {
 /// Run an atoms built-in without the law warnings of the algebra it calls internally: the
 /// compositions inside thrfrg/tidfrg/... are CuTe's own construction, not the user's (warnings
 /// recorded before the call are kept).
-fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
+pub(crate) fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
     let before = crate::eval::error::take_warnings();
     let r = f();
     let _ = crate::eval::error::take_warnings();
@@ -729,6 +729,12 @@ fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
         crate::eval::error::warn(w);
     }
     r
+}
+
+macro_rules! form {
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr) => {
+        Form { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res }
+    };
 }
 
 macro_rules! b {
@@ -764,70 +770,6 @@ pub const BUILTINS: &[Builtin] = &[
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tile_shape(T)", "(_32,_16,_16)", f_tile_shape),
     b!("tile_size", "tile_size<I>(T) / tile_size(C) / tile_size<I>(C)", "size of mode I of a TiledMMA's tile; size of a TiledCopy's tile (or of its mode I)",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tile_size(G)", "_1024", f_tile_size),
-    b!("size", "size(T) / size(C)", "number of threads of a TiledMMA or TiledCopy",
-       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); size(G)", "_128", f_size),
-    b!("layout", "layout(P)", "the layout of a partition (partition_A/..., retile_S/...)",
-       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_4,_1,_1))); layout(partition_A(T, 5, make_layout((_64,_64))))", "((_2,_2,_2),_1,_4):((_64,_8,_512),_0,_1024)", f_layout),
-    b!("shape", "shape(P)", "the shape of a partition (a tensor)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); shape(P)",
-       "((_2,_2),_2,_2)", |a| f_tensor_query(a, "shape")),
-    b!("stride", "stride(P)", "the stride of a partition (a tensor)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); stride(P)",
-       "((_64,_8),_32,_1024)", |a| f_tensor_query(a, "stride")),
-    b!("rank", "rank(P)", "the rank of a partition (a tensor)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); rank(P)",
-       "_3", |a| f_tensor_query(a, "rank")),
-    b!("depth", "depth(P)", "the depth of a partition (a tensor)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); depth(P)",
-       "_2", |a| f_tensor_query(a, "depth")),
-    b!("size", "size<I...>(P)", "the size of (a mode of) a partition (a tensor)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); size<0>(P)",
-       "_4", |a| f_tensor_query(a, "size")),
-    b!("layout", "layout<I...>(P)", "a mode of a partition's layout",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); layout<0>(P)",
-       "(_2,_2):(_64,_8)", |a| f_tensor_query(a, "layout")),
-    b!("flatten", "flatten(P)", "a partition with its layout flattened (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); flatten(P)",
-       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "flatten")),
-    b!("filter", "filter(P)", "a partition with its layout filtered (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); filter(P)",
-       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "filter")),
-    b!("shape", "shape(X)", "an MMA atom, TiledMMA, copy atom or TiledCopy is not a tuple: CuTe's shape returns it unchanged",
-       "shape(mma_atom(SM80_16x8x16_F16F16F16F16_TN))", MMA_ATOM_EXAMPLE, |a| f_atom_non_tuple(a, "shape")),
-    b!("rank", "rank(X)", "rank of an MMA atom, TiledMMA, copy atom or TiledCopy (not a tuple): _1",
-       "rank(copy_atom(SM90_U32x2_STSM_N, int8_t))", "_1", |a| f_atom_non_tuple(a, "rank")),
-    b!("depth", "depth(X)", "depth of an MMA atom, TiledMMA, copy atom or TiledCopy (not a tuple): _0",
-       "depth(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))))", "_0", |a| f_atom_non_tuple(a, "depth")),
-    b!("filter_zeros", "filter_zeros(P)", "a partition with its stride-0 modes replaced by _1:_0 (same iterator)",
-       "G = make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); filter_zeros(partition_S(G, 37, (_128,_32):(_32,_1)))",
-       "ArithTuple296 o ((_8,_1),_4,_1):((_1,_0),_1024,_0)", |a| f_tensor_relayout(a, "filter_zeros")),
-    b!("coalesce", "coalesce(P [, profile])", "a partition with its layout coalesced (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); coalesce(partition_C(T, 5, make_layout((_64,_32))))",
-       "ArithTuple129 o (_2,_2,_2,_2):(_64,_8,_32,_1024)", |a| f_tensor_relayout(a, "coalesce")),
-    b!("logical_divide", "logical_divide(P, tiler)", "a partition with its layout divided by the tiler (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); logical_divide(partition_C(T, 5, make_layout((_64,_32))), (_2,_2))",
-       "ArithTuple129 o ((_2,_2),(_2,_1),_2):((_64,_8),(_32,_0),_1024)", |a| f_tensor_relayout(a, "logical_divide")),
-    b!("zipped_divide", "zipped_divide(P, tiler)", "a partition with its layout zipped-divided by the tiler (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); zipped_divide(partition_C(T, 5, make_layout((_64,_32))), (_2))",
-       "ArithTuple129 o ((_2),(_2,_2,_2)):((_64),(_8,_32,_1024))", |a| f_tensor_relayout(a, "zipped_divide")),
-    b!("tiled_divide", "tiled_divide(P, tiler)", "a partition with its layout tiled-divided by the tiler (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tiled_divide(partition_C(T, 5, make_layout((_64,_32))), (_2,_2))",
-       "ArithTuple129 o ((_2,_2),_2,_1,_2):((_64,_32),_8,_0,_1024)", |a| f_tensor_relayout(a, "tiled_divide")),
-    b!("flat_divide", "flat_divide(P, tiler)", "a partition with its layout flat-divided by the tiler (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); flat_divide(partition_C(T, 5, make_layout((_64,_32))), (_2,_2))",
-       "ArithTuple129 o (_2,_2,_2,_1,_2):(_64,_32,_8,_0,_1024)", |a| f_tensor_relayout(a, "flat_divide")),
-    b!("composition", "composition(P, L) / P o L", "a partition with its layout composed with L (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_C(T, 5, make_layout((_64,_32))) o _4:_1",
-       "ArithTuple129 o (_2,_2):(_64,_8)", |a| f_tensor_relayout(a, "composition")),
-    b!("take", "take<B,E>(P)", "a partition restricted to its modes B..E (same iterator)",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); take<0,2>(partition_C(T, 5, make_layout((_64,_32))))",
-       "ArithTuple129 o ((_2,_2),_2):((_64,_8),_32)", |a| f_tensor_relayout(a, "take")),
-    b!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
-       "209", f_tensor_apply),
-    b!("print_latex", "print_latex(T) / print_latex(C)", "CuTe's TikZ picture of an MMA atom's or TiledMMA's C, A, B thread-value layouts, or of a TiledCopy's source and destination",
-       "print_latex(make_tiled_copy(copy_atom(UniversalCopy<uint32_t>, half_t), (_2,_1):(_1,_1), make_layout((_1,_2))))",
-       PRINT_LATEX_COPY_EXAMPLE, f_print_latex),
     b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
        "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),
@@ -932,6 +874,75 @@ pub const BUILTINS: &[Builtin] = &[
     b!("retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
        "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile),
+];
+
+/// The forms of the overloaded functions this module implements for its kinds (the entry
+/// of each name is `eval::overloads`').
+pub const FORMS: &[Form] = &[
+    form!("size", "size(T) / size(C)", "number of threads of a TiledMMA or TiledCopy",
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); size(G)", "_128"),
+    form!("layout", "layout(P)", "the layout of a partition (partition_A/..., retile_S/...)",
+       "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_4,_1,_1))); layout(partition_A(T, 5, make_layout((_64,_64))))", "((_2,_2,_2),_1,_4):((_64,_8,_512),_0,_1024)"),
+    form!("shape", "shape(P)", "the shape of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); shape(P)",
+       "((_2,_2),_2,_2)"),
+    form!("stride", "stride(P)", "the stride of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); stride(P)",
+       "((_64,_8),_32,_1024)"),
+    form!("rank", "rank(P)", "the rank of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); rank(P)",
+       "_3"),
+    form!("depth", "depth(P)", "the depth of a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); depth(P)",
+       "_2"),
+    form!("size", "size<I...>(P)", "the size of (a mode of) a partition (a tensor)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); size<0>(P)",
+       "_4"),
+    form!("layout", "layout<I...>(P)", "a mode of a partition's layout",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); layout<0>(P)",
+       "(_2,_2):(_64,_8)"),
+    form!("flatten", "flatten(P)", "a partition with its layout flattened (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); flatten(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)"),
+    form!("filter", "filter(P)", "a partition with its layout filtered (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); filter(P)",
+       "ArithTuple145 o (_2,_2,_2,_2):(_64,_8,_32,_1024)"),
+    form!("shape", "shape(X)", "an MMA atom, TiledMMA, copy atom or TiledCopy is not a tuple: CuTe's shape returns it unchanged",
+       "shape(mma_atom(SM80_16x8x16_F16F16F16F16_TN))", MMA_ATOM_EXAMPLE),
+    form!("rank", "rank(X)", "rank of an MMA atom, TiledMMA, copy atom or TiledCopy (not a tuple): _1",
+       "rank(copy_atom(SM90_U32x2_STSM_N, int8_t))", "_1"),
+    form!("depth", "depth(X)", "depth of an MMA atom, TiledMMA, copy atom or TiledCopy (not a tuple): _0",
+       "depth(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))))", "_0"),
+    form!("filter_zeros", "filter_zeros(P)", "a partition with its stride-0 modes replaced by _1:_0 (same iterator)",
+       "G = make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); filter_zeros(partition_S(G, 37, (_128,_32):(_32,_1)))",
+       "ArithTuple296 o ((_8,_1),_4,_1):((_1,_0),_1024,_0)"),
+    form!("coalesce", "coalesce(P [, profile])", "a partition with its layout coalesced (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); coalesce(partition_C(T, 5, make_layout((_64,_32))))",
+       "ArithTuple129 o (_2,_2,_2,_2):(_64,_8,_32,_1024)"),
+    form!("logical_divide", "logical_divide(P, tiler)", "a partition with its layout divided by the tiler (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); logical_divide(partition_C(T, 5, make_layout((_64,_32))), (_2,_2))",
+       "ArithTuple129 o ((_2,_2),(_2,_1),_2):((_64,_8),(_32,_0),_1024)"),
+    form!("zipped_divide", "zipped_divide(P, tiler)", "a partition with its layout zipped-divided by the tiler (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); zipped_divide(partition_C(T, 5, make_layout((_64,_32))), (_2))",
+       "ArithTuple129 o ((_2),(_2,_2,_2)):((_64),(_8,_32,_1024))"),
+    form!("tiled_divide", "tiled_divide(P, tiler)", "a partition with its layout tiled-divided by the tiler (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tiled_divide(partition_C(T, 5, make_layout((_64,_32))), (_2,_2))",
+       "ArithTuple129 o ((_2,_2),_2,_1,_2):((_64,_32),_8,_0,_1024)"),
+    form!("flat_divide", "flat_divide(P, tiler)", "a partition with its layout flat-divided by the tiler (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); flat_divide(partition_C(T, 5, make_layout((_64,_32))), (_2,_2))",
+       "ArithTuple129 o (_2,_2,_2,_1,_2):(_64,_32,_8,_0,_1024)"),
+    form!("composition", "composition(P, L) / P o L", "a partition with its layout composed with L (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_C(T, 5, make_layout((_64,_32))) o _4:_1",
+       "ArithTuple129 o (_2,_2):(_64,_8)"),
+    form!("take", "take<B,E>(P)", "a partition restricted to its modes B..E (same iterator)",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); take<0,2>(partition_C(T, 5, make_layout((_64,_32))))",
+       "ArithTuple129 o ((_2,_2),_2):((_64,_8),_32)"),
+    form!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
+       "209"),
+    form!("print_latex", "print_latex(T) / print_latex(C)", "CuTe's TikZ picture of an MMA atom's or TiledMMA's C, A, B thread-value layouts, or of a TiledCopy's source and destination",
+       "print_latex(make_tiled_copy(copy_atom(UniversalCopy<uint32_t>, half_t), (_2,_1):(_1,_1), make_layout((_1,_2))))",
+       PRINT_LATEX_COPY_EXAMPLE),
 ];
 
 const MMA_ATOM_EXAMPLE: &str = "MMA_Atom

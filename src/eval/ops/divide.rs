@@ -346,7 +346,7 @@ fn two(a: &Args, name: &str) -> R<()> {
 
 macro_rules! tiler_fn {
     ($fname:ident, $name:literal, $op:ident) => {
-        fn $fname(a: &Args) -> R<Value> {
+        pub(crate) fn $fname(a: &Args) -> R<Value> {
             two(a, $name)?;
             let l = layout_arg(a, 0)?;
             let t = tiler_arg(a, 1)?;
@@ -365,7 +365,7 @@ tiler_fn!(b_tiled_product, "tiled_product", tiled_product);
 tiler_fn!(b_flat_product, "flat_product", flat_product);
 tiler_fn!(b_tile_unzip, "tile_unzip", tile_unzip);
 
-fn b_tile(a: &Args) -> R<Value> {
+pub(crate) fn b_tile(a: &Args) -> R<Value> {
     if a.nargs() < 2 {
         return Err(EvalError::arity("tile(L, t0, ...) needs a layout and at least one tiler"));
     }
@@ -399,12 +399,12 @@ fn rank_sensitive_args(a: &Args, name: &str) -> R<(Layout, Layout)> {
     Ok((b, t))
 }
 
-fn b_blocked_product(a: &Args) -> R<Value> {
+pub(crate) fn b_blocked_product(a: &Args) -> R<Value> {
     let (b, t) = rank_sensitive_args(a, "blocked_product")?;
     Ok(Value::Layout(blocked_product(&b, &t)?))
 }
 
-fn b_raked_product(a: &Args) -> R<Value> {
+pub(crate) fn b_raked_product(a: &Args) -> R<Value> {
     let (b, t) = rank_sensitive_args(a, "raked_product")?;
     Ok(Value::Layout(raked_product(&b, &t)?))
 }
@@ -422,7 +422,7 @@ pub fn order_arg(v: &Value) -> R<Order> {
     }
 }
 
-fn b_tile_to_shape(a: &Args) -> R<Value> {
+pub(crate) fn b_tile_to_shape(a: &Args) -> R<Value> {
     if !(2..=3).contains(&a.nargs()) {
         return Err(EvalError::arity(format!("tile_to_shape takes 2 or 3 arguments, got {}", a.nargs())));
     }
@@ -451,7 +451,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Split L into tiles: L o (T, complement(T, shape(L))); by mode for a tuple tiler",
         example: "logical_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_2),(_3,_2)):((_6,_12),(_1,_3))",
-        f: b_logical_divide,
+        f: crate::eval::overloads::logical_divide,
     },
     Builtin {
         name: "zipped_divide",
@@ -459,7 +459,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "logical_divide with the tile modes and the rest modes gathered: ((tile),(rest))",
         example: "zipped_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_3),(_2,_2)):((_6,_1),(_12,_3))",
-        f: b_zipped_divide,
+        f: crate::eval::overloads::zipped_divide,
     },
     Builtin {
         name: "tiled_divide",
@@ -467,7 +467,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "zipped_divide with the rest modes unpacked: ((tile),rest0,rest1,...)",
         example: "tiled_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_3),_2,_2):((_6,_1),_12,_3)",
-        f: b_tiled_divide,
+        f: crate::eval::overloads::tiled_divide,
     },
     Builtin {
         name: "flat_divide",
@@ -475,7 +475,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "zipped_divide with both modes unpacked: (tile0,tile1,...,rest0,rest1,...)",
         example: "flat_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "(_2,_3,_2,_2):(_6,_1,_12,_3)",
-        f: b_flat_divide,
+        f: crate::eval::overloads::flat_divide,
     },
     Builtin {
         name: "tile",
@@ -483,7 +483,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Member form L.tile(t0, ...): tiled_divide(L, <t0, ...>)",
         example: "tile((_4,_6):(_6,_1), _2, _3)",
         result: "((_2,_3),_2,_2):((_6,_1),_12,_3)",
-        f: b_tile,
+        f: crate::eval::overloads::tile,
     },
     Builtin {
         name: "tile_unzip",
@@ -491,7 +491,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Regroup a divided/product layout by the tiler's profile: ((tile modes),(rest modes))",
         example: "tile_unzip(logical_divide((_4,_8):(_1,_4), <_2,_4>), <_2,_4>)",
         result: "((_2,_4),(_2,_2)):((_1,_4),(_2,_16))",
-        f: b_tile_unzip,
+        f: crate::eval::overloads::tile_unzip,
     },
     Builtin {
         name: "zip2_by",
@@ -507,7 +507,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Repeat B by the tiler: (B, complement(B, size(B)*cosize(T)) o T); by mode for a tuple",
         example: "logical_product((_2,_2):(_4,_1), _6:_1)",
         result: "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))",
-        f: b_logical_product,
+        f: crate::eval::overloads::logical_product,
     },
     Builtin {
         name: "zipped_product",
@@ -515,7 +515,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "logical_product with the block modes and product modes gathered: ((block),(product))",
         example: "zipped_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "((_2,_5),(_3,_4)):((_5,_1),(_10,_30))",
-        f: b_zipped_product,
+        f: crate::eval::overloads::zipped_product,
     },
     Builtin {
         name: "tiled_product",
@@ -523,7 +523,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "zipped_product with the product modes unpacked: ((block),p0,p1,...)",
         example: "tiled_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "((_2,_5),_3,_4):((_5,_1),_10,_30)",
-        f: b_tiled_product,
+        f: crate::eval::overloads::tiled_product,
     },
     Builtin {
         name: "flat_product",
@@ -531,7 +531,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "zipped_product with both modes unpacked: (b0,b1,...,p0,p1,...)",
         example: "flat_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "(_2,_5,_3,_4):(_5,_1,_10,_30)",
-        f: b_flat_product,
+        f: crate::eval::overloads::flat_product,
     },
     Builtin {
         name: "blocked_product",
@@ -539,7 +539,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Repeat the block over the tiler layout, mode by mode (rank = max of the ranks)",
         example: "blocked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3))",
         result: "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))",
-        f: b_blocked_product,
+        f: crate::eval::overloads::blocked_product,
     },
     Builtin {
         name: "raked_product",
@@ -547,7 +547,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Like blocked_product, with the repeated blocks interleaved",
         example: "raked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3))",
         result: "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))",
-        f: b_raked_product,
+        f: crate::eval::overloads::raked_product,
     },
     Builtin {
         name: "tile_to_shape",
@@ -555,6 +555,6 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Repeat the block (in the given mode order) until it has the target shape",
         example: "tile_to_shape((_2,_2):(_1,_2), (_4,_8), (_2,_1))",
         result: "((_2,_2),(_2,_4)):((_1,_16),(_2,_4))",
-        f: b_tile_to_shape,
+        f: crate::eval::overloads::tile_to_shape,
     },
 ];

@@ -29,19 +29,35 @@ pub enum Tiler {
 }
 
 impl Tiler {
-    /// Read a tiler from a value. Swizzles and swizzled layouts give `no_match` (their module
-    /// registers the overloads for them); other kinds are type errors.
+    /// Read a tiler from a value (a layout, an integer, a shape, `_` or `<...>`); other kinds
+    /// are type errors.
     pub fn from_value(v: &Value) -> R<Tiler> {
-        match v {
+        Tiler::read(v).unwrap_or_else(|| {
+            Err(EvalError::type_err(format!("a swizzle or composed layout is not a tiler here, got `{v}`")))
+        })
+    }
+    /// As `from_value`, but `None` where a swizzle or swizzled layout is met before any other
+    /// error: the caller's function does not take that kind (the swizzle module's forms do).
+    pub fn read(v: &Value) -> Option<R<Tiler>> {
+        Some(match v {
             Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
             Value::Tuple(t) => Tiler::from_tuple(t),
-            Value::Tile(vs) => vs.iter().map(Tiler::from_value).collect::<R<Vec<_>>>().map(Tiler::Tuple),
-            Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+            Value::Tile(vs) => {
+                let mut out = Vec::with_capacity(vs.len());
+                for x in vs {
+                    match Tiler::read(x)? {
+                        Ok(t) => out.push(t),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+                Ok(Tiler::Tuple(out))
+            }
+            Value::Swizzle(_) | Value::Composed(_) => return None,
             other => Err(EvalError::type_err(format!(
                 "expected a tiler (a layout, an integer, a shape, `_` or <...>), got {} `{other}`",
                 other.kind()
             ))),
-        }
+        })
     }
     pub fn from_tuple(t: &IntTuple) -> R<Tiler> {
         match t {

@@ -3,9 +3,8 @@
 //! nullspace, domain_distribute, max_alignment, upcast/downcast/recast_layout, and the member
 //! forms `with_shape` / `compose`. Divides and products are in `ops::divide`.
 //!
-//! Swizzles and swizzled (composed) layouts are not handled here: every built-in of this module
-//! answers `no_match` for them so that `ops::swizzle`'s overloads run; that module calls the
-//! typed functions below on the inner layouts.
+//! Swizzles and swizzled (composed) layouts are not handled here: `eval::overloads` sends them
+//! to `ops::swizzle`'s forms, which call the typed functions below on the inner layouts.
 //! May import: the core types (`int`, `int_tuple`, `layout`, `value`, `error`, `builtins`),
 //! `ops::divide`.
 
@@ -34,26 +33,29 @@ use crate::eval::layout::Layout;
 use crate::eval::value::Value;
 use util::compact_col_major;
 
-/// Argument `i` as a layout. Swizzles and swizzled layouts give `no_match` (another overload
-/// handles them); other kinds are type errors at that argument.
+/// Argument `i` as a layout. Swizzles and swizzled layouts are the call's refusal (the swizzle
+/// module's forms take them); other kinds are type errors at that argument.
 pub fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
     match a.arg(i)? {
         Value::Layout(l) => Ok(l),
-        Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+        Value::Swizzle(_) | Value::Composed(_) => Err(a.refuse()),
         v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
     }
 }
 
 /// Argument `i` as a tiler (layout, integer, shape, `_` or `<...>`).
 pub fn tiler_arg(a: &Args, i: usize) -> R<Tiler> {
-    Tiler::from_value(a.arg(i)?).map_err(|e| e.at_arg(i))
+    match Tiler::read(a.arg(i)?) {
+        Some(t) => t.map_err(|e| e.at_arg(i)),
+        None => Err(a.refuse()),
+    }
 }
 
 /// Argument `i` as an IntTuple (integer, tuple).
 fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
     match a.arg(i)? {
         Value::Tuple(t) => Ok(t),
-        Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+        Value::Swizzle(_) | Value::Composed(_) => Err(a.refuse()),
         v => Err(EvalError::type_err(format!("expected an integer or tuple, got {} `{v}`", v.kind())).at_arg(i)),
     }
 }
@@ -76,7 +78,7 @@ pub fn with_shape(l: &Layout, shape: &IntTuple) -> R<Layout> {
     composition(l, &make_layout(shape)?)
 }
 
-fn b_coalesce(a: &Args) -> R<Value> {
+pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
     nargs(a, "coalesce", 1, 2)?;
     match a.arg(0)? {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
@@ -87,15 +89,15 @@ fn b_coalesce(a: &Args) -> R<Value> {
             | Some(Value::Tuple(IntTuple::Under)) => Ok(Value::Layout(coalesce(l)?)),
             Some(_) => Ok(Value::Layout(coalesce_profile(l, tuple_arg(a, 1)?).map_err(|e| e.at_arg(1))?)),
         },
-        Value::Swizzle(_) | Value::Composed(_) => Err(EvalError::no_match()),
+        Value::Swizzle(_) | Value::Composed(_) => Err(a.refuse()),
         v => Err(EvalError::type_err(format!("coalesce needs a layout or a shape, got {} `{v}`", v.kind())).at_arg(0)),
     }
 }
 
-fn b_composition(a: &Args) -> R<Value> {
+pub(crate) fn b_composition(a: &Args) -> R<Value> {
     // composition(A, offset, B) builds a ComposedLayout: the swizzle module's overload.
     if a.nargs() == 3 {
-        return Err(EvalError::no_match());
+        return Err(a.refuse());
     }
     nargs(a, "composition", 2, 2)?;
     let l = layout_arg(a, 0)?;
@@ -103,7 +105,7 @@ fn b_composition(a: &Args) -> R<Value> {
     Ok(Value::Layout(composition_tiler(l, &t).map_err(|e| e.at_arg(1))?))
 }
 
-fn b_compose(a: &Args) -> R<Value> {
+pub(crate) fn b_compose(a: &Args) -> R<Value> {
     if a.nargs() < 2 {
         return Err(EvalError::arity("compose(L, t0, ...) needs a layout and at least one tiler"));
     }
@@ -116,7 +118,7 @@ fn b_compose(a: &Args) -> R<Value> {
     Ok(Value::Layout(composition_tiler(l, &t)?))
 }
 
-fn b_with_shape(a: &Args) -> R<Value> {
+pub(crate) fn b_with_shape(a: &Args) -> R<Value> {
     if a.nargs() < 2 {
         return Err(EvalError::arity("with_shape(L, shape) or with_shape(L, s0, s1, ...)"));
     }
@@ -141,7 +143,7 @@ fn b_with_shape(a: &Args) -> R<Value> {
     Ok(Value::Layout(with_shape(l, &shape)?))
 }
 
-fn b_complement(a: &Args) -> R<Value> {
+pub(crate) fn b_complement(a: &Args) -> R<Value> {
     nargs(a, "complement", 1, 2)?;
     let l = layout_arg(a, 0)?;
     match a.args.get(1) {
@@ -167,7 +169,7 @@ fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value
     Ok(Value::Layout(f(layout_arg(a, 0)?)?))
 }
 
-fn b_right_inverse(a: &Args) -> R<Value> {
+pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
     under_or_layout(a, "right_inverse", |l| {
         let r = right_inverse(l)?;
         check_right_inverse(l, &r);
@@ -175,7 +177,7 @@ fn b_right_inverse(a: &Args) -> R<Value> {
     })
 }
 
-fn b_left_inverse(a: &Args) -> R<Value> {
+pub(crate) fn b_left_inverse(a: &Args) -> R<Value> {
     under_or_layout(a, "left_inverse", |l| {
         let r = left_inverse(l)?;
         check_left_inverse(l, &r);
@@ -183,17 +185,17 @@ fn b_left_inverse(a: &Args) -> R<Value> {
     })
 }
 
-fn b_max_common_layout(a: &Args) -> R<Value> {
+pub(crate) fn b_max_common_layout(a: &Args) -> R<Value> {
     nargs(a, "max_common_layout", 2, 2)?;
     Ok(Value::Layout(max_common_layout(layout_arg(a, 0)?, layout_arg(a, 1)?)?))
 }
 
-fn b_max_common_vector(a: &Args) -> R<Value> {
+pub(crate) fn b_max_common_vector(a: &Args) -> R<Value> {
     nargs(a, "max_common_vector", 2, 2)?;
     Ok(Value::from(max_common_vector(layout_arg(a, 0)?, layout_arg(a, 1)?)?))
 }
 
-fn b_nullspace(a: &Args) -> R<Value> {
+pub(crate) fn b_nullspace(a: &Args) -> R<Value> {
     nargs(a, "nullspace", 1, 1)?;
     Ok(Value::Layout(nullspace(layout_arg(a, 0)?)?))
 }
@@ -207,7 +209,7 @@ fn b_domain_distribute(a: &Args) -> R<Value> {
     Ok(Value::Layout(domain_distribute(&s, tuple_arg(a, 1)?).map_err(|e| e.at_arg(1))?))
 }
 
-fn b_max_alignment(a: &Args) -> R<Value> {
+pub(crate) fn b_max_alignment(a: &Args) -> R<Value> {
     nargs(a, "max_alignment", 1, 1)?;
     if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
         return Ok(Value::from(crate::eval::int::st(0))); // Underscore is an Int<0>
@@ -229,7 +231,7 @@ fn one_targ(a: &Args, name: &str) -> R<i64> {
     a.tint(0)
 }
 
-fn b_upcast(a: &Args) -> R<Value> {
+pub(crate) fn b_upcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "upcast")?;
     nargs(a, "upcast", 1, 2)?;
     if a.nargs() == 2 {
@@ -245,7 +247,7 @@ fn b_upcast(a: &Args) -> R<Value> {
     Ok(Value::Layout(upcast(layout_arg(a, 0)?, n)?))
 }
 
-fn b_downcast(a: &Args) -> R<Value> {
+pub(crate) fn b_downcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "downcast")?;
     nargs(a, "downcast", 1, 1)?;
     match a.arg(0)? {
@@ -257,7 +259,7 @@ fn b_downcast(a: &Args) -> R<Value> {
     Ok(Value::Layout(downcast(layout_arg(a, 0)?, n)?))
 }
 
-fn b_recast_layout(a: &Args) -> R<Value> {
+pub(crate) fn b_recast_layout(a: &Args) -> R<Value> {
     if a.targs.len() != 2 {
         return Err(EvalError::arity("recast_layout<OldType, NewType>(L) takes two type arguments"));
     }
@@ -280,7 +282,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Merge modes of L that can be merged (static ones only), keeping L as a function",
         example: "coalesce((_2,(_1,_6)):(_1,(_6,_2)))",
         result: "_12:_1",
-        f: b_coalesce,
+        f: crate::eval::overloads::coalesce,
     },
     Builtin {
         name: "composition",
@@ -288,7 +290,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "The layout i -> A(B(i)) with B's shape; B may be a layout, a tiler <...>, a shape or an integer",
         example: "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))",
         result: "((_2,_2),_3):((_24,_2),_8)",
-        f: b_composition,
+        f: crate::eval::overloads::composition,
     },
     Builtin {
         name: "compose",
@@ -296,7 +298,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Member form L.compose(t0, ...): composition(L, <t0, ...>)",
         example: "compose((_4,_8):(_8,_1), _, _4:_2)",
         result: "(_4,_4):(_8,_2)",
-        f: b_compose,
+        f: crate::eval::overloads::compose,
     },
     Builtin {
         name: "with_shape",
@@ -304,7 +306,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Member form L.with_shape(S): composition(L, make_layout(S))",
         example: "with_shape((_4,_6):(_1,_4), (_6,_4))",
         result: "(_6,_4):(_1,_6)",
-        f: b_with_shape,
+        f: crate::eval::overloads::with_shape,
     },
     Builtin {
         name: "complement",
@@ -312,7 +314,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "The layout of the rest of [0, cotarget) that L does not reach (cotarget defaults to cosize(L))",
         example: "complement(_4:_2, _24)",
         result: "(_2,_3):(_1,_8)",
-        f: b_complement,
+        f: crate::eval::overloads::complement,
     },
     Builtin {
         name: "right_inverse",
@@ -320,7 +322,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "A layout R with L(R(i)) == i, built from the static strides of L",
         example: "right_inverse((_2,_4):(_4,_1))",
         result: "(_4,_2):(_2,_1)",
-        f: b_right_inverse,
+        f: crate::eval::overloads::right_inverse,
     },
     Builtin {
         name: "left_inverse",
@@ -328,7 +330,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "A layout R with R(L(i)) == i for injective L (static strides only)",
         example: "left_inverse((_3,_8):(_1,_3))",
         result: "_24:_1",
-        f: b_left_inverse,
+        f: crate::eval::overloads::left_inverse,
     },
     Builtin {
         name: "max_common_layout",
@@ -336,7 +338,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Layout R of the largest contiguous run on which A and B agree: A(R(i)) == i == B(R(i))",
         example: "max_common_layout((_4,_8):(_1,_4), (_4,_8):(_1,_4))",
         result: "_32:_1",
-        f: b_max_common_layout,
+        f: crate::eval::overloads::max_common_layout,
     },
     Builtin {
         name: "max_common_vector",
@@ -344,7 +346,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Number of contiguous elements on which A and B agree (static)",
         example: "max_common_vector((_4,_8):(_8,_1), (_4,_8):(_8,_1))",
         result: "_32",
-        f: b_max_common_vector,
+        f: crate::eval::overloads::max_common_vector,
     },
     Builtin {
         name: "nullspace",
@@ -352,7 +354,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "The layout of the coordinates that L maps to 0 through static-0 strides",
         example: "nullspace((_4,_2,_3):(_1,_0,_4))",
         result: "_2:_4",
-        f: b_nullspace,
+        f: crate::eval::overloads::nullspace,
     },
     Builtin {
         name: "domain_distribute",
@@ -368,7 +370,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "The largest N for which upcast<N>(L) compiles",
         example: "max_alignment((_4,_8):(_8,_1))",
         result: "_32",
-        f: b_max_alignment,
+        f: crate::eval::overloads::max_alignment,
     },
     Builtin {
         name: "upcast",
@@ -376,7 +378,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "N elements become one: the stride-1 mode shrinks by N, other strides are divided by N",
         example: "upcast<4>((_4,_8):(_8,_1))",
         result: "(_4,_2):(_2,_1)",
-        f: b_upcast,
+        f: crate::eval::overloads::upcast,
     },
     Builtin {
         name: "downcast",
@@ -384,7 +386,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "One element becomes N: the stride-1 mode grows by N, other strides are multiplied by N",
         example: "downcast<2>((_4,_8):(_8,_1))",
         result: "(_4,_16):(_16,_1)",
-        f: b_downcast,
+        f: crate::eval::overloads::downcast,
     },
     Builtin {
         name: "recast_layout",
@@ -392,6 +394,6 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "Re-express L in units of NewType instead of OldType (upcast/downcast by the size ratio)",
         example: "recast_layout<uint8_t,uint32_t>((_8,_16):(_16,_1))",
         result: "(_8,_4):(_4,_1)",
-        f: b_recast_layout,
+        f: crate::eval::overloads::recast_layout,
     },
 ];

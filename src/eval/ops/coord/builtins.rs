@@ -41,7 +41,7 @@ fn f_crd2idx(a: &Args) -> R<Value> {
             match a.arg(1)? {
                 Value::Layout(l) => tv(co::crd2idx(c, &l.shape, &l.stride)?),
                 Value::Tuple(s) => tv(co::crd2idx_shape(c, s)?),
-                _ => nm(),
+                _ => nm(a),
             }
         }
         _ => {
@@ -51,7 +51,7 @@ fn f_crd2idx(a: &Args) -> R<Value> {
     }
 }
 
-fn f_idx2crd(a: &Args) -> R<Value> {
+pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
     // stride.hpp: idx2crd(idx, shape) with neither a tuple ("int" "int") returns idx as it is,
     // whatever it is (CuTe's template takes a layout, swizzle or `_` there too)
     let non_tuple = |v: &Value| {
@@ -88,7 +88,7 @@ fn f_crd2crd(a: &Args) -> R<Value> {
 /// underscore.hpp's generic `slice`/`dice` with a coordinate that is neither a tuple nor `_`
 /// nor an integer (a layout or a swizzle written as the coordinate): `slice` keeps nothing,
 /// `dice` keeps everything; layout.hpp applies them to the shape and the stride.
-fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
+pub(crate) fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
     let [c, t] = a.args else { return None };
     if !matches!(c, Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)) {
         return None;
@@ -104,7 +104,7 @@ fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
     }))
 }
 
-fn f_slice(a: &Args) -> R<Value> {
+pub(crate) fn f_slice(a: &Args) -> R<Value> {
     if let Some(r) = opaque_coord(a, false) {
         return r;
     }
@@ -115,7 +115,7 @@ fn f_slice(a: &Args) -> R<Value> {
         Value::Tuple(t) => tv(co::slice_tuple(c, t)?),
         // CuTe's generic `slice` (composed layouts have their own, in the swizzle module)
         v @ (Value::Swizzle(_) | Value::Tile(_)) => co::slice_value(c, v).map_err(|e| e.at_arg(1)),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
@@ -130,11 +130,11 @@ fn f_dice(a: &Args) -> R<Value> {
         Value::Tuple(t) => tv(co::dice_tuple(c, t)?),
         // CuTe's generic `dice` (a composed layout has no overload of its own)
         v @ (Value::Composed(_) | Value::Swizzle(_) | Value::Tile(_)) => co::dice_value(c, v).map_err(|e| e.at_arg(1)),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
-fn f_slice_and_offset(a: &Args) -> R<Value> {
+pub(crate) fn f_slice_and_offset(a: &Args) -> R<Value> {
     let c = tuple_arg(a, 0)?;
     let l = layout_arg(a, 1)?;
     want(a, 2, "slice_and_offset")?;
@@ -142,7 +142,7 @@ fn f_slice_and_offset(a: &Args) -> R<Value> {
     Ok(Value::Tile(vec![Value::Layout(s), Value::Tuple(o)]))
 }
 
-fn f_domain_offset(a: &Args) -> R<Value> {
+pub(crate) fn f_domain_offset(a: &Args) -> R<Value> {
     let c = tuple_arg(a, 0)?;
     let l = layout_arg(a, 1)?;
     want(a, 2, "domain_offset")?;
@@ -175,8 +175,8 @@ fn f_get_1d_coord(a: &Args) -> R<Value> {
 
 /// `__apply(callee, c0, c1, ...)`: `L(c)` for a layout callee (several arguments form one
 /// coordinate tuple); a coordinate with `_` slices, exactly as CuTe's `Layout::operator()`.
-fn f_apply(a: &Args) -> R<Value> {
-    let Value::Layout(l) = a.arg(0)? else { return nm() };
+pub(crate) fn f_apply(a: &Args) -> R<Value> {
+    let Value::Layout(l) = a.arg(0)? else { return nm(a) };
     let coords = &a.args[1..];
     let mut cs = Vec::with_capacity(coords.len());
     for (k, v) in coords.iter().enumerate() {
@@ -221,7 +221,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The natural (hierarchical) coordinate of a 1-D index",
         "idx2crd(16, (_3,(_2,_3)))",
         "(1,(1,2))",
-        f_idx2crd
+        crate::eval::overloads::idx2crd
     ),
     b!(
         "crd2crd",
@@ -237,7 +237,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The sublayout of the modes marked `_` in coord",
         "slice((_,1), (_4,_8):(_1,_4))",
         "(_4):(_1)",
-        f_slice
+        crate::eval::overloads::slice
     ),
     b!(
         "dice",
@@ -253,7 +253,7 @@ pub const BUILTINS: &[Builtin] = &[
         "(slice(coord, L), offset of coord with `_` as 0)",
         "slice_and_offset((_,2), (4,8):(1,4))",
         "((4):(1),8)",
-        f_slice_and_offset
+        crate::eval::overloads::slice_and_offset
     ),
     b!(
         "domain_offset",
@@ -261,7 +261,7 @@ pub const BUILTINS: &[Builtin] = &[
         "(L, L(coord))",
         "domain_offset((1,2), (4,8):(1,4))",
         "((4,8):(1,4),9)",
-        f_domain_offset
+        crate::eval::overloads::domain_offset
     ),
     b!(
         "get_hier_coord",
@@ -293,6 +293,6 @@ pub const BUILTINS: &[Builtin] = &[
         "Evaluate a layout at a coordinate (several arguments form one coordinate); `_` slices",
         "A = ((_3,2),(2,_5,_2)):((4,1),(_2,13,100)); A((_,1),(0,_,1))",
         "(_3,_5):(4,13)",
-        f_apply
+        crate::eval::overloads::apply
     ),
 ];

@@ -6,7 +6,7 @@
 //! give basis elements (`5@0`) or ArithmeticTuples (`(1,2)`).
 //! May import: `eval::{int, int_tuple, layout, error, value, builtins}`, `ops::tuple`, `ops::structure`.
 
-mod builtins;
+pub(crate) mod builtins;
 pub use builtins::BUILTINS;
 
 use crate::eval::error::{EvalError, R};

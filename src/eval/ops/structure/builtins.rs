@@ -1,6 +1,7 @@
 //! Registry entries for "layout construction" and "structure" (oracle README groups). Functions
 //! that CuTe defines on tuples and on layouts (get, size, append, flatten, zip, ...) dispatch on
-//! the argument kinds; swizzles and composed layouts get `no_match` (the swizzle module's).
+//! the argument kinds; a call with kinds an entry does not take is refused (`Args::refuse`), and
+//! `eval::overloads` sends swizzles and composed layouts to the swizzle module's forms.
 
 use super as st;
 use crate::eval::builtins::{Args, Builtin};
@@ -58,7 +59,7 @@ fn arg0<'a>(a: &Args<'a>) -> R<&'a Value> {
 
 // ----- construction --------------------------------------------------------------------------
 
-fn f_make_layout(a: &Args) -> R<Value> {
+pub(crate) fn f_make_layout(a: &Args) -> R<Value> {
     no_foreign_except_tags(a)?;
     no_swizzle(a)?;
     if !a.targs.is_empty() {
@@ -77,13 +78,13 @@ fn f_make_layout(a: &Args) -> R<Value> {
                 ls.iter().filter_map(|v| if let Value::Layout(l) = v { Some(l.clone()) } else { None }).collect();
             lv(st::make_layout_cat(&ls))
         }
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
 fn no_foreign_except_tags(a: &Args) -> R<()> {
     if a.args.iter().any(|v| matches!(v, Value::Atom(_) | Value::Text(_))) {
-        return nm();
+        return nm(a);
     }
     Ok(())
 }
@@ -108,12 +109,12 @@ fn f_make_layout_like(a: &Args) -> R<Value> {
     lv(st::make_layout_like(l)?)
 }
 
-fn f_make_fragment_like(a: &Args) -> R<Value> {
+pub(crate) fn f_make_fragment_like(a: &Args) -> R<Value> {
     want(a, 1, "make_fragment_like")?;
     match a.arg(0)? {
         Value::Tuple(s) => lv(st::make_fragment_like_shape(s)?),
         Value::Layout(l) => lv(st::make_fragment_like(l)?),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
@@ -125,7 +126,7 @@ fn f_make_identity_layout(a: &Args) -> R<Value> {
 
 // ----- structure -----------------------------------------------------------------------------
 
-fn f_get(a: &Args) -> R<Value> {
+pub(crate) fn f_get(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     if a.nargs() != 1 {
         return Err(EvalError::arity("get<I...>(x) takes 1 argument"));
@@ -136,7 +137,7 @@ fn f_get(a: &Args) -> R<Value> {
     vget_path(v, &path(a)?)
 }
 
-fn f_layout(a: &Args) -> R<Value> {
+pub(crate) fn f_layout(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
     if a.nargs() != 1 {
         return Err(EvalError::arity("layout<I...>(L) takes 1 argument"));
@@ -153,7 +154,7 @@ fn shape_of(v: &Value) -> R<Value> {
     }
 }
 
-fn f_shape(a: &Args) -> R<Value> {
+pub(crate) fn f_shape(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     if a.nargs() != 1 {
         return Err(EvalError::arity("shape<I...>(x) takes 1 argument"));
@@ -163,11 +164,11 @@ fn f_shape(a: &Args) -> R<Value> {
         Value::Layout(l) => tv(tp::get_path(&l.shape, &p)?),
         Value::Tuple(t) => tv(tp::get_path(t, &p)?),
         Value::Tile(_) => shape_of(&vget_path(v, &p)?),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
-fn f_stride(a: &Args) -> R<Value> {
+pub(crate) fn f_stride(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
     if a.nargs() != 1 {
         return Err(EvalError::arity("stride<I...>(L) takes 1 argument"));
@@ -184,7 +185,7 @@ fn sub(a: &Args, name: &str) -> R<Value> {
     vget_path(v, &path(a)?)
 }
 
-fn f_size(a: &Args) -> R<Value> {
+pub(crate) fn f_size(a: &Args) -> R<Value> {
     match sub(a, "size")? {
         Value::Layout(l) => iv(st::size(&l)?),
         Value::Tuple(IntTuple::Under) => tv(IntTuple::Under), // `size(_)` is `_`
@@ -226,13 +227,13 @@ fn depth_v(v: &Value) -> R<usize> {
     }
 }
 
-fn f_rank(a: &Args) -> R<Value> {
+pub(crate) fn f_rank(a: &Args) -> R<Value> {
     // (a swizzled layout as the argument itself is the swizzle module's: `sub` refuses it)
     let v = sub(a, "rank")?;
     static_rank(rank_v(&v))
 }
 
-fn f_depth(a: &Args) -> R<Value> {
+pub(crate) fn f_depth(a: &Args) -> R<Value> {
     // (a swizzled layout as the argument itself is the swizzle module's: `sub` refuses it)
     let v = sub(a, "depth")?;
     static_rank(depth_v(&v)?)
@@ -246,7 +247,7 @@ fn sub_layout(a: &Args, name: &str) -> R<Layout> {
     st::layout_get(l, &path(a)?)
 }
 
-fn f_cosize(a: &Args) -> R<Value> {
+pub(crate) fn f_cosize(a: &Args) -> R<Value> {
     iv(st::cosize(&sub_layout(a, "cosize")?)?)
 }
 fn f_coshape(a: &Args) -> R<Value> {
@@ -256,7 +257,7 @@ fn f_coprofile(a: &Args) -> R<Value> {
     tv(st::coprofile(&sub_layout(a, "coprofile")?)?)
 }
 
-fn f_filter(a: &Args) -> R<Value> {
+pub(crate) fn f_filter(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
     match a.nargs() {
         1 => {
@@ -279,7 +280,7 @@ fn f_filter(a: &Args) -> R<Value> {
     }
 }
 
-fn f_filter_zeros(a: &Args) -> R<Value> {
+pub(crate) fn f_filter_zeros(a: &Args) -> R<Value> {
     // int_tuple.hpp's generic filter_zeros(a, b): an `a` that is not a tuple and not `_0`
     // gives `b` as it is; layout.hpp's filter_zeros(L, p) applies it to L's shape
     let opaque = |v: &Value| match v {
@@ -301,11 +302,11 @@ fn f_filter_zeros(a: &Args) -> R<Value> {
         ([Value::Layout(l), Value::Tuple(p)], _) => lv(st::filter_zeros_profile(l, p)?),
         ([Value::Tuple(t)], _) => tv(tp::filter_zeros(t)?),
         ([Value::Tuple(x), Value::Tuple(y)], _) => tv(tp::filter_zeros_with(x, y)?),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
-fn f_flatten(a: &Args) -> R<Value> {
+pub(crate) fn f_flatten(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     want(a, 1, "flatten")?;
     match v {
@@ -324,10 +325,10 @@ fn f_unflatten(a: &Args) -> R<Value> {
     }
 }
 
-fn f_zip(a: &Args) -> R<Value> {
+pub(crate) fn f_zip(a: &Args) -> R<Value> {
     no_foreign(a)?;
     if matches!(a.args, [Value::Composed(_)]) {
-        return nm(); // the swizzle module's: zips the inner layout
+        return nm(a); // the swizzle module's: zips the inner layout
     }
     if !a.targs.is_empty() {
         return Err(EvalError::arity("zip takes no template arguments"));
@@ -347,7 +348,7 @@ fn layout_x(a: &Args) -> R<Layout> {
     match a.args.get(1) {
         None => Ok(Layout::new(IntTuple::st(1), IntTuple::st(0))),
         Some(Value::Layout(x)) => Ok(x.clone()),
-        Some(_) => nm(),
+        Some(_) => nm(a),
     }
 }
 
@@ -358,7 +359,7 @@ fn arg0_elems<'a>(a: &Args<'a>) -> R<&'a Value> {
     no_foreign(a)?;
     let v = a.arg(0)?;
     if matches!(v, Value::Composed(_)) {
-        return nm();
+        return nm(a);
     }
     Ok(v)
 }
@@ -399,14 +400,14 @@ fn append_like(a: &Args, name: &str, front: bool) -> R<Value> {
     }
 }
 
-fn f_append(a: &Args) -> R<Value> {
+pub(crate) fn f_append(a: &Args) -> R<Value> {
     append_like(a, "append", false)
 }
-fn f_prepend(a: &Args) -> R<Value> {
+pub(crate) fn f_prepend(a: &Args) -> R<Value> {
     append_like(a, "prepend", true)
 }
 
-fn f_replace(a: &Args) -> R<Value> {
+pub(crate) fn f_replace(a: &Args) -> R<Value> {
     let v = arg0_elems(a)?;
     let n = want_targs(a, 1, "replace")?[0];
     if a.nargs() != 2 {
@@ -422,7 +423,7 @@ fn f_replace(a: &Args) -> R<Value> {
     }
 }
 
-fn f_group(a: &Args) -> R<Value> {
+pub(crate) fn f_group(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     let be = want_targs(a, 2, "group")?;
     want_one(a, "group")?;
@@ -439,7 +440,7 @@ fn want_one(a: &Args, name: &str) -> R<()> {
     Ok(())
 }
 
-fn f_take(a: &Args) -> R<Value> {
+pub(crate) fn f_take(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     let be = want_targs(a, 2, "take")?;
     want_one(a, "take")?;
@@ -449,7 +450,7 @@ fn f_take(a: &Args) -> R<Value> {
     }
 }
 
-fn f_select(a: &Args) -> R<Value> {
+pub(crate) fn f_select(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     want_one(a, "select")?;
     let idx = tints(a)?;
@@ -470,7 +471,7 @@ pub const BUILTINS: &[Builtin] = &[
     // layout construction
     b!("make_layout", "make_layout(shape [, stride | LayoutLeft | LayoutRight]) | make_layout(L0, L1, ...)",
        "A layout from a shape (column-major), shape and stride, shape and a major tag, or the concatenation of layouts",
-       "make_layout((_2,4), LayoutRight)", "(_2,4):(4,_1)", f_make_layout),
+       "make_layout((_2,4), LayoutRight)", "(_2,4):(4,_1)", crate::eval::overloads::make_layout),
     b!(
         "make_shape",
         "make_shape(s0, s1, ...)",
@@ -541,7 +542,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Register-fragment layout: mode 0 column-major, the rest ordered like L",
         "make_fragment_like((_4,_8):(_8,_1))",
         "(_4,(_8)):(_1,(_4))",
-        f_make_fragment_like
+        crate::eval::overloads::make_fragment_like
     ),
     b!(
         "make_identity_layout",
@@ -558,7 +559,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Mode I (nested: get<i,j> = get<j>(get<i>)) of a tuple or layout",
         "get<2,0>(((_2,_2),_4,(_2,_4)):((_1,_2),_4,(_16,_32)))",
         "_2:_16",
-        f_get
+        crate::eval::overloads::get
     ),
     b!(
         "layout",
@@ -566,7 +567,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The sublayout of mode I... (L itself without indices)",
         "a = make_layout((_4,(_3,_6))); layout<1>(a)",
         "(_3,_6):(_4,_12)",
-        f_layout
+        crate::eval::overloads::layout
     ),
     b!(
         "shape",
@@ -574,7 +575,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The shape of a layout (of mode I...), or an IntTuple's mode",
         "shape<0>(((2,_3),4):((1,2),_6))",
         "(2,_3)",
-        f_shape
+        crate::eval::overloads::shape
     ),
     b!(
         "stride",
@@ -582,7 +583,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The stride of a layout (of mode I...)",
         "stride<0,1>(((2,_3),4):((1,2),_6))",
         "2",
-        f_stride
+        crate::eval::overloads::stride
     ),
     b!(
         "size",
@@ -590,16 +591,23 @@ pub const BUILTINS: &[Builtin] = &[
         "Number of elements: product of the shape (of mode I...)",
         "size(((2,_3),4):((1,2),_6))",
         "24",
-        f_size
+        crate::eval::overloads::size
     ),
-    b!("rank", "rank<I...>(x)", "Number of top-level modes (static)", "rank<0>(((2,_3),4):((1,2),_6))", "_2", f_rank),
+    b!(
+        "rank",
+        "rank<I...>(x)",
+        "Number of top-level modes (static)",
+        "rank<0>(((2,_3),4):((1,2),_6))",
+        "_2",
+        crate::eval::overloads::rank
+    ),
     b!(
         "depth",
         "depth<I...>(x)",
         "Nesting depth of the shape (static; an integer has depth 0)",
         "depth(((2,_3),4):((1,2),_6))",
         "_2",
-        f_depth
+        crate::eval::overloads::depth
     ),
     b!(
         "cosize",
@@ -607,7 +615,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Size of the codomain: L(size-1)+1 for non-negative strides",
         "cosize((_4,_2):(_-1,_4))",
         "_8",
-        f_cosize
+        crate::eval::overloads::cosize
     ),
     b!(
         "coshape",
@@ -631,7 +639,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Remove stride-0 and size-1 modes and coalesce (at the profile's terminals)",
         "filter((_4,_1,_2,_3):(_1,_7,_0,_4))",
         "_12:_1",
-        f_filter
+        crate::eval::overloads::filter
     ),
     b!(
         "filter_zeros",
@@ -639,7 +647,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Give the static stride-0 modes size _1",
         "filter_zeros((_4,_2,_3):(_1,_0,_4))",
         "(_4,_1,_3):(_1,_0,_4)",
-        f_filter_zeros
+        crate::eval::overloads::filter_zeros
     ),
     b!(
         "flatten",
@@ -647,7 +655,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Depth at most 1: all leaves as top-level modes",
         "flatten(((4,2),(3,(5,6))):((1,4),(8,(24,120))))",
         "(4,2,3,5,6):(1,4,8,24,120)",
-        f_flatten
+        crate::eval::overloads::flatten
     ),
     b!(
         "unflatten",
@@ -663,7 +671,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Transpose a tuple of tuples (layouts: shape and stride alike)",
         "zip(((_2,_3),(_4,_5)):((_1,_2),(_6,_24)))",
         "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))",
-        f_zip
+        crate::eval::overloads::zip
     ),
     b!(
         "append",
@@ -671,7 +679,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Add y as the last mode (to rank N); a layout's default y is _1:_0",
         "append<3>((2,3):(1,2), _5:_6)",
         "(2,3,_5):(1,2,_6)",
-        f_append
+        crate::eval::overloads::append
     ),
     b!(
         "prepend",
@@ -679,17 +687,31 @@ pub const BUILTINS: &[Builtin] = &[
         "Add y as the first mode (to rank N); a layout's default y is _1:_0",
         "prepend(_3:_1, _4:_3)",
         "(_4,_3):(_3,_1)",
-        f_prepend
+        crate::eval::overloads::prepend
     ),
-    b!("replace", "replace<N>(x, y)", "Mode N replaced by y", "replace<1>((1,5,3), _2)", "(1,_2,3)", f_replace),
-    b!("group", "group<B,E>(x)", "Modes [B,E) grouped into one mode", "group<1,3>((1,2,3,4))", "(1,(2,3),4)", f_group),
+    b!(
+        "replace",
+        "replace<N>(x, y)",
+        "Mode N replaced by y",
+        "replace<1>((1,5,3), _2)",
+        "(1,_2,3)",
+        crate::eval::overloads::replace
+    ),
+    b!(
+        "group",
+        "group<B,E>(x)",
+        "Modes [B,E) grouped into one mode",
+        "group<1,3>((1,2,3,4))",
+        "(1,(2,3),4)",
+        crate::eval::overloads::group
+    ),
     b!(
         "take",
         "take<B,E>(x)",
         "Modes [B,E)",
         "a = make_layout((_2,_3,_5,_7)); take<1,3>(a)",
         "(_3,_5):(_2,_6)",
-        f_take
+        crate::eval::overloads::take
     ),
     b!(
         "select",
@@ -697,6 +719,6 @@ pub const BUILTINS: &[Builtin] = &[
         "The modes I... in that order",
         "a = make_layout((_2,_3,_5,_7)); select<1,3>(a)",
         "(_3,_7):(_2,_30)",
-        f_select
+        crate::eval::overloads::select
     ),
 ];

@@ -5,7 +5,7 @@
 //! May import: `eval::{int, int_tuple, layout, error, value, builtins}`, `ops::tuple`, `ops::coord`,
 //! `ops::algebra` (coalesce, complement) and `ops::divide` (tiled_product).
 
-mod builtins;
+pub(crate) mod builtins;
 pub use builtins::BUILTINS;
 
 use crate::eval::error::{EvalError, R};

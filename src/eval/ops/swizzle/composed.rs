@@ -9,7 +9,7 @@
 //! May import: `eval::{builtins, value, layout, int, int_tuple, error}`, `super::bits`.
 
 use super::bits::{self, Off};
-use crate::eval::builtins::{self, TArg};
+use crate::eval::builtins::{self, Args, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple;
@@ -159,9 +159,9 @@ pub fn layout_then_swizzle(a: &Layout, sw: Swizzle) -> R<Value> {
     compose3(Func::Swizzle(new), st(0), Value::Layout(a.clone()))
 }
 
-/// Two-argument `composition(a, b)` where a swizzle or composed layout is involved.
-/// Returns `no_match` for the plain cases (handled by the algebra module).
-pub fn composition(a: &Value, b: &Value) -> R<Value> {
+/// Two-argument `composition(a, b)` where a swizzle or composed layout is involved; other
+/// kinds are `call`'s refusal (the plain cases are the algebra module's).
+pub fn composition(call_args: &Args, a: &Value, b: &Value) -> R<Value> {
     match (a, b) {
         (Value::Swizzle(x), Value::Swizzle(y)) => Ok(Value::Swizzle(bits::merge(*x, *y)?)),
         (Value::Swizzle(x), Value::Layout(l)) => compose3(Func::Swizzle(*x), st(0), Value::Layout(l.clone())),
@@ -188,7 +188,7 @@ pub fn composition(a: &Value, b: &Value) -> R<Value> {
             let inner = call("composition", &[], vec![Value::from(ca.inner.clone()), b.clone()])?;
             rewrap(ca, inner)
         }
-        _ => Err(EvalError::no_match()),
+        _ => Err(call_args.refuse()),
     }
 }
 
@@ -525,9 +525,9 @@ fn cute_gcd(mut t: i64, mut u: i64) -> i64 {
 }
 
 /// `max_common_layout(Swizzle o O o B, L)` (either order).
-pub fn max_common_layout(c: &Composed, l: &Value) -> R<Value> {
+pub fn max_common_layout(call_args: &Args, c: &Composed, l: &Value) -> R<Value> {
     let Func::Swizzle(sw) = c.outer else {
-        return Err(EvalError::no_match());
+        return Err(call_args.refuse());
     };
     let common = call("max_common_layout", &[], vec![Value::from(c.inner.clone()), l.clone()])?;
     let sz = int_of(call("size", &[], vec![common.clone()])?, "size")?;
@@ -546,7 +546,7 @@ pub fn max_common_layout(c: &Composed, l: &Value) -> R<Value> {
 }
 
 /// `max_common_vector` with at least one swizzled layout.
-pub fn max_common_vector(a: &Value, b: &Value) -> R<Value> {
+pub fn max_common_vector(call_args: &Args, a: &Value, b: &Value) -> R<Value> {
     let sw_of = |c: &Composed| match c.outer {
         Func::Swizzle(sw) => Some(sw),
         _ => None,
@@ -554,7 +554,7 @@ pub fn max_common_vector(a: &Value, b: &Value) -> R<Value> {
     match (a, b) {
         (Value::Composed(ca), Value::Composed(cb)) => {
             let (Some(s0), Some(s1)) = (sw_of(ca), sw_of(cb)) else {
-                return Err(EvalError::no_match());
+                return Err(call_args.refuse());
             };
             let vec = int_of(
                 call("max_common_vector", &[], vec![Value::from(ca.inner.clone()), Value::from(cb.inner.clone())])?,
@@ -568,7 +568,7 @@ pub fn max_common_vector(a: &Value, b: &Value) -> R<Value> {
         }
         (Value::Composed(ca), Value::Layout(_)) | (Value::Layout(_), Value::Composed(ca)) => {
             let Some(sw) = sw_of(ca) else {
-                return Err(EvalError::no_match());
+                return Err(call_args.refuse());
             };
             let other = if matches!(a, Value::Composed(_)) { b } else { a };
             let vec = int_of(
@@ -577,15 +577,15 @@ pub fn max_common_vector(a: &Value, b: &Value) -> R<Value> {
             )?;
             Ok(Value::from(vec.min(st(1i64 << sw.m))))
         }
-        _ => Err(EvalError::no_match()),
+        _ => Err(call_args.refuse()),
     }
 }
 
 /// `logical_product(Layout, Swizzle o _0 o T)`: the product of the plain layouts, with a swizzle
 /// moved through it.
-pub fn logical_product_layout_composed(layout: &Value, c: &Composed) -> R<Value> {
+pub fn logical_product_layout_composed(call_args: &Args, layout: &Value, c: &Composed) -> R<Value> {
     let Func::Swizzle(sw) = c.outer else {
-        return Err(EvalError::no_match());
+        return Err(call_args.refuse());
     };
     if !c.offset.is_const(0) {
         return Err(EvalError::rule(

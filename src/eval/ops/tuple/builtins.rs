@@ -1,6 +1,6 @@
 //! Registry entries for "IntTuple arithmetic and tests" (oracle README group) and the generic
-//! tuple helpers (`wrap`, `repeat`, `remove`, ...). Entries return `no_match` for argument kinds
-//! they do not take, so overloads in later modules (swizzle, atoms) can answer.
+//! tuple helpers (`wrap`, `repeat`, `remove`, ...). An entry refuses the argument kinds it does
+//! not take (`nm`: the call's final error; `eval::overloads` chose this form by kind).
 
 use super as tp;
 use crate::eval::builtins::{Args, Builtin};
@@ -14,41 +14,41 @@ use crate::eval::value::Value;
 // Argument helpers shared by the registry tables of `tuple`, `structure` and `coord`
 // ---------------------------------------------------------------------------------------------
 
-/// "Not my argument kinds": let the next overload try.
-pub(crate) fn nm<T>() -> R<T> {
-    Err(EvalError::no_match())
+/// "Not these argument kinds": the call's refusal (see `Args::refuse`).
+pub(crate) fn nm<T>(a: &Args) -> R<T> {
+    Err(a.refuse())
 }
 
-/// Argument `i` as an IntTuple (no_match for other kinds, arity error if missing).
+/// Argument `i` as an IntTuple (refused for other kinds, arity error if missing).
 pub(crate) fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
     match a.arg(i)? {
         Value::Tuple(t) => Ok(t),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
-/// Argument `i` as an integer (no_match for a non-integer).
+/// Argument `i` as an integer (refused for a non-integer).
 pub(crate) fn int_arg(a: &Args, i: usize) -> R<Int> {
     match a.arg(i)? {
         Value::Tuple(IntTuple::I(x)) => Ok(*x),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
-/// Argument `i` as a Layout (no_match otherwise).
+/// Argument `i` as a Layout (refused otherwise).
 pub(crate) fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
     match a.arg(i)? {
         Value::Layout(l) => Ok(l),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
-/// The shape of an IntTuple or Layout argument (CuTe's `shape(x)`), no_match otherwise.
+/// The shape of an IntTuple or Layout argument (CuTe's `shape(x)`), refused otherwise.
 pub(crate) fn shape_arg(a: &Args, i: usize) -> R<IntTuple> {
     match a.arg(i)? {
         Value::Tuple(t) => Ok(t.clone()),
         Value::Layout(l) => Ok(l.shape.clone()),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 
@@ -105,18 +105,18 @@ pub(crate) fn foreign(v: &Value) -> bool {
     matches!(v, Value::Atom(_) | Value::Text(_) | Value::Tag(_))
 }
 
-/// no_match if any argument is foreign (see [`foreign`]).
+/// Refused if any argument is foreign (see [`foreign`]).
 pub(crate) fn no_foreign(a: &Args) -> R<()> {
     if a.args.iter().any(foreign) {
-        return nm();
+        return nm(a);
     }
     Ok(())
 }
 
-/// no_match if any argument is a swizzle or a composed layout (the swizzle module's).
+/// Refused if any argument is a swizzle or a composed layout (the swizzle module's forms).
 pub(crate) fn no_swizzle(a: &Args) -> R<()> {
     if a.args.iter().any(|v| matches!(v, Value::Swizzle(_) | Value::Composed(_))) {
-        return nm();
+        return nm(a);
     }
     Ok(())
 }
@@ -250,7 +250,7 @@ pub(crate) fn ceil_div_layout(target: &IntTuple, tiler: &Layout) -> R<IntTuple> 
 /// CuTe's `ceil_div` on values that are not both IntTuples: a layout divisor is `layout.hpp`'s
 /// `shape(complement(tiler, shape(target)))`; a tiler divides mode by mode (missing modes are
 /// `_1`); an integer by a tuple is divided by its size.
-fn ceil_div_value(x: &Value, y: &Value) -> R<Value> {
+fn ceil_div_value(call: &Args, x: &Value, y: &Value) -> R<Value> {
     match (x, y) {
         (Value::Tuple(a), Value::Tuple(b)) => Ok(Value::Tuple(tp::ceil_div(a, b)?)),
         (_, Value::Layout(l)) => match tp::shape_value(x) {
@@ -266,13 +266,13 @@ fn ceil_div_value(x: &Value, y: &Value) -> R<Value> {
                 let v = xs
                     .iter()
                     .enumerate()
-                    .map(|(i, xi)| ceil_div_value(xi, ys.get(i).unwrap_or(&one)))
+                    .map(|(i, xi)| ceil_div_value(call, xi, ys.get(i).unwrap_or(&one)))
                     .collect::<R<Vec<_>>>()?;
                 Ok(Value::tuple(v))
             }
             // an integer by a tiler: CuTe's `size` of a tiler is `void`
             (None, Some(_)) => Err(EvalError::type_err(format!("ceil_div: {} `{y}` has no size", y.kind()))),
-            _ => nm(),
+            _ => nm(call),
         },
     }
 }
@@ -281,10 +281,10 @@ fn f_ceil_div(a: &Args) -> R<Value> {
     if !matches!(a.args, [Value::Tuple(_), Value::Tuple(_)]) {
         no_foreign(a)?;
         if matches!(a.args.first(), Some(Value::Swizzle(_))) {
-            return nm();
+            return nm(a);
         }
         want(a, 2, "ceil_div")?;
-        return ceil_div_value(a.arg(0)?, a.arg(1)?);
+        return ceil_div_value(a, a.arg(0)?, a.arg(1)?);
     }
     let (x, y) = two(a, "ceil_div")?;
     tv(tp::ceil_div(&x, &y)
@@ -352,7 +352,7 @@ fn f_evenly_divides(a: &Args) -> R<Value> {
     want(a, 2, "evenly_divides")?;
     match a.arg(1)? {
         b @ (Value::Tuple(_) | Value::Layout(_) | Value::Tile(_)) => iv(evenly_divides_value(&s, b)?),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 fn f_lex_less(a: &Args) -> R<Value> {
@@ -448,7 +448,7 @@ fn f_compact_order(a: &Args) -> R<Value> {
         Value::Tuple(o) => tv(tp::compact_order(s, o)?),
         Value::Tag(t) if t == "LayoutLeft" || t == "GenColMajor" => tv(tp::compact_col_major(s, &IntTuple::st(1))?),
         Value::Tag(t) if t == "LayoutRight" || t == "GenRowMajor" => tv(tp::compact_row_major(s, &IntTuple::st(1))?),
-        _ => nm(),
+        _ => nm(a),
     }
 }
 

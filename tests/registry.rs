@@ -1,0 +1,125 @@
+//! The registry: one entry per function name, every extra form belongs to an entry, and a probe
+//! of every name with many argument kinds (what `eval::overloads` chooses between) that never
+//! panics. `dispatch_dump` (ignored) writes the full answer of each probe call to `$DIFF_OUT`,
+//! so a change to the dispatch can be compared before/after with `diff`.
+mod common;
+use cute::eval::error::take_warnings;
+use cute::registry::{self, TArg};
+use std::collections::HashSet;
+
+#[test]
+fn one_entry_per_name() {
+    let mut seen = HashSet::new();
+    let dup: Vec<&str> = registry::registry().iter().map(|b| b.name).filter(|n| !seen.insert(*n)).collect();
+    assert!(dup.is_empty(), "names with more than one registry entry: {dup:?}");
+}
+
+#[test]
+fn every_form_has_its_entry() {
+    for f in registry::documented() {
+        assert!(registry::exists(f.name), "form `{}` has no entry", f.sig);
+        assert!(registry::forms(f.name).iter().any(|g| g.sig == f.sig), "form `{}` is not in help", f.sig);
+    }
+}
+
+/// Values of every kind the functions tell apart: integers, tuples, layouts, swizzles,
+/// composed layouts, tilers, tags, strings, MMA/copy objects, tensors, printed text.
+const POOL: &[&str] = &[
+    "5",
+    "_4",
+    "_0",
+    "(2,_3)",
+    "((2,3),4)",
+    "(_,2)",
+    "(_4,_2):(_1,_4)",
+    "(_8,_64):(_64,_1)",
+    "((_2,_2),_4):((_1,_8),_2)",
+    "Sw<3,3,3>",
+    "Sw<3,3,3> o (_8,_64):(_64,_1)",
+    "Sw<2,0,2> o _2 o (_4,_4):(_4,_1)",
+    "make_composed_layout(_16:_2, _0, (_4,_4):(_1,_4))",
+    "<_4,_2>",
+    "<_2:_2,_4>",
+    "LayoutLeft",
+    "half_t",
+    "\"s\"",
+    "SM80_16x8x16_F16F16F16F16_TN",
+    "mma_atom(SM80_16x8x16_F16F16F16F16_TN)",
+    "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1)))",
+    "SM75_U32x4_LDSM_N",
+    "copy_atom(SM75_U32x4_LDSM_N, half_t)",
+    "make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_16,_8):(_1,_16), make_layout((_8,_1)))",
+    "partition_C(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))), 37, make_layout((_64,_32)))",
+    "partition_C(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))), 37, Sw<3,3,3> o (_64,_32):(_32,_1))",
+    "print_layout((_2,_2):(_1,_2))",
+];
+
+/// Every name × every template-argument set × every list of 0..2 pool values (and 3 values of a
+/// smaller pool): one line per call with its value or its whole error, and its warnings.
+fn probe(names: &[&str], full: bool) -> String {
+    let pool: Vec<_> = POOL.iter().map(|s| common::eval_value(s).unwrap_or_else(|e| panic!("{s}: {e:?}"))).collect();
+    let small = [0usize, 3, 6, 10, 19, 21, 24];
+    let targsets: Vec<Vec<TArg>> = vec![
+        vec![],
+        vec![TArg::Int(1)],
+        vec![TArg::Int(0), TArg::Int(1)],
+        vec![TArg::Name("half_t".into()), TArg::Name("uint32_t".into())],
+    ];
+    let mut lists: Vec<Vec<usize>> = vec![vec![]];
+    lists.extend((0..pool.len()).map(|i| vec![i]));
+    if full {
+        for i in 0..pool.len() {
+            lists.extend((0..pool.len()).map(|j| vec![i, j]));
+        }
+    }
+    let mut triples: Vec<Vec<usize>> = Vec::new();
+    for &i in &small {
+        for &j in &small {
+            for &k in &small {
+                triples.push(vec![i, j, k]);
+            }
+        }
+    }
+    let mut out = String::new();
+    for n in names {
+        for (ti, t) in targsets.iter().enumerate() {
+            let extra: &[Vec<usize>] = if full && ti <= 1 { &triples } else { &[] };
+            for l in lists.iter().chain(extra) {
+                let args: Vec<_> = l.iter().map(|&i| pool[i].clone()).collect();
+                let _ = take_warnings();
+                let r = registry::call(n, t, &args);
+                let w = take_warnings();
+                let shown = match &r {
+                    Ok(v) => {
+                        let s = v.to_string();
+                        if s.len() > 300 {
+                            format!("OK {}..{}", &s[..s.char_indices().nth(150).map_or(s.len(), |c| c.0)], s.len())
+                        } else {
+                            format!("OK {s}")
+                        }
+                    }
+                    Err(e) => format!("ERR {e:?}"),
+                };
+                out += &format!("{n}<{ti}>{l:?} {shown} {w:?}\n");
+            }
+        }
+    }
+    out
+}
+
+/// Bad argument kinds are errors, never panics (one and no arguments of every kind).
+#[test]
+fn every_name_answers_every_kind() {
+    let names = registry::names();
+    let out = probe(&names, false);
+    assert!(out.lines().count() > 10_000);
+}
+
+/// `DIFF_OUT=/tmp/before.txt cargo test --release --test registry -- --ignored dispatch_dump`,
+/// then the same after a change to `DIFF_OUT=/tmp/after.txt`, then `diff` the two.
+#[test]
+#[ignore]
+fn dispatch_dump() {
+    let path = std::env::var("DIFF_OUT").unwrap_or_else(|_| "registry_dispatch.txt".into());
+    std::fs::write(path, probe(&registry::names(), true)).unwrap();
+}

@@ -8,12 +8,13 @@ use cute::eval::layout::Layout;
 // Laws
 // ------------------------------------------------------------------------------------------
 
-use cute::eval::atoms::alg::{self, Tl};
+use cute::eval::atoms::alg;
 use cute::eval::atoms::copy::{self as cp, Side};
 use cute::eval::atoms::mma::{self, Operand, TiledMma};
 use cute::eval::atoms::tensor::{Partition, Source};
 use cute::eval::atoms::{copy_table, mma_table};
 use cute::eval::builtins::TArg;
+use cute::eval::ops::algebra::Tiler;
 
 fn values_of(l: &Layout) -> Vec<i64> {
     let n = alg::size(l).expect("size").v;
@@ -89,7 +90,7 @@ fn law_atom_tv_layouts_cover_their_tiles() {
     assert!(checked > 300, "{checked}");
 }
 
-fn tiled(name: &str, atom_layout: &str, perm: Option<Tl>) -> TiledMma {
+fn tiled(name: &str, atom_layout: &str, perm: Option<Tiler>) -> TiledMma {
     let targs = if name.ends_with("_SS") || name.ends_with("_RS") {
         vec![TArg::Name("K".into()), TArg::Name("K".into())]
     } else {
@@ -155,7 +156,7 @@ fn law_retile_round_trips_with_the_mma_fragment() {
     ];
     for (op, which, al, perm) in cases {
         let perm =
-            perm.map(|p| Tl::from_shape(&cute::eval::atoms::lit::parse_tuple(p).expect("tuple")).expect("tiler"));
+            perm.map(|p| Tiler::from_shape(&cute::eval::atoms::lit::parse_tuple(p).expect("tuple")).expect("tiler"));
         let t = tiled("SM80_16x8x16_F16F16F16F16_TN", al, perm);
         let a = atom(op, "half_t");
         let c = cp::make_tiled_copy_mma(a, &t, which).expect("tiled copy");

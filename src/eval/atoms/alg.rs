@@ -9,100 +9,10 @@
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
+use crate::eval::int_tuple::IntTuple::{self, Under, I};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::{self as oa, Tiler};
 use crate::eval::ops::{coord as oc, divide as od, structure as os, tuple as ot};
-
-// ------------------------------------------------------------------------------------------
-// Tilers: what CuTe accepts as the right-hand side of composition / divide / product
-// ------------------------------------------------------------------------------------------
-
-/// A tiler element: `_`, an integer (a stride-1 layout of that size), a layout, or a tuple of
-/// tilers (one per mode).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Tl {
-    U,
-    I(Int),
-    L(Layout),
-    T(Vec<Tl>),
-}
-
-impl Tl {
-    /// A shape used as a tiler: integers stay integers, tuples become tuples of tilers.
-    pub fn from_shape(s: &IntTuple) -> R<Tl> {
-        Ok(match s {
-            I(i) => Tl::I(*i),
-            T(v) => Tl::T(v.iter().map(Tl::from_shape).collect::<R<_>>()?),
-            Under => Tl::U,
-            Basis(..) => return Err(unsupported("a scaled-basis tiler")),
-        })
-    }
-    /// `size` of a tiler (CuTe's `size` on a layout / integer / tuple).
-    pub fn size(&self) -> R<Int> {
-        match self {
-            Tl::U => Err(EvalError::rule("no size", "`_` has no size")),
-            Tl::I(i) => Ok(*i),
-            Tl::L(l) => size(l),
-            Tl::T(v) => v.iter().try_fold(st(1), |acc, t| acc.mul(t.size()?)),
-        }
-    }
-    /// `shape` of a tiler: an integer is its own shape, a layout its shape, a tuple the tuple
-    /// of the shapes.
-    pub fn shape(&self) -> R<IntTuple> {
-        match self {
-            Tl::U => Err(EvalError::rule("no shape", "`_` has no shape")),
-            Tl::I(i) => Ok(I(*i)),
-            Tl::L(l) => Ok(l.shape.clone()),
-            Tl::T(v) => Ok(T(v.iter().map(|t| t.shape()).collect::<R<_>>()?)),
-        }
-    }
-    pub fn is_static(&self) -> bool {
-        match self {
-            Tl::U => true,
-            Tl::I(i) => i.s,
-            Tl::L(l) => l.shape.is_static() && l.stride.is_static(),
-            Tl::T(v) => v.iter().all(|t| t.is_static()),
-        }
-    }
-}
-
-impl Tl {
-    /// The shared algebra's tiler.
-    pub fn to_tiler(&self) -> Tiler {
-        match self {
-            Tl::U => Tiler::Under,
-            Tl::I(i) => Tiler::Int(*i),
-            Tl::L(l) => Tiler::Layout(l.clone()),
-            Tl::T(v) => Tiler::Tuple(v.iter().map(|t| t.to_tiler()).collect()),
-        }
-    }
-}
-
-impl std::fmt::Display for Tl {
-    /// CuTe prints a tile as a tuple of its elements.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Tl::U => write!(f, "_"),
-            Tl::I(i) => write!(f, "{i}"),
-            Tl::L(l) => write!(f, "{l}"),
-            Tl::T(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
-        }
-    }
-}
-
-fn unsupported(what: &str) -> EvalError {
-    EvalError::rule("not supported", format!("{what} is not supported by the atoms functions"))
-}
 
 // ------------------------------------------------------------------------------------------
 // IntTuple helpers
@@ -231,8 +141,8 @@ pub fn composition(lhs: &Layout, rhs: &Layout) -> R<Layout> {
 }
 
 /// `composition(lhs, tiler)`.
-pub fn composition_t(lhs: &Layout, rhs: &Tl) -> R<Layout> {
-    oa::composition_tiler_raw(lhs, &rhs.to_tiler())
+pub fn composition_t(lhs: &Layout, rhs: &Tiler) -> R<Layout> {
+    oa::composition_tiler_raw(lhs, rhs)
 }
 
 /// `complement(L, cotarget)`.
@@ -256,23 +166,23 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
 }
 
 /// `logical_divide(L, tiler)`.
-pub fn logical_divide(l: &Layout, t: &Tl) -> R<Layout> {
-    od::logical_divide_tiler(l, &t.to_tiler())
+pub fn logical_divide(l: &Layout, t: &Tiler) -> R<Layout> {
+    od::logical_divide_tiler(l, t)
 }
 
 /// `zipped_divide(L, tiler)`.
-pub fn zipped_divide(l: &Layout, t: &Tl) -> R<Layout> {
-    od::zipped_divide(l, &t.to_tiler())
+pub fn zipped_divide(l: &Layout, t: &Tiler) -> R<Layout> {
+    od::zipped_divide(l, t)
 }
 
 /// `logical_product(block, tiler)`.
-pub fn logical_product(b: &Layout, t: &Tl) -> R<Layout> {
-    od::logical_product_tiler(b, &t.to_tiler())
+pub fn logical_product(b: &Layout, t: &Tiler) -> R<Layout> {
+    od::logical_product_tiler(b, t)
 }
 
 /// `tiled_product(block, tiler)`.
-pub fn tiled_product(b: &Layout, t: &Tl) -> R<Layout> {
-    od::tiled_product(b, &t.to_tiler())
+pub fn tiled_product(b: &Layout, t: &Tiler) -> R<Layout> {
+    od::tiled_product(b, t)
 }
 
 /// `raked_product(block, tiler)` of two layouts.

@@ -2,7 +2,7 @@
 //! `make_tiled_copy*` constructors, ported function by function.
 //! May import: `atoms::alg`, `atoms::copy_table`, `atoms::mma`, `atoms::tensor`, the algebra types.
 
-use super::alg::{self, Tl};
+use super::alg;
 use super::copy_table::CopyTraits;
 use super::mma::{Operand, TiledMma};
 use super::tensor::{repeat_under, Partition, Source};
@@ -10,6 +10,7 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::algebra::Tiler;
 use std::fmt;
 
 /// `Copy_Atom<Op, ValType>`: the traits' bit layouts recast to units of the value type.
@@ -73,7 +74,7 @@ pub struct TiledCopy {
     pub atom: CopyAtom,
     /// (tid, vid) -> coord in the tile
     pub layout_tv: Layout,
-    pub tiler: Tl,
+    pub tiler: Tiler,
 }
 
 impl fmt::Display for TiledCopy {
@@ -87,7 +88,7 @@ impl fmt::Display for TiledCopy {
 }
 
 /// `make_tiled_copy_impl`: build the TiledCopy and check its two static_asserts.
-pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tl) -> R<TiledCopy> {
+pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> R<TiledCopy> {
     let tn = alg::product(&alg::get(&layout_tv.shape, 0)?)?;
     let tv = alg::product(&alg::get(&layout_tv.shape, 1)?)?;
     let (an, av) = (atom.num_thr()?, atom.num_val()?);
@@ -120,7 +121,7 @@ pub fn make_tiled_copy(atom: CopyAtom, thr: &Layout, val: Option<&Layout>) -> R<
     let layout_mn = alg::raked_product(thr, val)?;
     let shape = T(vec![I(alg::size(thr)?), I(alg::size(val)?)]);
     let layout_tv = alg::with_shape(&alg::right_inverse(&layout_mn)?, &shape)?;
-    let tiler = Tl::from_shape(&alg::product_each(&layout_mn.shape)?)?;
+    let tiler = Tiler::from_shape(&alg::product_each(&layout_mn.shape)?)?;
     make_tiled_copy_impl(atom, layout_tv, tiler)
 }
 
@@ -132,7 +133,7 @@ pub fn make_tiled_copy_mma(atom: CopyAtom, mma: &TiledMma, op: Operand) -> R<Til
         Operand::B => (1, 2),
         Operand::C => (0, 1),
     };
-    let tiler = Tl::T(vec![Tl::I(mma.tile_size(r)?), Tl::I(mma.tile_size(c)?)]);
+    let tiler = Tiler::Tuple(vec![Tiler::Int(mma.tile_size(r)?), Tiler::Int(mma.tile_size(c)?)]);
     make_tiled_copy_impl(atom, tv, tiler)
 }
 
@@ -165,10 +166,10 @@ pub fn make_tiled_copy_c_atom(atom: CopyAtom, mma: &TiledMma) -> R<TiledCopy> {
     let tiler = mode_tilers(&mma_tiler, &layout_tv)?;
     let tile2mma = alg::composition_t(
         &alg::make_layout(&T(mma_tiler.iter().map(|s| I(*s)).collect()))?,
-        &Tl::T(tiler.iter().cloned().map(Tl::L).collect()),
+        &Tiler::Tuple(tiler.iter().cloned().map(Tiler::Layout).collect()),
     )?;
     let layout_tv = alg::composition(&alg::left_inverse(&tile2mma)?, &layout_tv)?;
-    make_tiled_copy_impl(atom, layout_tv, Tl::T(tiler.into_iter().map(Tl::L).collect()))
+    make_tiled_copy_impl(atom, layout_tv, Tiler::Tuple(tiler.into_iter().map(Tiler::Layout).collect()))
 }
 
 /// `make_cotiled_copy(atom, atom_tv_layout, data_layout)`.
@@ -191,9 +192,12 @@ pub fn make_cotiled_copy(atom: CopyAtom, atom_tv: &Layout, data: &Layout) -> R<T
     let flat = alg::product_each(&data.shape)?;
     let flat_v: Vec<Int> = alg::wrap(&flat).iter().map(|x| x.as_int()).collect::<R<_>>()?;
     let tiler = mode_tilers(&flat_v, &layout_tv_data)?;
-    let tile2data = alg::composition_t(&alg::make_layout(&flat)?, &Tl::T(tiler.iter().cloned().map(Tl::L).collect()))?;
+    let tile2data = alg::composition_t(
+        &alg::make_layout(&flat)?,
+        &Tiler::Tuple(tiler.iter().cloned().map(Tiler::Layout).collect()),
+    )?;
     let layout_tv = alg::composition(&alg::left_inverse(&tile2data)?, &layout_tv_data)?;
-    make_tiled_copy_impl(atom, layout_tv, Tl::T(tiler.into_iter().map(Tl::L).collect()))
+    make_tiled_copy_impl(atom, layout_tv, Tiler::Tuple(tiler.into_iter().map(Tiler::Layout).collect()))
 }
 
 /// Src or Dst side of a TiledCopy.
@@ -217,13 +221,13 @@ impl TiledCopy {
         match mode {
             None => tiler_product(&self.tiler),
             Some(i) => match &self.tiler {
-                Tl::T(v) => match v.get(i).ok_or_else(|| {
+                Tiler::Tuple(v) => match v.get(i).ok_or_else(|| {
                     EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len()))
                 })? {
-                    Tl::L(l) => alg::size(l),
+                    Tiler::Layout(l) => alg::size(l),
                     t => tiler_product(t),
                 },
-                Tl::L(l) if i == 0 => alg::size(l),
+                Tiler::Layout(l) if i == 0 => alg::size(l),
                 t if i == 0 => tiler_product(t),
                 _ => Err(EvalError::rule("Index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
             },
@@ -242,18 +246,19 @@ impl TiledCopy {
     /// `tile2thrfrg(tensor, ref2trg)`.
     fn tile2thrfrg(&self, tensor: &Layout, ref2trg: &Layout) -> R<Layout> {
         let atom_shape = T(vec![I(self.atom.num_thr()?), I(self.atom.num_val()?)]);
-        let atom_layout_tv = alg::zipped_divide(&self.layout_tv, &Tl::from_shape(&atom_shape)?)?;
-        let trg_layout_tv = alg::composition_t(&atom_layout_tv, &Tl::T(vec![Tl::L(ref2trg.clone()), Tl::U]))?;
+        let atom_layout_tv = alg::zipped_divide(&self.layout_tv, &Tiler::from_shape(&atom_shape)?)?;
+        let trg_layout_tv =
+            alg::composition_t(&atom_layout_tv, &Tiler::Tuple(vec![Tiler::Layout(ref2trg.clone()), Tiler::Under]))?;
         let profile = T(vec![I(st(1)), T(vec![I(st(1)), I(st(1))])]);
         let thrval2mn = alg::coalesce_by(&alg::zip(&trg_layout_tv)?, &profile)?;
-        let tv_tensor = alg::composition_t(tensor, &Tl::T(vec![Tl::L(thrval2mn), Tl::U]))?;
+        let tv_tensor = alg::composition_t(tensor, &Tiler::Tuple(vec![Tiler::Layout(thrval2mn), Tiler::Under]))?;
         alg::slice(&T(vec![T(vec![Under, Under]), Under]), &tv_tensor)
     }
 
     /// `tidfrg_S/D(tensor)`: (Thr, (FrgV,FrgX), (RestM,RestN,...)).
     pub fn tidfrg(&self, side: Side, t: &Layout) -> R<Layout> {
         let tr = match &self.tiler {
-            Tl::T(v) => v.len(),
+            Tiler::Tuple(v) => v.len(),
             _ => 1,
         };
         if alg::rank(t) < tr {
@@ -300,13 +305,13 @@ impl TiledCopy {
         let tiler_shape = self.tiler.shape()?;
         let frg_layout_mn = alg::upcast(n.v, &alg::with_shape(&alg::right_inverse(&self.layout_tv)?, &tiler_shape)?)?;
         let frg_layout_v = alg::zipped_divide(
-            &alg::logical_product(&alg::make_layout(&I(v))?, &Tl::L(alg::right_inverse(&frg_layout_mn)?))?,
-            &Tl::L(alg::make_layout(&I(self.atom.num_val()?))?),
+            &alg::logical_product(&alg::make_layout(&I(v))?, &Tiler::Layout(alg::right_inverse(&frg_layout_mn)?))?,
+            &Tiler::Layout(alg::make_layout(&I(self.atom.num_val()?))?),
         )?;
         let mut tile = vec![I(v)];
         tile.extend(alg::wrap(&alg::product_each(&frg_layout_mn.shape)?));
-        let t_tensor = alg::zipped_divide(t, &Tl::from_shape(&T(tile))?)?;
-        let v_tensor = alg::composition_t(&t_tensor, &Tl::T(vec![Tl::L(frg_layout_v), Tl::U]))?;
+        let t_tensor = alg::zipped_divide(t, &Tiler::from_shape(&T(tile))?)?;
+        let v_tensor = alg::composition_t(&t_tensor, &Tiler::Tuple(vec![Tiler::Layout(frg_layout_v), Tiler::Under]))?;
         let mut second = vec![I(st(0))];
         second.extend(std::iter::repeat_n(Under, r.saturating_sub(1)));
         let second = if r <= 1 { I(st(0)) } else { T(second) };
@@ -315,11 +320,11 @@ impl TiledCopy {
 }
 
 /// CuTe's `product` of a tiler: integers multiply; a layout inside gives `void` (refused).
-fn tiler_product(t: &Tl) -> R<Int> {
+fn tiler_product(t: &Tiler) -> R<Int> {
     match t {
-        Tl::I(i) => Ok(*i),
-        Tl::T(v) => v.iter().try_fold(st(1), |acc, x| acc.mul(tiler_product(x)?)),
-        Tl::L(_) | Tl::U => Err(EvalError::rule(
+        Tiler::Int(i) => Ok(*i),
+        Tiler::Tuple(v) => v.iter().try_fold(st(1), |acc, x| acc.mul(tiler_product(x)?)),
+        Tiler::Layout(_) | Tiler::Under => Err(EvalError::rule(
             "invalid use of void expression",
             "the size of a tiler that holds layouts (product of a layout is void in CuTe); use tile_size<I>(C)",
         )),

@@ -25,8 +25,8 @@ use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::ops::algebra::Tiler;
 use crate::eval::value::Value;
-use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
 use copy_table::CopyTraits;
 use mma::{Operand, TiledMma};
@@ -251,11 +251,11 @@ fn thr_arg(a: &Args, i: usize) -> R<i64> {
 }
 
 /// A tiler value (`<...>`, a shape, a layout, an integer, `_`).
-fn tiler_of(v: &Value) -> R<Tl> {
+fn tiler_of(v: &Value) -> R<Tiler> {
     match v {
-        Value::Tuple(t) => Tl::from_shape(t),
-        Value::Layout(l) => Ok(Tl::L(l.clone())),
-        Value::Tile(items) => Ok(Tl::T(items.iter().map(tiler_of).collect::<R<_>>()?)),
+        Value::Tuple(t) => Tiler::from_shape(t),
+        Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
+        Value::Tile(items) => Ok(Tiler::Tuple(items.iter().map(tiler_of).collect::<R<_>>()?)),
         other => Err(EvalError::type_err(format!("expected a tiler, got {} `{other}`", other.kind()))),
     }
 }
@@ -265,15 +265,6 @@ fn nargs(a: &Args, lo: usize, hi: usize, usage: &str) -> R<()> {
         return Err(EvalError::arity(format!("usage: {usage}")));
     }
     Ok(())
-}
-
-fn tl_value(t: &Tl) -> Value {
-    match t {
-        Tl::U => Value::Tuple(IntTuple::Under),
-        Tl::I(i) => Value::Tuple(IntTuple::I(*i)),
-        Tl::L(l) => Value::Layout(l.clone()),
-        Tl::T(v) => Value::tuple(v.iter().map(tl_value).collect()),
-    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -683,7 +674,7 @@ fn f_make_cotiled_copy(a: &Args) -> R<Value> {
 
 fn f_tiler_mn(a: &Args) -> R<Value> {
     nargs(a, 1, 1, "tiler_mn(C)")?;
-    Ok(tl_value(&tiled_copy(a, 0)?.tiler))
+    Ok(tiled_copy(a, 0)?.tiler.to_value())
 }
 
 fn f_tiled_layout_tv(a: &Args) -> R<Value> {

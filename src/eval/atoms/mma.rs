@@ -1,8 +1,7 @@
 //! `MMA_Atom`, `TiledMMA` and `ThrMMA` of `cute/atom/mma_atom.hpp`: thrfrg_A/B/C,
 //! get_layoutA/B/C_TV, partition_A/B/C, tile_size/tile_shape, ported function by function.
-//! May import: `atoms::alg`, `atoms::mma_table`, `atoms::tensor`, the algebra data types.
+//! May import: `atoms::mma_table`, `atoms::tensor`, the algebra data types, `eval::ops`.
 
-use super::alg;
 use super::mma_table::MmaTraits;
 use super::tensor::{partition_coord, Partition, Source};
 use crate::eval::error::{EvalError, R};
@@ -10,6 +9,7 @@ use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::Tiler;
+use crate::eval::ops::{algebra as oa, coord as oc, divide as od, structure as os, tuple as ot};
 use std::fmt;
 
 /// `TiledMMA<MMA_Atom<Op>, AtomLayoutMNK, PermutationMNK>`.
@@ -69,13 +69,13 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
     let default = Layout::new(T(vec![I(st(1)), I(st(1)), I(st(1))]), T(vec![I(st(0)), I(st(0)), I(st(0))]));
     let thr_layout_mnk = match atom_layout {
         Some(l) => {
-            if alg::rank(l) > 3 {
+            if os::rank(l) > 3 {
                 return Err(EvalError::rule(
                     "TiledMMA requires rank-3 AtomLayoutMNK",
-                    format!("{l} has rank {}", alg::rank(l)),
+                    format!("{l} has rank {}", os::rank(l)),
                 ));
             }
-            alg::append_to(l, 3)?
+            os::append_n(l, 3, &Layout::new(I(st(1)), I(st(0))))?
         }
         None => default,
     };
@@ -100,7 +100,7 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
         }
         p3[k] = x;
     }
-    let thr_layout_vmnk = alg::tiled_product(&atom.thr_id, &Tiler::Layout(thr_layout_mnk.clone()))?;
+    let thr_layout_vmnk = od::tiled_product(&atom.thr_id, &Tiler::Layout(thr_layout_mnk.clone()))?;
     Ok(TiledMma { atom, atom_layout: thr_layout_mnk, thr_layout_vmnk, perm: p3 })
 }
 
@@ -115,10 +115,10 @@ pub fn shape_as_atom_layout_error() -> EvalError {
 
 impl TiledMma {
     fn vmnk_size(&self, i: usize) -> R<Int> {
-        alg::product(&alg::get(&self.thr_layout_vmnk.shape, i)?)
+        ot::product(self.thr_layout_vmnk.shape.get(i)?)
     }
     fn atom_size(&self, i: usize) -> R<Int> {
-        alg::product(&alg::get(&self.atom.shape_mnk, i)?)
+        ot::product(self.atom.shape_mnk.get(i)?)
     }
 
     /// `permutation_mnk<I>()`: the permutation, or `size<I>(AtomShape_MNK) * size<I+1>(ThrLayoutVMNK)`.
@@ -149,7 +149,7 @@ impl TiledMma {
 
     /// `thrfrg_A/B/C(tensor)`: ((ThrV,(Thr_r,Thr_c)),(FrgV,(Rest_r,Rest_c))).
     pub fn thrfrg(&self, op: Operand, t: &Layout) -> R<Layout> {
-        if alg::rank(t) < 2 {
+        if os::rank(t) < 2 {
             return Err(EvalError::rule(
                 "static assertion failed",
                 format!("thrfrg needs a tensor of rank >= 2, got {t}"),
@@ -157,41 +157,43 @@ impl TiledMma {
         }
         let (r, c) = op.mnk();
         let t_tile = Tiler::Tuple(vec![self.permutation_mnk(r)?, self.permutation_mnk(c)?]);
-        let t_tensor = alg::logical_divide(t, &t_tile)?;
+        let t_tensor = od::logical_divide_tiler(t, &t_tile)?;
         let a_tile = Tiler::Tuple(vec![
-            Tiler::Layout(alg::make_layout(&I(self.atom_size(r)?))?),
-            Tiler::Layout(alg::make_layout(&I(self.atom_size(c)?))?),
+            Tiler::Layout(os::make_layout(&I(self.atom_size(r)?))?),
+            Tiler::Layout(os::make_layout(&I(self.atom_size(c)?))?),
         ]);
-        let a_tensor = alg::zipped_divide(&t_tensor, &a_tile)?;
-        let tv_tensor =
-            alg::composition_t(&a_tensor, &Tiler::Tuple(vec![Tiler::Layout(self.atom_tv(op).clone()), Tiler::Under]))?;
+        let a_tensor = od::zipped_divide(&t_tensor, &a_tile)?;
+        let tv_tensor = oa::composition_tiler_raw(
+            &a_tensor,
+            &Tiler::Tuple(vec![Tiler::Layout(self.atom_tv(op).clone()), Tiler::Under]),
+        )?;
         let thr_tile = Tiler::Tuple(vec![
             Tiler::Under,
             Tiler::Tuple(vec![
-                Tiler::Layout(alg::make_layout(&I(self.vmnk_size(r + 1)?))?),
-                Tiler::Layout(alg::make_layout(&I(self.vmnk_size(c + 1)?))?),
+                Tiler::Layout(os::make_layout(&I(self.vmnk_size(r + 1)?))?),
+                Tiler::Layout(os::make_layout(&I(self.vmnk_size(c + 1)?))?),
             ]),
         ]);
-        alg::zipped_divide(&tv_tensor, &thr_tile)
+        od::zipped_divide(&tv_tensor, &thr_tile)
     }
 
     /// `thridx_2_thrid`: thread index -> thread id in ThrLayoutVMNK.
     fn thridx_2_thrid(&self) -> R<Layout> {
         let v = &self.thr_layout_vmnk;
-        let n = alg::size(v)?;
+        let n = os::size(v)?;
         let outer = Layout::new(T(vec![I(n), I(st(1))]), T(vec![I(st(1)), I(st(0))]));
-        let inv = alg::right_inverse(&alg::concat(&[v.clone(), alg::complement1(v)?]))?;
-        alg::composition(&outer, &inv)
+        let inv = oa::right_inverse(&os::make_layout_cat(&[v.clone(), oa::complement_cosize(v)?]))?;
+        oa::composition_raw(&outer, &inv)
     }
 
     /// `get_layoutA/B/C_TV()`: (thread index, value) -> index in the tile.
     pub fn get_layout_tv(&self, op: Operand) -> R<Layout> {
         let (r, c) = op.mnk();
-        let reference = alg::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
+        let reference = os::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
         let frg = self.thrfrg(op, &reference)?;
         let t2t = Tiler::Tuple(vec![Tiler::Layout(self.thridx_2_thrid()?), Tiler::Under]);
         match op {
-            Operand::C => alg::composition_t(&frg, &t2t),
+            Operand::C => oa::composition_tiler_raw(&frg, &t2t),
             Operand::A | Operand::B => {
                 let (s1, s2) = (self.vmnk_size(1)?, self.vmnk_size(2)?);
                 let d = if op == Operand::A { (st(1), st(0)) } else { (st(0), st(1)) };
@@ -202,15 +204,19 @@ impl TiledMma {
                         Tiler::Under,
                     ]),
                 ]);
-                let x = alg::composition_t(&frg, &Tiler::Tuple(vec![tile, Tiler::Under]))?;
-                alg::composition_t(&x, &t2t)
+                let x = oa::composition_tiler_raw(&frg, &Tiler::Tuple(vec![tile, Tiler::Under]))?;
+                oa::composition_tiler_raw(&x, &t2t)
             }
         }
     }
 
     /// `get_slice(thr).partition_A/B/C(counting tensor of L)`.
     pub fn partition(&self, op: Operand, thr: i64, src: &Source) -> R<Partition> {
-        let vmnk = alg::get_flat_coord(&self.thr_layout_vmnk, dy(thr))?;
+        let vmnk: Vec<Int> = oc::get_flat_coord(&self.thr_layout_vmnk, &I(dy(thr)))?
+            .modes()
+            .iter()
+            .map(IntTuple::as_int)
+            .collect::<R<_>>()?;
         let (r, c) = op.mnk();
         let at = |i: usize| {
             vmnk.get(i)

@@ -5,13 +5,13 @@
 //! - `mma`: `MMA_Atom`, `TiledMMA`, `ThrMMA` (`mma_atom.hpp`).
 //! - `copy`: `Copy_Atom`, `TiledCopy`, `ThrCopy`, `make_tiled_copy*` (`copy_atom.hpp`).
 //! - `tensor`: counting tensors and what their partitions print.
-//! - `alg`: the part of the layout algebra these are built from (a facade over CuTe's functions).
 //! - `lit`, `types`: table literals and value-type sizes.
 //!
-//! This file holds the values (`AtomValue`), the built-in table and `named_value`.
+//! This file holds the values (`AtomValue`), the built-in table and `named_value`. The atoms call
+//! the algebra in `eval::ops` directly, in its warning-free `_raw` forms where CuTe composes
+//! internally (`composition_raw`, `composition_tiler_raw`).
 //! May import: `eval::*` algebra modules; never the parser, interpreter, render or runtime.
 
-pub mod alg;
 pub mod copy;
 pub mod copy_table;
 pub mod latex;
@@ -26,6 +26,7 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::algebra::Tiler;
+use crate::eval::ops::{coord as oc, structure as os, tuple as ot};
 use crate::eval::value::Value;
 use copy::{CopyAtom, Side, TiledCopy};
 use copy_table::CopyTraits;
@@ -345,17 +346,17 @@ pub(crate) fn f_size(a: &Args) -> R<Value> {
                 }
                 _ => return Err(a.refuse()),
             };
-            mode = alg::get(&mode, i)?;
+            mode = mode.get(i)?.clone();
         }
-        return Ok(Value::Tuple(IntTuple::I(alg::product(&mode)?)));
+        return Ok(Value::Tuple(IntTuple::I(ot::product(&mode)?)));
     }
     if !a.targs.is_empty() {
         return Err(a.refuse());
     }
     match atom_arg(a, 0)? {
-        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(alg::size(&t.thr_layout_vmnk)?))),
+        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(os::size(&t.thr_layout_vmnk)?))),
         AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.num_thr()?))),
-        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(alg::size(&p.layout)?))),
+        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(os::size(&p.layout)?))),
         _ => Err(a.refuse()),
     }
 }
@@ -490,7 +491,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             let (mut v, off) = comp(&Value::Tuple(coord.clone()), &c)?;
             // the consumed modes add nothing to a MixedBits offset when their part of the
             // offset is statically zero: CuTe's offset object is unchanged
-            let (_, plain_off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+            let (_, plain_off) = oc::slice_and_offset(&coord, &p.layout)?;
             if matches!(plain_off, IntTuple::I(i) if i.is_const(0)) {
                 keep_mixed(p, &mut v);
             }
@@ -501,7 +502,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             Ok(Value::Tuple(crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?))
         };
     }
-    let (layout, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+    let (layout, off) = oc::slice_and_offset(&coord, &p.layout)?;
     let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
     if sliced {
         Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))

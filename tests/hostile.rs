@@ -454,6 +454,19 @@ fn huge_pictures_and_comparisons() {
     assert_eq!(r.out.lines().count(), 2 + 2 * 1024 + 1, "{}", clip(&r.out));
 }
 
+/// A negative extent (CuTe does not refuse `(-2,3):(1,2)`) draws an empty grid; `print_svg` of one
+/// was a capacity-overflow panic (a fuzz finding, tests/fuzz_regressions/structured).
+#[test]
+fn pictures_of_negative_extents() {
+    for src in ["(-2,3):(1,2)", "(2,-3):(1,2)", "(-2,-3):(1,2)", "Sw<1,0,1> o (-2,3):(1,2)"] {
+        for f in ["print_svg", "print_layout", "print_latex"] {
+            let r = cute_e(&format!("{f}({src})"));
+            assert_eq!(r.code, Some(0), "{f}({src}): {}", r.show());
+            assert!(!r.err.contains("panicked"), "{f}({src}): {}", r.show());
+        }
+    }
+}
+
 #[test]
 fn huge_cotargets_and_products() {
     for src in [

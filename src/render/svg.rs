@@ -126,7 +126,8 @@ fn layout_picture(v: &Value) -> R<String> {
     let g = Grid::new(&layout)?;
     check_limit("print_svg", g.rows, g.cols)?;
     let sw = outer_swizzle(&layout);
-    let mut values = Vec::with_capacity((g.rows * g.cols) as usize);
+    // a negative extent (CuTe does not refuse one) draws no cells
+    let mut values = Vec::with_capacity((g.rows.max(0) * g.cols.max(0)) as usize);
     let mut widest = 1;
     for m in 0..g.rows {
         for n in 0..g.cols {

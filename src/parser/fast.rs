@@ -55,7 +55,32 @@ pub(super) fn stmt(chunk: &str) -> Option<Stmt> {
     };
     let end = p.i;
     p.ws();
-    (p.i == p.s.len()).then_some(Stmt { kind, span: Span::new(start, end) })
+    if p.i != p.s.len() {
+        return None;
+    }
+    // pest ends such a statement before the blanks that its last layout's span runs over when
+    // that layout's stride is an operator chain (`A o 4:K*2  `): leave those to pest
+    let last = match &kind {
+        StmtKind::Assert { lhs, rhs } => rhs.as_ref().unwrap_or(lhs),
+        StmtKind::Bind { value, .. } => value,
+        StmtKind::Expr(e) => e,
+        _ => return None,
+    };
+    if end > start && matches!(p.s[end - 1], b' ' | b'\t' | b'\r') && ends_in_operator(last) {
+        return None;
+    }
+    Some(Stmt { kind, span: Span::new(start, end) })
+}
+
+/// The rightmost operand of `e` is an operator chain (`a * b`, `~a`).
+fn ends_in_operator(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary(..) | ExprKind::Not(_) => true,
+        ExprKind::Layout(_, d) => ends_in_operator(d),
+        ExprKind::Compose(_, b) => ends_in_operator(b),
+        ExprKind::ComposedLit { inner, .. } => ends_in_operator(inner),
+        _ => false,
+    }
 }
 
 struct P<'a> {

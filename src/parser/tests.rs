@@ -600,3 +600,46 @@ fn fast_path_builds_what_pest_builds() {
     assert!(base_hits * 10 > accepted * 8, "{base_hits} of {accepted} statements");
     assert!(fast_hits > base_hits);
 }
+
+/// Fuzz findings of the `session` target's agreement check (fast path against pest).
+#[test]
+fn fast_path_agrees_on_fuzz_findings() {
+    let mut bad = Vec::new();
+    for src in [
+        "ayoUt_SM(6,I1) o \r\r-444444444:\rK\r\r-\r\r\r\rt_\r\r\r\r",
+        "A o (4):(K - t)\r\r",
+        "A o (4):(K - t)  ",
+        "(4):(K - t)\r",
+        "(4):(K - t)  ",
+        "(4):K\r",
+        "(4):(2)\r",
+        "(4):(2)  ",
+        "x = (4):(2)\r",
+        "A o (4):(2)\r",
+        "4:K - t  ",
+        "A o 4:K - t  ",
+        "A o 4:K - t",
+        "4:K - t\r",
+        "A o 4:K\r",
+        "A o 4:K  ",
+        "A o 4:K*2  ",
+        "A o B o 4:K*2  ",
+        "x = A o 4:K*2  ",
+        "A o 4*2:K  ",
+        "A o 4:(K*2)  ",
+        "assert A o 4:K*2  ",
+        "assert A == A o 4:~K  ",
+        "A o 4:K*2 \t",
+        "Sw<1,2,3> o 0 o 4:K*2  ",
+        "A o 4*2:K  ",
+        "A o ~K:K  ",
+        "A o (4,8):(K,2*K)  ",
+        "f(A o 4:K*2  )",
+        "<A o 4:K*2  >",
+    ] {
+        if let Err(e) = super::fast_path_agrees(src) {
+            bad.push(format!("{src:?}: {}", &e[e.len().saturating_sub(60)..]));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -314,7 +314,8 @@ impl fmt::Display for Ty {
             }
             Ty::Layout(s, d) => write!(f, "{s}:{d}"),
             Ty::Swizzle(b, m, s) => write!(f, "Sw<{b},{m},{s}>"),
-            Ty::Mixed(s, m) => write!(f, "M_{s}|(?&{m})"),
+            // CuTe prints `M_S|(D&F)=V`; the type does not carry D (nor V = S|D)
+            Ty::Mixed(s, m) => write!(f, "M_{s}|(?&{m})=?"),
             Ty::Composed(a, o, b) => write!(f, "{a} o {o} o {b}"),
             Ty::Op(n) => write!(f, "{n}"),
             Ty::MmaAtom(op) => write!(f, "mma_atom({op})"),
@@ -353,24 +354,6 @@ impl fmt::Display for Ty {
 }
 
 impl Ty {
-    /// True if the notation can state it: not a MixedBits offset, a scaled basis, an iterator or
-    /// a tensor (those decode to CuTe's print form).
-    pub fn in_notation(&self) -> bool {
-        match self {
-            Ty::Int(_)
-            | Ty::Under
-            | Ty::Basis(..)
-            | Ty::Swizzle(..)
-            | Ty::Op(_)
-            | Ty::MmaAtom(_)
-            | Ty::CopyAtom(..) => true,
-            Ty::Mixed(..) | Ty::Iter(_) | Ty::Tensor(..) => false,
-            Ty::Tuple(v) => v.iter().all(Ty::in_notation),
-            Ty::Layout(a, b) => a.in_notation() && b.in_notation(),
-            Ty::Composed(a, o, b) | Ty::TiledCopy(a, o, b) => a.in_notation() && o.in_notation() && b.in_notation(),
-            Ty::TiledMma(_, l, p) => l.in_notation() && p.in_notation(),
-        }
-    }
     fn is_int_tuple(&self) -> bool {
         match self {
             Ty::Int(_) | Ty::Under | Ty::Basis(..) => true,

@@ -473,6 +473,8 @@ fn ty(n: &Node) -> Option<Ty> {
         }
         ("Layout", 2) => Some(Ty::Layout(Box::new(ty(&args[0])?), Box::new(ty(&args[1])?))),
         ("Swizzle", 3) => Some(Ty::Swizzle(num(&args[0])?, num(&args[1])?, num(&args[2])?)),
+        // `template <int BBits, int MBase, int SShift = BBits>`: clang leaves a default out
+        ("Swizzle", 2) => Some(Ty::Swizzle(num(&args[0])?, num(&args[1])?, num(&args[0])?)),
         ("MixedBits", 2) => Some(Ty::Mixed(num(&args[0])?, num(&args[1])?)),
         ("ComposedLayout", 3) => {
             Some(Ty::Composed(Box::new(ty(&args[0])?), Box::new(ty(&args[1])?), Box::new(ty(&args[2])?)))
@@ -649,6 +651,8 @@ mod tests {
         "cute::Layout<cute::tuple<cute::C<(int)4>, cute::C<8>>, cute::tuple<cute::C<1>, cute::C<4>>>",
         "(_4,_8):(_1,_4)"
     );
+    // clang leaves out a template argument equal to its default (SShift = BBits)
+    decodes!(clang_default_shift, "cute::Swizzle<1, 1>", "Sw<1,1,1>");
     decodes!(mma_atom, "cute::MMA_Atom<cute::SM80_16x8x16_F32F16F16F32_TN>", "mma_atom(SM80_16x8x16_F32F16F16F32_TN)");
     decodes!(
         copy_atom,

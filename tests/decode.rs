@@ -1,7 +1,8 @@
-//! `cute --decode` proved on real compiler output: `tests/decode/*.txt` are g++ messages for
-//! cases CuTe refuses (`regenerate.sh` makes them from `cases.list` with the oracle's C++ and
-//! the CuTe 4.2 headers), `handwritten.types` holds types written by hand from CuTe's headers,
-//! one kind after another, each with the notation it decodes to.
+//! `cute --decode` proved on real compiler output: `tests/decode/*.txt` are g++, clang
+//! (`clang_*`) and nvcc (`nvcc_*`) messages for cases CuTe refuses (`regenerate.sh
+//! [g++|clang|nvcc]` makes them from `cases.list` with the oracle's C++ and the CuTe 4.2
+//! headers), `handwritten.types` holds types written by hand from CuTe's headers, one kind after
+//! another, each with the notation it decodes to.
 //!
 //! Every decoded type, fed back as notation (`?` given the value 3, a MixedBits' run-time bits
 //! 0), must evaluate to a value whose `cpp(...)` has exactly the original type: one C++ program
@@ -52,9 +53,14 @@ fn handwritten() -> Vec<(String, String)> {
 #[test]
 fn corpus_types_are_decoded_and_the_rest_kept() {
     let mut total = 0;
+    let mut per_compiler = std::collections::BTreeMap::new();
     for (name, text) in corpus() {
         let found = find(&text);
-        assert!(!found.is_empty(), "{name}: no CuTe type found");
+        // clang names no type in some messages (`no matching function for call to 'tile_size'`):
+        // such a file comes back unchanged, and the check below finds no CuTe integer left in it
+        *per_compiler
+            .entry(["clang", "nvcc"].into_iter().find(|c| name.starts_with(&format!("{c}_"))).unwrap_or("g++"))
+            .or_insert(0) += found.len();
         total += found.len();
         // the text between the types is kept byte for byte
         let out = decode(&text);
@@ -67,9 +73,9 @@ fn corpus_types_are_decoded_and_the_rest_kept() {
         }
         rebuilt.push_str(&text[at..]);
         assert_eq!(out, rebuilt, "{name}");
-        // every CuTe integer of the messages was recognised (what is left are template
-        // parameters: `cute::tuple<T ...>`, `C<N>`)
-        for left in ["cute::C<", " C<", "<C<", "(C<"] {
+        // every CuTe integer and swizzle of the messages was recognised (what is left are
+        // template parameters: `cute::tuple<T ...>`, `C<N>`, `Swizzle<B,M,S>`)
+        for left in ["cute::C<", " C<", "<C<", "(C<", "Swizzle<"] {
             for (k, _) in out.match_indices(left) {
                 let next = out[k + left.len()..].chars().next();
                 assert!(
@@ -81,6 +87,12 @@ fn corpus_types_are_decoded_and_the_rest_kept() {
         }
     }
     eprintln!("decode: {total} types in the corpus");
+    for c in ["g++", "clang", "nvcc"] {
+        assert!(
+            per_compiler.get(c).copied().unwrap_or(0) >= 10,
+            "{c}: too few types in its messages: {per_compiler:?}"
+        );
+    }
 }
 
 #[test]

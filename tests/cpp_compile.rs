@@ -174,34 +174,19 @@ impl Gen {
     }
 }
 
-fn random_tensor_cases() -> Vec<Case> {
-    let mut g = Gen(0x2545_f491_4f6c_dd1d);
+/// `n` values of the notation `next` draws from a generator seeded with `seed` (the ones `cute`
+/// refuses or that have no print are drawn again).
+fn random_cases(seed: u64, n: usize, what: &str, next: fn(&mut Gen) -> String) -> Vec<Case> {
+    let mut g = Gen(seed);
     let mut cases = Vec::new();
     let mut tries = 0;
-    while cases.len() < RANDOM_TENSORS && tries < 20 * RANDOM_TENSORS {
+    while cases.len() < n && tries < 20 * n {
         tries += 1;
-        let src = g.tensor();
+        let src = next(&mut g);
         if let Some(v) = eval(&src) {
             if printable(&v) {
                 let c = cpp(&v).unwrap_or_else(|e| panic!("{src}: cpp refused {v}: {e}"));
-                cases.push(Case { origin: format!("random tensor: {src}"), cpp: c, want: v.to_string() });
-            }
-        }
-    }
-    cases
-}
-
-fn random_cases() -> Vec<Case> {
-    let mut g = Gen(0x9e37_79b9_7f4a_7c15);
-    let mut cases = Vec::new();
-    let mut tries = 0;
-    while cases.len() < RANDOM_VALUES && tries < 20 * RANDOM_VALUES {
-        tries += 1;
-        let src = g.value();
-        if let Some(v) = eval(&src) {
-            if printable(&v) {
-                let c = cpp(&v).unwrap_or_else(|e| panic!("{src}: cpp refused {v}: {e}"));
-                cases.push(Case { origin: format!("random: {src}"), cpp: c, want: v.to_string() });
+                cases.push(Case { origin: format!("{what}: {src}"), cpp: c, want: v.to_string() });
             }
         }
     }
@@ -264,8 +249,8 @@ fn cpp_of_golden_and_random_values_compiles_and_prints_the_same() {
     let mut skipped = Vec::new();
     let mut cases = golden_cases(&mut skipped);
     let n_golden = cases.len();
-    let mut random = random_cases();
-    random.extend(random_tensor_cases());
+    let mut random = random_cases(0x9e37_79b9_7f4a_7c15, RANDOM_VALUES, "random", Gen::value);
+    random.extend(random_cases(0x2545_f491_4f6c_dd1d, RANDOM_TENSORS, "random tensor", Gen::tensor));
     let n_random = random.len();
     cases.extend(random);
     let work = cxx::work_dir();

@@ -58,18 +58,24 @@ fn golden_dir() -> Option<std::path::PathBuf> {
 
 use cute::jsonl::field as json_str;
 
+/// The `.jsonl` files of a folder, sorted.
+fn jsonl_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|f| f.ok().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn golden_expressions_parse() {
     let Some(dir) = golden_dir() else {
         eprintln!("no golden data found; skipped");
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|f| f.ok().map(|f| f.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
+    let files = jsonl_files(&dir);
     let (mut ok, mut rejected) = (0, 0);
     let mut failures = Vec::new();
     for f in &files {
@@ -133,12 +139,7 @@ fn scaled_bases_read_back_as_cute_prints_them() {
 #[test]
 fn counting_tensors_and_mixed_bits_read_back_as_cute_prints_them() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|f| f.ok().map(|f| f.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
+    let files = jsonl_files(&dir);
     let (mut tensors, mut mixed) = (0, 0);
     let mut seen = std::collections::HashSet::new();
     let mut failures = Vec::new();

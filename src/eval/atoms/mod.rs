@@ -5,13 +5,13 @@
 //! - `mma`: `MMA_Atom`, `TiledMMA`, `ThrMMA` (`mma_atom.hpp`).
 //! - `copy`: `Copy_Atom`, `TiledCopy`, `ThrCopy`, `make_tiled_copy*` (`copy_atom.hpp`).
 //! - `tensor`: counting tensors and what their partitions print.
-//! - `alg`: the part of the layout algebra these are built from (a facade over CuTe's functions).
 //! - `lit`, `types`: table literals and value-type sizes.
 //!
-//! This file holds the values (`AtomValue`), the built-in table and `named_value`.
+//! This file holds the values (`AtomValue`), the built-in table and `named_value`. The atoms call
+//! the algebra in `eval::ops` directly, in its warning-free `_raw` forms where CuTe composes
+//! internally (`composition_raw`, `composition_tiler_raw`).
 //! May import: `eval::*` algebra modules; never the parser, interpreter, render or runtime.
 
-pub mod alg;
 pub mod copy;
 pub mod copy_table;
 pub mod latex;
@@ -21,12 +21,14 @@ pub mod mma_table;
 pub mod tensor;
 pub mod types;
 
+use crate::eval::builtins::{b, form};
 use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::ops::algebra::Tiler;
+use crate::eval::ops::{coord as oc, structure as os, tuple as ot};
 use crate::eval::value::Value;
-use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
 use copy_table::CopyTraits;
 use mma::{Operand, TiledMma};
@@ -256,11 +258,11 @@ fn thr_arg(a: &Args, i: usize) -> R<i64> {
 }
 
 /// A tiler value (`<...>`, a shape, a layout, an integer, `_`).
-fn tiler_of(v: &Value) -> R<Tl> {
+fn tiler_of(v: &Value) -> R<Tiler> {
     match v {
-        Value::Tuple(t) => Tl::from_shape(t),
-        Value::Layout(l) => Ok(Tl::L(l.clone())),
-        Value::Tile(items) => Ok(Tl::T(items.iter().map(tiler_of).collect::<R<_>>()?)),
+        Value::Tuple(t) => Tiler::from_shape(t),
+        Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
+        Value::Tile(items) => Ok(Tiler::Tuple(items.iter().map(tiler_of).collect::<R<_>>()?)),
         other => Err(EvalError::type_err(format!("expected a tiler, got {} `{other}`", other.kind()))),
     }
 }
@@ -270,15 +272,6 @@ fn nargs(a: &Args, lo: usize, hi: usize, usage: &str) -> R<()> {
         return Err(EvalError::arity(format!("usage: {usage}")));
     }
     Ok(())
-}
-
-fn tl_value(t: &Tl) -> Value {
-    match t {
-        Tl::U => Value::Tuple(IntTuple::Under),
-        Tl::I(i) => Value::Tuple(IntTuple::I(*i)),
-        Tl::L(l) => Value::Layout(l.clone()),
-        Tl::T(v) => Value::tuple(v.iter().map(tl_value).collect()),
-    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -359,17 +352,17 @@ pub(crate) fn f_size(a: &Args) -> R<Value> {
                 }
                 _ => return Err(a.refuse()),
             };
-            mode = alg::get(&mode, i)?;
+            mode = mode.get(i)?.clone();
         }
-        return Ok(Value::Tuple(IntTuple::I(alg::product(&mode)?)));
+        return Ok(Value::Tuple(IntTuple::I(ot::product(&mode)?)));
     }
     if !a.targs.is_empty() {
         return Err(a.refuse());
     }
     match atom_arg(a, 0)? {
-        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(alg::size(&t.thr_layout_vmnk)?))),
+        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(os::size(&t.thr_layout_vmnk)?))),
         AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.num_thr()?))),
-        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(alg::size(&p.layout)?))),
+        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(os::size(&p.layout)?))),
         _ => Err(a.refuse()),
     }
 }
@@ -504,7 +497,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             let (mut v, off) = comp(&Value::Tuple(coord.clone()), &c)?;
             // the consumed modes add nothing to a MixedBits offset when their part of the
             // offset is statically zero: CuTe's offset object is unchanged
-            let (_, plain_off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+            let (_, plain_off) = oc::slice_and_offset(&coord, &p.layout)?;
             if matches!(plain_off, IntTuple::I(i) if i.is_const(0)) {
                 keep_mixed(p, &mut v);
             }
@@ -515,7 +508,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             Ok(Value::Tuple(crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?))
         };
     }
-    let (layout, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+    let (layout, off) = oc::slice_and_offset(&coord, &p.layout)?;
     let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
     if sliced {
         Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
@@ -688,7 +681,7 @@ fn f_make_cotiled_copy(a: &Args) -> R<Value> {
 
 fn f_tiler_mn(a: &Args) -> R<Value> {
     nargs(a, 1, 1, "tiler_mn(C)")?;
-    Ok(tl_value(&tiled_copy(a, 0)?.tiler))
+    Ok(tiled_copy(a, 0)?.tiler.to_value())
 }
 
 fn f_tiled_layout_tv(a: &Args) -> R<Value> {
@@ -831,147 +824,135 @@ pub(crate) fn quiet(f: impl FnOnce() -> R<Value>) -> R<Value> {
     r
 }
 
-macro_rules! form {
-    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr) => {
-        Form { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res }
-    };
-}
-
-macro_rules! b {
-    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: |a| quiet(|| ($f)(a)) }
-    };
-}
-
 /// What CuTe prints for the `print_latex` example (from the oracle).
 const PRINT_LATEX_COPY_EXAMPLE: &str = "% Layout S TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n% Layout D TV: ArithTuple(_0,_0) o (_2,(_2,_1)):(_1@0,(_1@1,_0))\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,1) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,0) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,1) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,2);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\node at (-1,1) {\\Large{\\texttt{1}}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,5) {\\shortstack{T0 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,6) {\\shortstack{T0 \\\\ V1}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,5) {\\shortstack{T1 \\\\ V0}};\n\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,6) {\\shortstack{T1 \\\\ V1}};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,5) grid (2,7);\n\n\\node at (0,7) {\\Large{\\texttt{0}}};\n\\node at (1,7) {\\Large{\\texttt{1}}};\n\\node at (-1,5) {\\Large{\\texttt{0}}};\n\\node at (-1,6) {\\Large{\\texttt{1}}};\n\\end{tikzpicture}\n\\end{document}";
 
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
-    b!("mma_layout_A", "mma_layout_A(OP)", "the MMA traits' ALayout: (thread, value) -> (m,k) index",
+    b!(quiet; "mma_layout_A", "mma_layout_A(OP)", "the MMA traits' ALayout: (thread, value) -> (m,k) index",
        "mma_layout_A(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))", |a| f_mma_layout(a, 'A')),
-    b!("mma_layout_B", "mma_layout_B(OP)", "the MMA traits' BLayout: (thread, value) -> (n,k) index",
+    b!(quiet; "mma_layout_B", "mma_layout_B(OP)", "the MMA traits' BLayout: (thread, value) -> (n,k) index",
        "mma_layout_B(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", |a| f_mma_layout(a, 'B')),
-    b!("mma_layout_C", "mma_layout_C(OP)", "the MMA traits' CLayout: (thread, value) -> (m,n) index",
+    b!(quiet; "mma_layout_C", "mma_layout_C(OP)", "the MMA traits' CLayout: (thread, value) -> (m,n) index",
        "mma_layout_C(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", |a| f_mma_layout(a, 'C')),
-    b!("mma_thr_id", "mma_thr_id(OP)", "the MMA traits' ThrID layout",
+    b!(quiet; "mma_thr_id", "mma_thr_id(OP)", "the MMA traits' ThrID layout",
        "mma_thr_id(SM90_64x64x16_F16F16F16_SS<K,K>)", "_128:_1", |a| f_mma_layout(a, 'T')),
-    b!("mma_shape_mnk", "mma_shape_mnk(OP)", "the MMA traits' Shape_MNK",
+    b!(quiet; "mma_shape_mnk", "mma_shape_mnk(OP)", "the MMA traits' Shape_MNK",
        "mma_shape_mnk(SM80_16x8x16_F16F16F16F16_TN)", "(_16,_8,_16)", |a| f_mma_layout(a, 'S')),
-    b!("mma_atom", "mma_atom(OP)", "MMA_Atom<OP> (prints ThrID, Shape_MNK, LayoutA/B/C_TV)",
+    b!(quiet; "mma_atom", "mma_atom(OP)", "MMA_Atom<OP> (prints ThrID, Shape_MNK, LayoutA/B/C_TV)",
        "mma_atom(SM70_8x8x4_F16F16F16F16_TN)",
        "MMA_Atom\n  ThrID:      (_4,_2):(_1,_16)\n  Shape_MNK:  (_8,_8,_4)\n  LayoutA_TV: (_8,_4):(_1,_8)\n  LayoutB_TV: (_8,_4):(_1,_8)\n  LayoutC_TV: (_8,_8):(_1,_8)",
        f_mma_atom),
-    b!("make_tiled_mma", "make_tiled_mma(OP, atom_layout [, permutation])", "a TiledMMA: atoms laid out by atom_layout (a layout), tile permuted by <M,N,K>",
+    b!(quiet; "make_tiled_mma", "make_tiled_mma(OP, atom_layout [, permutation])", "a TiledMMA: atoms laid out by atom_layout (a layout), tile permuted by <M,N,K>",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); T",
        "TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n  PermutationMNK: (_32,_32,_16)\nMMA_Atom\n  ThrID:      _32:_1\n  Shape_MNK:  (_16,_8,_16)\n  LayoutA_TV: ((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))\n  LayoutB_TV: ((_4,_8),(_2,_2)):((_16,_1),(_8,_64))\n  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",
        f_make_tiled_mma),
-    b!("tile_shape", "tile_shape(T)", "the (M,N,K) tile a TiledMMA computes",
+    b!(quiet; "tile_shape", "tile_shape(T)", "the (M,N,K) tile a TiledMMA computes",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tile_shape(T)", "(_32,_16,_16)", f_tile_shape),
-    b!("tile_size", "tile_size<I>(T) / tile_size(C) / tile_size<I>(C)", "size of mode I of a TiledMMA's tile; size of a TiledCopy's tile (or of its mode I)",
+    b!(quiet; "tile_size", "tile_size<I>(T) / tile_size(C) / tile_size<I>(C)", "size of mode I of a TiledMMA's tile; size of a TiledCopy's tile (or of its mode I)",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tile_size(G)", "_1024", f_tile_size),
-    b!("get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
+    b!(quiet; "get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
        "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),
-    b!("get_layoutB_TV", "get_layoutB_TV(T)", "(thread index, value) -> (n,k) index in the TiledMMA's B tile",
+    b!(quiet; "get_layoutB_TV", "get_layoutB_TV(T)", "(thread index, value) -> (n,k) index in the TiledMMA's B tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutB_TV(T)",
        "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))", |a| f_layout_tv(a, Operand::B)),
-    b!("get_layoutC_TV", "get_layoutC_TV(T)", "(thread index, value) -> (m,n) index in the TiledMMA's C tile",
+    b!(quiet; "get_layoutC_TV", "get_layoutC_TV(T)", "(thread index, value) -> (m,n) index in the TiledMMA's C tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutC_TV(T)",
        "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))", |a| f_layout_tv(a, Operand::C)),
-    b!("thrfrg_A", "thrfrg_A(T, L)", "L (M,K) tiled to ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
+    b!(quiet; "thrfrg_A", "thrfrg_A(T, L)", "L (M,K) tiled to ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); thrfrg_A(T, make_layout((_64,_32)))",
        "(((_4,_8),(_2,_1)),((_2,_2,_2),(_2,_2))):(((_128,_1),(_16,_0)),((_64,_8,_512),(_32,_1024)))", |a| f_thrfrg(a, Operand::A)),
-    b!("thrfrg_B", "thrfrg_B(T, L)", "L (N,K) tiled to ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))",
+    b!(quiet; "thrfrg_B", "thrfrg_B(T, L)", "L (N,K) tiled to ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); thrfrg_B(T, make_layout((_64,_32)))",
        "(((_4,_8),(_2,_1)),((_2,_2),((_2,_2),_2))):(((_128,_1),(_16,_0)),((_64,_512),((_8,_32),_1024)))", |a| f_thrfrg(a, Operand::B)),
-    b!("thrfrg_C", "thrfrg_C(T, L)", "L (M,N) tiled to ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
+    b!(quiet; "thrfrg_C", "thrfrg_C(T, L)", "L (M,N) tiled to ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); thrfrg_C(T, make_layout((_64,_64)))",
        "(((_4,_8),(_2,_2)),((_2,_2),(_2,(_2,_2)))):(((_128,_1),(_16,_1024)),((_64,_8),(_32,(_512,_2048))))", |a| f_thrfrg(a, Operand::C)),
-    b!("get_thr_layout_vmnk", "get_thr_layout_vmnk(T)", "(ThrV,ThrM,ThrN,ThrK) -> thread index",
+    b!(quiet; "get_thr_layout_vmnk", "get_thr_layout_vmnk(T)", "(ThrV,ThrM,ThrN,ThrK) -> thread index",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1), LayoutRight)); get_thr_layout_vmnk(T)",
        "(_32,_2,_2,_1):(_1,_64,_32,_0)", f_vmnk),
-    b!("partition_A", "partition_A(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,K)",
+    b!(quiet; "partition_A", "partition_A(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,K)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_A(T, 0, make_layout((_64,_32)))",
        "ArithTuple0 o ((_2,_2,_2),_2,_2):((_64,_8,_512),_32,_1024)", |a| f_partition_mma(a, Operand::A)),
-    b!("partition_B", "partition_B(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (N,K)",
+    b!(quiet; "partition_B", "partition_B(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (N,K)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_B(T, 5, (_32,_32):(_32,_1))",
        "ArithTuple34 o ((_2,_2),_2,_2):((_1,_8),_512,_16)", |a| f_partition_mma(a, Operand::B)),
-    b!("partition_C", "partition_C(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,N)",
+    b!(quiet; "partition_C", "partition_C(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,N)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_C(T, 37, make_layout((_64,_32)))",
        "ArithTuple145 o ((_2,_2),_2,_2):((_64,_8),_32,_1024)", |a| f_partition_mma(a, Operand::C)),
-    b!("copy_thr_id", "copy_thr_id(OP)", "the copy traits' ThrID layout",
+    b!(quiet; "copy_thr_id", "copy_thr_id(OP)", "the copy traits' ThrID layout",
        "copy_thr_id(SM75_U32x1_LDSM_N)", "_32:_1", |a| f_copy_layout(a, 'T')),
-    b!("copy_layout_src", "copy_layout_src(OP)", "the copy traits' SrcLayout: (thread, value) -> bit",
+    b!(quiet; "copy_layout_src", "copy_layout_src(OP)", "the copy traits' SrcLayout: (thread, value) -> bit",
        "copy_layout_src(SM75_U32x4_LDSM_N)", "(_32,_128):(_128,_1)", |a| f_copy_layout(a, 'S')),
-    b!("copy_layout_dst", "copy_layout_dst(OP)", "the copy traits' DstLayout: (thread, value) -> bit",
+    b!(quiet; "copy_layout_dst", "copy_layout_dst(OP)", "the copy traits' DstLayout: (thread, value) -> bit",
        "copy_layout_dst(SM75_U32x4_LDSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'D')),
-    b!("copy_layout_ref", "copy_layout_ref(OP)", "the copy traits' RefLayout: (thread, value) -> bit",
+    b!(quiet; "copy_layout_ref", "copy_layout_ref(OP)", "the copy traits' RefLayout: (thread, value) -> bit",
        "copy_layout_ref(SM90_U32x4_STSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'R')),
-    b!("copy_atom", "copy_atom(OP, T)", "Copy_Atom<OP, T>: the copy's layouts in units of the value type T",
+    b!(quiet; "copy_atom", "copy_atom(OP, T)", "Copy_Atom<OP, T>: the copy's layouts in units of the value type T",
        "copy_atom(SM75_U32x4_LDSM_N, half_t)",
        "Copy_Atom\n  ThrID:        _32:_1\n  ValLayoutSrc: (_32,_8):(_8,_1)\n  ValLayoutDst: (_32,(_2,_4)):(_2,(_1,_64))\n  ValLayoutRef: (_32,(_2,_4)):(_2,(_1,_64))\n  ValueType:    16b",
        f_copy_atom),
-    b!("val_layout_src", "val_layout_src(A)", "a copy atom's ValLayoutSrc (thread, value) -> value index",
+    b!(quiet; "val_layout_src", "val_layout_src(A)", "a copy atom's ValLayoutSrc (thread, value) -> value index",
        "val_layout_src(copy_atom(SM75_U16x4_LDSM_T, half_t))", "((_16,_2),_8):((_8,_0),_1)", |a| f_val_layout(a, 'S')),
-    b!("val_layout_dst", "val_layout_dst(A)", "a copy atom's ValLayoutDst",
+    b!(quiet; "val_layout_dst", "val_layout_dst(A)", "a copy atom's ValLayoutDst",
        "val_layout_dst(copy_atom(SM75_U32x4_LDSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'D')),
-    b!("val_layout_ref", "val_layout_ref(A)", "a copy atom's ValLayoutRef",
+    b!(quiet; "val_layout_ref", "val_layout_ref(A)", "a copy atom's ValLayoutRef",
        "val_layout_ref(copy_atom(SM90_U32x4_STSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'R')),
-    b!("make_tiled_copy", "make_tiled_copy(A, thr_layout [, val_layout])", "a TiledCopy: threads laid out by thr_layout, each copying val_layout",
+    b!(quiet; "make_tiled_copy", "make_tiled_copy(A, thr_layout [, val_layout])", "a TiledCopy: threads laid out by thr_layout, each copying val_layout",
        "G = make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_16,_8):(_1,_16), make_layout((_8,_1))); G",
        "TiledCopy\n  Tiler_MN:       (_128,_8)\n  TiledLayout_TV: (_128,_8):(_8,_1)\nCopy_Atom\n  ThrID:        _1:_0\n  ValLayoutSrc: (_1,_8):(_0,_1)\n  ValLayoutDst: (_1,_8):(_0,_1)\n  ValLayoutRef: (_1,_8):(_0,_1)\n  ValueType:    16b",
        f_make_tiled_copy),
-    b!("make_tiled_copy_A", "make_tiled_copy_A(A, TM)", "a TiledCopy with the TiledMMA's A thread-value layout",
+    b!(quiet; "make_tiled_copy_A", "make_tiled_copy_A(A, TM)", "a TiledCopy with the TiledMMA's A thread-value layout",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); get_layoutS_TV(L)",
        "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))", |a| f_make_tiled_copy_mma(a, Operand::A)),
-    b!("make_tiled_copy_B", "make_tiled_copy_B(A, TM)", "a TiledCopy with the TiledMMA's B thread-value layout",
+    b!(quiet; "make_tiled_copy_B", "make_tiled_copy_B(A, TM)", "a TiledCopy with the TiledMMA's B thread-value layout",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); L = make_tiled_copy_B(copy_atom(SM75_U32x4_LDSM_N, half_t), T); partition_S(L, 37, (_32,_32):(_32,_1))",
        "ArithTuple160 o ((_8,_1),_1,_2):((_1,_0),_0,_16)", |a| f_make_tiled_copy_mma(a, Operand::B)),
-    b!("make_tiled_copy_C", "make_tiled_copy_C(A, TM)", "a TiledCopy with the TiledMMA's C thread-value layout",
+    b!(quiet; "make_tiled_copy_C", "make_tiled_copy_C(A, TM)", "a TiledCopy with the TiledMMA's C thread-value layout",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); S = make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N, half_t), T); partition_D(S, 37, (_32,_32):(_32,_1))",
        "ArithTuple672 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", |a| f_make_tiled_copy_mma(a, Operand::C)),
-    b!("make_tiled_copy_C_atom", "make_tiled_copy_C_atom(A, TM)", "a TiledCopy over the smallest tile covering the atom's values of the MMA's C",
+    b!(quiet; "make_tiled_copy_C_atom", "make_tiled_copy_C_atom(A, TM)", "a TiledCopy over the smallest tile covering the atom's values of the MMA's C",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); tiler_mn(make_tiled_copy_C_atom(copy_atom(SM90_U32x2_STSM_N, half_t), T))",
        "((_8,_2,_2):(_1,_16,_8),(_8,_2):(_2,_1))", f_make_tiled_copy_c_atom),
-    b!("make_tiled_copy_S", "make_tiled_copy_S(A, C)", "a TiledCopy with C's source thread-value layout and another atom",
+    b!(quiet; "make_tiled_copy_S", "make_tiled_copy_S(A, C)", "a TiledCopy with C's source thread-value layout and another atom",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_S(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
        "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::S)),
-    b!("make_tiled_copy_D", "make_tiled_copy_D(A, C)", "a TiledCopy with C's destination thread-value layout and another atom",
+    b!(quiet; "make_tiled_copy_D", "make_tiled_copy_D(A, C)", "a TiledCopy with C's destination thread-value layout and another atom",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_D(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
        "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::D)),
-    b!("make_tiled_copy_impl", "make_tiled_copy_impl(A, layout_tv, tiler)", "the TiledCopy<A, layout_tv, tiler> itself: (thread, value) -> coordinate in the tiler's tile",
+    b!(quiet; "make_tiled_copy_impl", "make_tiled_copy_impl(A, layout_tv, tiler)", "the TiledCopy<A, layout_tv, tiler> itself: (thread, value) -> coordinate in the tiler's tile",
        "tiler_mn(make_tiled_copy_impl(copy_atom(UniversalCopy<uint128_t>, half_t), ((_4,_32),_8):((_256,_1),_32), <_32,_32>))",
        "(_32,_32)", f_make_tiled_copy_impl),
-    b!("make_cotiled_copy", "make_cotiled_copy(A, atom_tv_layout, data_layout)", "a TiledCopy from (thread,value) -> address and coordinate -> address",
+    b!(quiet; "make_cotiled_copy", "make_cotiled_copy(A, atom_tv_layout, data_layout)", "a TiledCopy from (thread,value) -> address and coordinate -> address",
        "tiler_mn(make_cotiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_8):(_8,_1), (_16,_16):(_16,_1)))",
        "(_16:_1,(_2,_8):(_8,_1))", f_make_cotiled_copy),
-    b!("tiler_mn", "tiler_mn(C)", "a TiledCopy's Tiler_MN",
+    b!(quiet; "tiler_mn", "tiler_mn(C)", "a TiledCopy's Tiler_MN",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiler_mn(G)", "(_32,_32)", f_tiler_mn),
-    b!("tiled_layout_tv", "tiled_layout_tv(C)", "a TiledCopy's TiledLayout_TV",
+    b!(quiet; "tiled_layout_tv", "tiled_layout_tv(C)", "a TiledCopy's TiledLayout_TV",
        "L = make_tiled_copy(copy_atom(SM75_U32x4_LDSM_N, half_t), make_layout((_32,_1)), make_layout((_1,_8))); tiled_layout_tv(L)", "(_32,_8):(_1,_32)", f_tiled_layout_tv),
-    b!("get_layoutS_TV", "get_layoutS_TV(C)", "(thread, value) -> index in the tile, for the source",
+    b!(quiet; "get_layoutS_TV", "get_layoutS_TV(C)", "(thread, value) -> index in the tile, for the source",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); get_layoutS_TV(G)",
        "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_copy_layout_tv(a, Side::S)),
-    b!("get_layoutD_TV", "get_layoutD_TV(C)", "(thread, value) -> index in the tile, for the destination",
+    b!(quiet; "get_layoutD_TV", "get_layoutD_TV(C)", "(thread, value) -> index in the tile, for the destination",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); get_layoutD_TV(L)",
        "((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))", |a| f_copy_layout_tv(a, Side::D)),
-    b!("tidfrg_S", "tidfrg_S(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), source side",
+    b!(quiet; "tidfrg_S", "tidfrg_S(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), source side",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tidfrg_S(G, (_128,_32):(_32,_1))",
        "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::S)),
-    b!("tidfrg_D", "tidfrg_D(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), destination side",
+    b!(quiet; "tidfrg_D", "tidfrg_D(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), destination side",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tidfrg_D(G, (_128,_32):(_32,_1))",
        "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::D)),
-    b!("partition_S", "partition_S(C, thr, L)", "thread thr's source partition of a counting tensor laid out by L",
+    b!(quiet; "partition_S", "partition_S(C, thr, L)", "thread thr's source partition of a counting tensor laid out by L",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); partition_S(G, 37, (_128,_32):(256,_1))",
        "ArithTuple2312 o ((_8,_1),_4,_1):((_1,_0),8192,_0)", |a| f_partition_copy(a, Side::S)),
-    b!("partition_D", "partition_D(C, thr, L)", "thread thr's destination partition of a counting tensor laid out by L",
+    b!(quiet; "partition_D", "partition_D(C, thr, L)", "thread thr's destination partition of a counting tensor laid out by L",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); partition_D(L, 37, make_layout((_64,_32)))",
        "ArithTuple145 o (((_2,_2,_2),_1),_2,_2):(((_64,_8,_512),_0),_32,_1024)", |a| f_partition_copy(a, Side::D)),
-    b!("retile_S", "retile_S(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
+    b!(quiet; "retile_S", "retile_S(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); S = make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N, half_t), T); retile_S(S, 37, make_fragment_like(layout(partition_C(T, 37, make_layout((_32,_32))))))",
        "ArithTuple_0 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", f_retile),
-    b!("retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
+    b!(quiet; "retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
        "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile),
     // The results of these four are CuTe's prints of the same C++ (g++ against the CuTe 4.2

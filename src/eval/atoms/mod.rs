@@ -957,13 +957,13 @@ pub const BUILTINS: &[Builtin] = &[
        "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile),
     // The results of these four are CuTe's prints of the same C++ (g++ against the CuTe 4.2
     // headers, as tests/cpp_compile.rs does; the oracle has no tensor functions).
-    b!("make_identity_tensor", "make_identity_tensor(shape)", "the counting tensor whose element at each coordinate of shape is that coordinate",
+    b!(quiet; "make_identity_tensor", "make_identity_tensor(shape)", "the counting tensor whose element at each coordinate of shape is that coordinate",
        "make_identity_tensor((_4,_8))", "ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)", f_make_identity_tensor),
-    b!("make_coord_tensor", "make_coord_tensor(L)", "the counting tensor of a layout: its element at a coordinate is L's value there",
+    b!(quiet; "make_coord_tensor", "make_coord_tensor(L)", "the counting tensor of a layout: its element at a coordinate is L's value there",
        "make_coord_tensor((_4,_8):(_1,_4))", "ArithTuple_0 o (_4,_8):(_1,_4)", f_make_coord_tensor),
-    b!("make_inttuple_iter", "make_inttuple_iter(coord)", "an ArithmeticTupleIterator at coord (an integer or a tuple of them)",
+    b!(quiet; "make_inttuple_iter", "make_inttuple_iter(coord)", "an ArithmeticTupleIterator at coord (an integer or a tuple of them)",
        "make_inttuple_iter((_0,3))", "ArithTuple(_0,3)", f_make_inttuple_iter),
-    b!("make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
+    b!(quiet; "make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
        "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor),
 ];
 

@@ -1,6 +1,7 @@
 //! Atoms (issue 4): the laws of thread-value layouts, calling the atoms API directly. (Every
 //! MMA/copy golden record and oracle case is replayed by `tests/oracle.rs`.)
 
+use cute::eval::int::Int;
 use cute::eval::int_tuple::IntTuple;
 use cute::eval::layout::Layout;
 
@@ -8,16 +9,21 @@ use cute::eval::layout::Layout;
 // Laws
 // ------------------------------------------------------------------------------------------
 
-use cute::eval::atoms::alg::{self, Tl};
 use cute::eval::atoms::copy::{self as cp, Side};
 use cute::eval::atoms::mma::{self, Operand, TiledMma};
 use cute::eval::atoms::tensor::{Partition, Source};
 use cute::eval::atoms::{copy_table, mma_table};
 use cute::eval::builtins::TArg;
+use cute::eval::ops::algebra::Tiler;
+use cute::eval::ops::{coord as oc, structure as os};
 
 fn values_of(l: &Layout) -> Vec<i64> {
-    let n = alg::size(l).expect("size").v;
-    (0..n).map(|i| alg::eval(l, i).expect("eval")).collect()
+    let n = os::size(l).expect("size").v;
+    (0..n)
+        .map(|i| {
+            oc::crd2idx(&IntTuple::I(Int::new(i, false)), &l.shape, &l.stride).expect("eval").as_int().expect("eval").v
+        })
+        .collect()
 }
 
 /// Every index of [0, n) is hit the same number of times (and nothing else is hit).
@@ -71,12 +77,12 @@ fn law_atom_tv_layouts_cover_their_tiles() {
             // thread the whole tile (thread stride 0, the value mode alone is the bijection).
             let ss = name.starts_with("SM90_64x") && (what == "B" || (what == "A" && name.contains("_SS")));
             if ss {
-                let thr = alg::mode(l, 0).expect("mode");
+                let thr = os::layout_get(l, &[0]).expect("mode");
                 assert!(
                     thr.stride.leaves().iter().all(|d| d.as_int().expect("int").v == 0),
                     "{name} {what}: thread stride"
                 );
-                let per = covers_evenly(&values_of(&alg::mode(l, 1).expect("mode")), tile)
+                let per = covers_evenly(&values_of(&os::layout_get(l, &[1]).expect("mode")), tile)
                     .unwrap_or_else(|e| panic!("{name} {what}: {e}"));
                 assert_eq!(per, 1, "{name} {what}");
             } else {
@@ -89,7 +95,7 @@ fn law_atom_tv_layouts_cover_their_tiles() {
     assert!(checked > 300, "{checked}");
 }
 
-fn tiled(name: &str, atom_layout: &str, perm: Option<Tl>) -> TiledMma {
+fn tiled(name: &str, atom_layout: &str, perm: Option<Tiler>) -> TiledMma {
     let targs = if name.ends_with("_SS") || name.ends_with("_RS") {
         vec![TArg::Name("K".into()), TArg::Name("K".into())]
     } else {
@@ -117,7 +123,7 @@ fn law_tiled_mma_partitions_cover_the_tile() {
     ];
     for (name, al) in cases {
         let t = tiled(name, al, None);
-        let nthr = alg::size(&t.thr_layout_vmnk).expect("size").v;
+        let nthr = os::size(&t.thr_layout_vmnk).expect("size").v;
         let ts: Vec<i64> = (0..3).map(|i| t.tile_size(i).expect("tile").v).collect();
         for (op, r, c) in [(Operand::A, 0, 2), (Operand::B, 1, 2), (Operand::C, 0, 1)] {
             // two tiles in each direction, row-major to make it interesting
@@ -155,7 +161,7 @@ fn law_retile_round_trips_with_the_mma_fragment() {
     ];
     for (op, which, al, perm) in cases {
         let perm =
-            perm.map(|p| Tl::from_shape(&cute::eval::atoms::lit::parse_tuple(p).expect("tuple")).expect("tiler"));
+            perm.map(|p| Tiler::from_shape(&cute::eval::atoms::lit::parse_tuple(p).expect("tuple")).expect("tiler"));
         let t = tiled("SM80_16x8x16_F16F16F16F16_TN", al, perm);
         let a = atom(op, "half_t");
         let c = cp::make_tiled_copy_mma(a, &t, which).expect("tiled copy");
@@ -164,7 +170,7 @@ fn law_retile_round_trips_with_the_mma_fragment() {
             Operand::B => (1, 2),
             Operand::C => (0, 1),
         };
-        let x = alg::make_layout(&IntTuple::T(vec![
+        let x = os::make_layout(&IntTuple::T(vec![
             IntTuple::I(t.tile_size(r).expect("t")),
             IntTuple::I(t.tile_size(cc).expect("t")),
         ]))
@@ -172,7 +178,7 @@ fn law_retile_round_trips_with_the_mma_fragment() {
         let side = if which == Operand::C { Side::S } else { Side::D };
         for thr in [0, 1, 5, 37, 127] {
             let pm = t.partition(which, thr, &Source::Plain(x.clone())).expect("mma partition");
-            let frag = alg::make_layout(&pm.layout.shape).expect("fragment");
+            let frag = os::make_layout(&pm.layout.shape).expect("fragment");
             let re = c.retile(&frag).expect("retile");
             let pc = c.partition(side, thr, &Source::Plain(x.clone())).expect("copy partition");
             // register -> fragment coordinate index (frag is compact, so the inverse is a table)

@@ -26,6 +26,10 @@ pub fn session_bytes(data: &[u8]) {
         Ok(t) => t,
         Err(_) => return,
     };
+    // the hand-written fast path builds what pest builds, or leaves the statement to pest
+    if let Err(e) = cute::parser::fast_path_agrees(&text) {
+        panic!("the parser's fast path and pest disagree: {e}");
+    }
     let mut s = Session::new(options(first));
     run(&mut s, &text);
     // the REPL's help path sees the same words

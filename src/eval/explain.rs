@@ -3,13 +3,15 @@
 //! at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
 //! and each explanation ends with a check of the law the operation promises, evaluated point by
 //! point. For operations without an explainer the caller shows their definition from the registry.
-//! May import: `builtins`, the value types. Produces text; the interpreter prints it.
+//! May import: `builtins`, `ops` (the traces the operations record), the value types. Produces
+//! text; the interpreter prints it.
 
 use super::builtins::{self, TArg};
 use super::error::{EvalError, R};
 use super::int::Int;
 use super::int_tuple::IntTuple;
 use super::layout::Layout;
+use super::ops;
 use super::value::Value;
 
 /// Points checked by the law lines (a layout bigger than this is checked on its first points).
@@ -133,6 +135,9 @@ fn law_line(what: &str, r: Result<i64, (i64, i64, i64)>, total: i64) -> String {
     }
 }
 
+/// The steps of `coalesce(L)` as the operation took them (`ops::algebra::coalesce_traced`),
+/// told first mode to last: each static `_1` dropped, each merge of neighbours, and the
+/// neighbours CuTe keeps apart because a dynamic value takes part.
 fn coalesce(l: &Layout) -> R<Vec<String>> {
     let v = Value::Layout(l.clone());
     let flat = call("flatten", std::slice::from_ref(&v))?;
@@ -140,57 +145,52 @@ fn coalesce(l: &Layout) -> R<Vec<String>> {
         "  coalesce: flatten, drop size-1 modes, and merge neighbours s0:d0, s1:d1 with d1 == s0*d0".to_string(),
         format!("  flatten(L) = {flat}"),
     ];
-    let ms = modes(l);
-    let mut cur: Vec<(Int, Int)> = Vec::new();
-    for (s, d) in ms {
-        if s.v == 1 && s.s {
-            out.push(format!("  {}: size _1, dropped", mode_str(s, d)));
+    let (rl, trace) = ops::algebra::coalesce_traced(l)?;
+    let n = size(&v)?;
+    // The kept modes so far, the last one grown by the merges into it; `joins` says whether the
+    // operation merged that last one with the next kept mode.
+    let mut cur: Vec<(Int, IntTuple)> = Vec::new();
+    let mut joins = false;
+    for (k, (s, d)) in trace.flat.iter().enumerate() {
+        // The walk names the modes with integer strides (a ScaledBasis mode never merges with one).
+        if !matches!(d, IntTuple::I(_)) {
+            if !trace.dropped[k] {
+                joins = false;
+            }
             continue;
         }
+        let (s, d) = (*s, d.clone());
+        if trace.dropped[k] {
+            out.push(format!("  {s}:{d}: size _1, dropped"));
+            continue;
+        }
+        let merged_into_last = std::mem::replace(&mut joins, trace.joins_next[k]);
         if let Some(last) = cur.last_mut() {
-            if last.0.v.checked_mul(last.1.v) == Some(d.v) {
-                if last.0.s && last.1.s && s.s && d.s {
-                    let merged = (Int::new(last.0.v * s.v, true), last.1);
-                    out.push(format!(
-                        "  {} then {}: {} == {}*{}, merged into {}",
-                        mode_str(last.0, last.1),
-                        mode_str(s, d),
-                        d,
-                        last.0,
-                        last.1,
-                        mode_str(merged.0, merged.1)
-                    ));
-                    *last = merged;
-                    continue;
-                }
+            if merged_into_last {
+                let merged = (last.0.mul(s)?, last.1.clone());
                 out.push(format!(
-                    "  {} then {}: {} == {}*{}, but CuTe merges only static (_n) modes: kept apart",
-                    mode_str(last.0, last.1),
-                    mode_str(s, d),
-                    d,
-                    last.0,
-                    last.1
+                    "  {}:{} then {s}:{d}: {d} == {}*{}, merged into {}:{}",
+                    last.0, last.1, last.0, last.1, merged.0, merged.1
                 ));
+                *last = merged;
+                continue;
+            }
+            if let (IntTuple::I(ld), IntTuple::I(dv)) = (&last.1, &d) {
+                let all_static = last.0.s && ld.s && s.s && dv.s;
+                if last.0.v.checked_mul(ld.v) == Some(dv.v) && !all_static {
+                    out.push(format!(
+                        "  {}:{} then {s}:{d}: {d} == {}*{}, but CuTe merges only static (_n) modes: kept apart",
+                        last.0, last.1, last.0, last.1
+                    ));
+                }
             }
         }
         if s.v == 1 {
-            out.push(format!("  {}: size 1 but dynamic: kept (CuTe drops only a static _1)", mode_str(s, d)));
+            out.push(format!("  {s}:{d}: size 1 but dynamic: kept (CuTe drops only a static _1)"));
         }
         cur.push((s, d));
     }
-    let r = call("coalesce", std::slice::from_ref(&v))?;
-    let n = size(&v)?;
-    let Value::Layout(rl) = &r else { return Ok(out) };
-    // The walk above is the rule; where CuTe's static/dynamic handling gives another grouping,
-    // say so rather than show steps that do not lead to its answer.
-    let predicted: Vec<(i64, i64)> =
-        if cur.is_empty() { vec![(1, 0)] } else { cur.iter().map(|(s, d)| (s.v, d.v)).collect() };
-    let got: Vec<(i64, i64)> = modes(rl).iter().map(|(s, d)| (s.v, d.v)).collect();
-    if predicted != got {
-        out.truncate(2);
-        out.push("  (CuTe's static/dynamic rules group these modes differently from the plain walk)".to_string());
-    }
-    let law = check_all(n, |i| Ok((at(l, i)?, at(rl, i)?)))?;
+    let law = check_all(n, |i| Ok((at(l, i)?, at(&rl, i)?)))?;
     out.push(law_line("coalesce(L)(i) == L(i)", law, n));
     Ok(out)
 }

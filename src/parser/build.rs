@@ -174,7 +174,7 @@ fn fold_compose(items: Vec<H>) -> R<H> {
 /// `X o n o REST` (n an integer literal, not the first operand of its chain) is a ComposedLayout
 /// literal, right-nested: `Sw o _0 o Sw o _0 o L` = ComposedLit(Sw, _0, ComposedLit(Sw, _0, L));
 /// otherwise `o` is a left-associative composition.
-fn compose_chain(items: Vec<H>) -> R<H> {
+pub(super) fn compose_chain(items: Vec<H>) -> R<H> {
     let n = items.len();
     let mut segments: Vec<(Vec<H>, H)> = Vec::new();
     let mut cur: Vec<H> = Vec::new();

@@ -3,10 +3,14 @@
 //! Pipeline: [`prescan`] (comments, line continuations, newlines inside brackets, bracket balance and
 //! the nesting limit — cheap, iterative, runs before pest so that no input can overflow the stack)
 //! → pest → [`build`] (pairs → [`ast`], integer ranges, the 1-tuple rule, `X o n o REST`).
+//! A statement is first tried by [`fast`], a hand-written parser for statements that parse (the
+//! same AST, spans included); anything it does not take goes through pest, whose errors are the
+//! ones reported.
 //! Imports nothing of the crate (a leaf); never evaluates anything.
 pub mod ast;
 mod build;
 mod errors;
+mod fast;
 mod prescan;
 
 use ast::{Program, Span, Stmt};
@@ -166,13 +170,14 @@ impl Statements {
             if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                 continue;
             }
-            let built = match parse_statement(chunk) {
-                Err(e) => Err(errors::from_pest(e, text, start)),
-                Ok(pair) => build::stmt(pair).map_err(|mut e| {
+            let built = match one_statement(chunk) {
+                Ok(s) => Ok(s),
+                Err(Failed::Syntax(e)) => Err(errors::from_pest(e, text, start)),
+                Err(Failed::Build(mut e)) => {
                     e.span = Span::new(e.span.start + start, e.span.end + start);
                     // A syntax error further on wins.
-                    check_syntax(text, &mut self.cuts).err().unwrap_or(e)
-                }),
+                    Err(check_syntax(text, &mut self.cuts).err().unwrap_or(e))
+                }
             };
             return Some(match built {
                 Ok(mut s) => {
@@ -202,11 +207,14 @@ impl Statements {
             if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                 continue;
             }
-            let pair = parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
-            if let Err(mut e) = build::stmt(pair) {
-                e.span = Span::new(e.span.start + start, e.span.end + start);
-                build_error = Some(e);
-                break;
+            match one_statement(chunk) {
+                Ok(_) => {}
+                Err(Failed::Syntax(e)) => return Err(errors::from_pest(e, text, start)),
+                Err(Failed::Build(mut e)) => {
+                    e.span = Span::new(e.span.start + start, e.span.end + start);
+                    build_error = Some(e);
+                    break;
+                }
             }
         }
         if let Some(e) = build_error {
@@ -224,9 +232,26 @@ fn check_syntax(text: &str, cuts: &mut std::vec::IntoIter<(usize, usize)>) -> Re
         if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             continue;
         }
-        parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
+        if fast::stmt(chunk).is_none() {
+            parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
+        }
     }
     Ok(())
+}
+
+/// Why one statement did not parse: pest's syntax error, or an error building its AST.
+enum Failed {
+    Syntax(pest::error::Error<Rule>),
+    Build(ParseError),
+}
+
+/// One statement (spans relative to `chunk`): the fast parser's, else pest's and the builder's.
+fn one_statement(chunk: &str) -> Result<Stmt, Failed> {
+    if let Some(s) = fast::stmt(chunk) {
+        return Ok(s);
+    }
+    let pair = parse_statement(chunk).map_err(Failed::Syntax)?;
+    build::stmt(pair).map_err(Failed::Build)
 }
 
 /// pest + AST building on pre-scanned text, one statement at a time (pest's token queue holds
@@ -240,17 +265,21 @@ fn parse_clean(text: &str) -> Result<Program, ParseError> {
         if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             continue;
         }
-        let pair = parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
-        if build_error.is_none() {
-            match build::stmt(pair) {
-                Ok(mut s) => {
-                    build::shift(&mut s, start);
-                    stmts.push(s);
-                }
-                Err(mut e) => {
-                    e.span = Span::new(e.span.start + start, e.span.end + start);
-                    build_error = Some(e);
-                }
+        if build_error.is_some() {
+            if fast::stmt(chunk).is_none() {
+                parse_statement(chunk).map_err(|e| errors::from_pest(e, text, start))?;
+            }
+            continue;
+        }
+        match one_statement(chunk) {
+            Ok(mut s) => {
+                build::shift(&mut s, start);
+                stmts.push(s);
+            }
+            Err(Failed::Syntax(e)) => return Err(errors::from_pest(e, text, start)),
+            Err(Failed::Build(mut e)) => {
+                e.span = Span::new(e.span.start + start, e.span.end + start);
+                build_error = Some(e);
             }
         }
     }
@@ -258,6 +287,29 @@ fn parse_clean(text: &str) -> Result<Program, ParseError> {
         Some(e) => Err(e),
         None => Ok(Program { stmts }),
     }
+}
+
+/// For the fuzzers: every statement of `src` that the fast path takes, pest and the builder take
+/// too, and build the same AST. `Err` describes the first statement where they differ. Inputs
+/// the pre-pass refuses or that nest deeply (parsed on a large stack) are not compared.
+pub fn fast_path_agrees(src: &str) -> Result<(), String> {
+    let scan = prescan::scan(src);
+    if scan.error.is_some() || scan.max_depth > DEEP_INPUT || src.len() > MAX_SOURCE_BYTES {
+        return Ok(());
+    }
+    for (a, b) in cut_statements(&scan.text) {
+        let chunk = &scan.text[a..b];
+        let Some(fast) = fast::stmt(chunk) else {
+            continue;
+        };
+        match parse_statement(chunk).map(build::stmt) {
+            Ok(Ok(s)) if s == fast => {}
+            Ok(Ok(s)) => return Err(format!("{chunk:?}: the fast path built {fast:?}, pest {s:?}")),
+            Ok(Err(e)) => return Err(format!("{chunk:?}: the fast path took it, the builder says {e:?}")),
+            Err(e) => return Err(format!("{chunk:?}: the fast path took it, pest says {e}")),
+        }
+    }
+    Ok(())
 }
 
 /// The byte ranges of the statements of pre-scanned text: it is cut at every `;` and new line

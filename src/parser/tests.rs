@@ -504,3 +504,99 @@ fn scaled_bases_are_literals() {
     assert_eq!(e("(_1@0)"), "(tuple _1@0)");
     assert_eq!(e("(_4,_8):(_1@0,_2@1)"), "(: (tuple _4 _8) (tuple _1@0 _2@1))");
 }
+
+/// Files of the repository whose statements the fast-path test parses.
+fn corpus_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            corpus_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "cute" || x == "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// The fast parser takes only statements that pest and the builder accept, and builds the same
+/// statement, spans included: every statement of the repository's scripts and Markdown files,
+/// and random mutations of them (deleted, inserted and replaced characters, cut ends).
+#[test]
+fn fast_path_builds_what_pest_builds() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["tests", "examples", "docs"] {
+        corpus_files(&root.join(d), &mut files);
+    }
+    files.push(root.join("README.md"));
+    let mut base = std::collections::BTreeSet::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        for line in text.lines() {
+            let line = line.strip_prefix("cute> ").unwrap_or(line);
+            let scan = prescan::scan(line);
+            if scan.error.is_some() {
+                continue;
+            }
+            for (a, b) in cut_statements(&scan.text) {
+                let chunk = &scan.text[a..b];
+                if !chunk.trim().is_empty() && chunk.len() < 400 {
+                    base.insert(chunk.to_string());
+                }
+            }
+        }
+    }
+    assert!(base.len() > 500, "only {} statements found", base.len());
+    let alphabet: Vec<char> = "()<>,:_-+*/|^&~o =0123456789abcxyzSw\"\\.[]é\t".chars().collect();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let mut all: Vec<String> = base.iter().cloned().collect();
+    for s in &base {
+        let chars: Vec<char> = s.chars().collect();
+        for _ in 0..6 {
+            let mut m = chars.clone();
+            let i = next(m.len() + 1);
+            match next(3) {
+                0 if !m.is_empty() => {
+                    m.remove(i.min(m.len() - 1));
+                }
+                1 => m.insert(i, alphabet[next(alphabet.len())]),
+                _ if !m.is_empty() => {
+                    let at = i.min(m.len() - 1);
+                    m[at] = alphabet[next(alphabet.len())];
+                }
+                _ => {}
+            }
+            all.push(m.into_iter().collect());
+        }
+        all.push(chars[..next(chars.len() + 1)].iter().collect());
+    }
+    let (mut fast_hits, mut base_hits) = (0, 0);
+    let accepted = base.iter().filter(|c| parse_statement(c).map(build::stmt).is_ok_and(|r| r.is_ok())).count();
+    for (k, chunk) in all.iter().enumerate() {
+        let Some(fast) = fast::stmt(chunk) else {
+            continue;
+        };
+        fast_hits += 1;
+        if k < base.len() {
+            base_hits += 1;
+        }
+        let slow = parse_statement(chunk).map(build::stmt);
+        match slow {
+            Ok(Ok(s)) => assert_eq!(s, fast, "{chunk:?}"),
+            Ok(Err(e)) => panic!("{chunk:?}: the fast path took it, the builder says {e:?}"),
+            Err(e) => panic!("{chunk:?}: the fast path took it, pest says {e}"),
+        }
+    }
+    // Most statements that parse take the fast path (not `run gemm`, `explain`, `smem_ptr`).
+    assert!(base_hits * 10 > accepted * 8, "{base_hits} of {accepted} statements");
+    assert!(fast_hits > base_hits);
+}

@@ -10,7 +10,6 @@
 //! CuTe prints what `cute` prints.
 //! Reads values, never the reverse. May import: `eval` (values; compact strides).
 
-use crate::eval::atoms::alg::Tl;
 use crate::eval::atoms::copy::CopyAtom;
 use crate::eval::atoms::tensor::Partition;
 use crate::eval::atoms::AtomValue;
@@ -18,6 +17,7 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle, TypedOffset};
+use crate::eval::ops::algebra::Tiler;
 use crate::eval::ops::tuple::{compact_col_major, compact_row_major};
 use crate::eval::value::{quote, Value};
 
@@ -202,26 +202,26 @@ fn layout_arg(l: &Layout) -> String {
     }
 }
 
-fn tl_type(t: &Tl) -> Option<String> {
+fn tl_type(t: &Tiler) -> Option<String> {
     match t {
-        Tl::U => Some("Underscore".to_string()),
-        Tl::I(i) if i.s => Some(int_type(i.v)),
-        Tl::I(_) => None,
-        Tl::L(l) => layout_type(l),
-        Tl::T(v) => Some(format!("Tile<{}>", v.iter().map(tl_type).collect::<Option<Vec<_>>>()?.join(","))),
+        Tiler::Under => Some("Underscore".to_string()),
+        Tiler::Int(i) if i.s => Some(int_type(i.v)),
+        Tiler::Int(_) => None,
+        Tiler::Layout(l) => layout_type(l),
+        Tiler::Tuple(v) => Some(format!("Tile<{}>", v.iter().map(tl_type).collect::<Option<Vec<_>>>()?.join(","))),
     }
 }
 
-fn tl_expr(t: &Tl) -> String {
+fn tl_expr(t: &Tiler) -> String {
     match t {
-        Tl::U => "_".to_string(),
-        Tl::I(i) => int_expr(*i),
-        Tl::L(l) => layout_expr(l),
-        Tl::T(v) => format!("make_tile({})", v.iter().map(tl_expr).collect::<Vec<_>>().join(", ")),
+        Tiler::Under => "_".to_string(),
+        Tiler::Int(i) => int_expr(*i),
+        Tiler::Layout(l) => layout_expr(l),
+        Tiler::Tuple(v) => format!("make_tile({})", v.iter().map(tl_expr).collect::<Vec<_>>().join(", ")),
     }
 }
 
-fn tl_arg(t: &Tl) -> String {
+fn tl_arg(t: &Tiler) -> String {
     match tl_type(t) {
         Some(ty) => format!("{ty}{{}}"),
         None => tl_expr(t),
@@ -258,13 +258,13 @@ fn atom_expr(a: &AtomValue) -> R<String> {
         AtomValue::MmaAtom(m) => format!("MMA_Atom<{}>{{}}", op_type(&m.name)),
         AtomValue::TiledMma(t) => {
             let mut args = vec![format!("{}{{}}", op_type(&t.atom.name))];
-            let default_perm = t.perm.iter().all(|p| *p == Tl::U);
+            let default_perm = t.perm.iter().all(|p| *p == Tiler::Under);
             let default_layout = layout_type(&t.atom_layout).as_deref() == Some("Layout<Shape<_1,_1,_1>>");
             if !(default_layout && default_perm) {
                 args.push(layout_arg(&t.atom_layout));
             }
             if !default_perm {
-                args.push(tl_arg(&Tl::T(t.perm.to_vec())));
+                args.push(tl_arg(&Tiler::Tuple(t.perm.to_vec())));
             }
             format!("make_tiled_mma({})", args.join(", "))
         }

@@ -4,13 +4,13 @@
 
 use super::lower::{self, host_eval, inverse_coords, mode_sizes};
 use super::GemmOpt;
-use crate::eval::atoms::alg::Tl;
 use crate::eval::atoms::mma_table::MmaTraits;
 use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::ops::algebra::Tiler;
 use crate::eval::value::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -479,7 +479,7 @@ fn parse_mma(o: &Opts, dtype: DType, bm: i64, bn: i64, bk: i64) -> R<MmaChoice> 
     let mut atom_given: Option<MmaTraits> = None;
     // Some: a TiledMMA value (its permutations, `_` where none); None: a warp layout, an atom or
     // the default, where each warp computes one contiguous block.
-    let mut perms: Option<[Tl; 3]> = None;
+    let mut perms: Option<[Tiler; 3]> = None;
     let warps = match r.opt {
         Some((_, v)) => match v {
             Value::Layout(l) => static_layout(l),
@@ -940,7 +940,7 @@ fn default_atom_traits(dtype: DType) -> R<MmaTraits> {
 }
 
 /// A tiled MMA's warp layout and permutations.
-type WarpsAndPerms = (Layout, [Tl; 3]);
+type WarpsAndPerms = (Layout, [Tiler; 3]);
 
 /// An MMA value: the atom (which must be one the kernel implements) and, for a TiledMMA, its
 /// warp layout (the M and N modes of ThrLayoutVMNK, in warps) and permutations.
@@ -993,12 +993,12 @@ fn contiguous_blocks(atom: i64, w: i64, extent: i64) -> Layout {
 
 /// A permutation mode of a tiled MMA as a layout over [0, its size): `_` is the identity of
 /// the tile (extended below), an integer n the identity `n:_1`.
-fn permutation_layout(p: &Tl, what: &str) -> R<Option<Layout>> {
+fn permutation_layout(p: &Tiler, what: &str) -> R<Option<Layout>> {
     match p {
-        Tl::U => Ok(None),
-        Tl::I(i) => Ok(Some(Layout::new(IntTuple::st(i.v), IntTuple::st(1)))),
-        Tl::L(l) => Ok(Some(static_layout(l))),
-        Tl::T(_) => Err(EvalError::rule(
+        Tiler::Under => Ok(None),
+        Tiler::Int(i) => Ok(Some(Layout::new(IntTuple::st(i.v), IntTuple::st(1)))),
+        Tiler::Layout(l) => Ok(Some(static_layout(l))),
+        Tiler::Tuple(_) => Err(EvalError::rule(
             "gemm mma",
             format!(
                 "the {what} permutation {p} is a tuple of tilers; the generator takes a layout or an integer per mode"
@@ -1010,7 +1010,7 @@ fn permutation_layout(p: &Tl, what: &str) -> R<Option<Layout>> {
 /// The M (or N) permutation extended over the block tile as `logical_divide` does:
 /// `(P, complement(P, extent))`. The generator needs a bijection of [0, extent): P must
 /// permute [0, size(P)) and size(P) must divide the tile.
-fn extend_permutation(p: &Tl, extent: i64, what: &str, tile: &str) -> R<Layout> {
+fn extend_permutation(p: &Tiler, extent: i64, what: &str, tile: &str) -> R<Layout> {
     let Some(l) = permutation_layout(p, what)? else { return Ok(lay(&[extent], &[1])) };
     let n = lower::product(&l.shape)?;
     if n <= 0 || extent % n != 0 {
@@ -1051,7 +1051,7 @@ fn check_partitions(t: &crate::eval::atoms::mma::TiledMma, bm: i64, bn: i64, bk:
 }
 
 /// ldmatrix reads 8 consecutive k of a row: K may not be permuted.
-fn check_k_permutation(p: &Tl) -> R<()> {
+fn check_k_permutation(p: &Tiler) -> R<()> {
     let Some(l) = permutation_layout(p, "K")? else { return Ok(()) };
     let n = lower::product(&l.shape)?;
     for x in 0..n {

@@ -1,8 +1,7 @@
 //! `Copy_Atom`, `TiledCopy` and `ThrCopy` of `cute/atom/copy_atom.hpp`, and the
 //! `make_tiled_copy*` constructors, ported function by function.
-//! May import: `atoms::alg`, `atoms::copy_table`, `atoms::mma`, `atoms::tensor`, the algebra types.
+//! May import: `atoms::copy_table`, `atoms::mma`, `atoms::tensor`, the algebra types, `eval::ops`.
 
-use super::alg::{self, Tl};
 use super::copy_table::CopyTraits;
 use super::mma::{Operand, TiledMma};
 use super::tensor::{repeat_under, Partition, Source};
@@ -10,6 +9,8 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::algebra::Tiler;
+use crate::eval::ops::{algebra as oa, coord as oc, divide as od, structure as os, tuple as ot};
 use std::fmt;
 
 /// `Copy_Atom<Op, ValType>`: the traits' bit layouts recast to units of the value type.
@@ -26,12 +27,12 @@ pub struct CopyAtom {
 
 /// `Copy_Atom<Op, T>{}`: recast the bit layouts and check CuTe's three static_asserts.
 pub fn make_copy_atom(op: CopyTraits, val_type: &str, bits: i64) -> R<CopyAtom> {
-    let src = alg::recast_from_bits(bits, &op.src)?;
-    let dst = alg::recast_from_bits(bits, &op.dst)?;
-    let r = alg::recast_from_bits(bits, &op.r#ref)?;
-    let nthr = alg::size(&op.thr_id)?;
+    let src = oa::recast_layout(&op.src, 1, bits)?;
+    let dst = oa::recast_layout(&op.dst, 1, bits)?;
+    let r = oa::recast_layout(&op.r#ref, 1, bits)?;
+    let nthr = os::size(&op.thr_id)?;
     for (l, which) in [(&src, "Src"), (&dst, "Dst"), (&r, "Ref")] {
-        let n = alg::product(&alg::get(&l.shape, 0)?)?;
+        let n = ot::product(l.shape.get(0)?)?;
         if n.v != nthr.v {
             return Err(EvalError::rule(
                 format!("CopyOperation is not valid for {which} of ValType."),
@@ -56,14 +57,14 @@ impl fmt::Display for CopyAtom {
 
 impl CopyAtom {
     fn num_thr(&self) -> R<Int> {
-        alg::product(&alg::get(&self.r#ref.shape, 0)?)
+        ot::product(self.r#ref.shape.get(0)?)
     }
     fn num_val(&self) -> R<Int> {
-        alg::product(&alg::get(&self.r#ref.shape, 1)?)
+        ot::product(self.r#ref.shape.get(1)?)
     }
     /// `NumValSrc = size<1>(ValLayoutSrc)`.
     fn num_val_src(&self) -> R<Int> {
-        alg::product(&alg::get(&self.src.shape, 1)?)
+        ot::product(self.src.shape.get(1)?)
     }
 }
 
@@ -73,7 +74,7 @@ pub struct TiledCopy {
     pub atom: CopyAtom,
     /// (tid, vid) -> coord in the tile
     pub layout_tv: Layout,
-    pub tiler: Tl,
+    pub tiler: Tiler,
 }
 
 impl fmt::Display for TiledCopy {
@@ -87,9 +88,9 @@ impl fmt::Display for TiledCopy {
 }
 
 /// `make_tiled_copy_impl`: build the TiledCopy and check its two static_asserts.
-pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tl) -> R<TiledCopy> {
-    let tn = alg::product(&alg::get(&layout_tv.shape, 0)?)?;
-    let tv = alg::product(&alg::get(&layout_tv.shape, 1)?)?;
+pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> R<TiledCopy> {
+    let tn = ot::product(layout_tv.shape.get(0)?)?;
+    let tv = ot::product(layout_tv.shape.get(1)?)?;
     let (an, av) = (atom.num_thr()?, atom.num_val()?);
     if !(tn.s && tv.s) {
         // CUTE_STATIC_ASSERT_V(TiledNumThr{} % AtomNumThr{} == Int<0>{}) on a dynamic size
@@ -117,10 +118,11 @@ pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tl) -> R<T
 pub fn make_tiled_copy(atom: CopyAtom, thr: &Layout, val: Option<&Layout>) -> R<TiledCopy> {
     let one = Layout::new(I(st(1)), I(st(0)));
     let val = val.unwrap_or(&one);
-    let layout_mn = alg::raked_product(thr, val)?;
-    let shape = T(vec![I(alg::size(thr)?), I(alg::size(val)?)]);
-    let layout_tv = alg::with_shape(&alg::right_inverse(&layout_mn)?, &shape)?;
-    let tiler = Tl::from_shape(&alg::product_each(&layout_mn.shape)?)?;
+    let layout_mn = od::raked_product(thr, val)?;
+    let shape = T(vec![I(os::size(thr)?), I(os::size(val)?)]);
+    // right_inverse(layout_mn).with_shape(shape)
+    let layout_tv = oa::composition_raw(&oa::right_inverse(&layout_mn)?, &os::make_layout(&shape)?)?;
+    let tiler = Tiler::from_shape(&ot::product_each(&layout_mn.shape)?)?;
     make_tiled_copy_impl(atom, layout_tv, tiler)
 }
 
@@ -132,7 +134,7 @@ pub fn make_tiled_copy_mma(atom: CopyAtom, mma: &TiledMma, op: Operand) -> R<Til
         Operand::B => (1, 2),
         Operand::C => (0, 1),
     };
-    let tiler = Tl::T(vec![Tl::I(mma.tile_size(r)?), Tl::I(mma.tile_size(c)?)]);
+    let tiler = Tiler::Tuple(vec![Tiler::Int(mma.tile_size(r)?), Tiler::Int(mma.tile_size(c)?)]);
     make_tiled_copy_impl(atom, tv, tiler)
 }
 
@@ -143,7 +145,7 @@ fn mode_tilers(shape: &[Int], layout_tv: &Layout) -> R<Vec<Layout>> {
     for i in 0..shape.len() {
         let strides: Vec<IntTuple> = (0..shape.len()).map(|k| I(st(if k == i { 1 } else { 0 }))).collect();
         let proj = Layout::new(T(shape.iter().map(|s| I(*s)).collect()), T(strides));
-        out.push(alg::filter(&alg::composition(&proj, layout_tv)?)?);
+        out.push(os::filter(&oa::composition_raw(&proj, layout_tv)?)?);
     }
     Ok(out)
 }
@@ -152,23 +154,28 @@ fn mode_tilers(shape: &[Int], layout_tv: &Layout) -> R<Vec<Layout>> {
 pub fn make_tiled_copy_c_atom(atom: CopyAtom, mma: &TiledMma) -> R<TiledCopy> {
     let layout_c_tv = mma.get_layout_tv(Operand::C)?;
     let copy_v = atom.num_val_src()?;
-    let n1 = alg::product(&alg::get(&layout_c_tv.shape, 1)?)?;
+    let n1 = ot::product(layout_c_tv.shape.get(1)?)?;
     if copy_v.v > n1.v {
         return Err(EvalError::rule(
             "static assertion failed",
             format!("the atom's {copy_v} values exceed the {n1} values per thread of the MMA's C"),
         ));
     }
-    let n0 = alg::product(&alg::get(&layout_c_tv.shape, 0)?)?;
-    let layout_tv = alg::composition(&layout_c_tv, &alg::make_layout(&T(vec![I(n0), I(copy_v)]))?)?;
+    let n0 = ot::product(layout_c_tv.shape.get(0)?)?;
+    let layout_tv = oa::composition_raw(&layout_c_tv, &os::make_layout(&T(vec![I(n0), I(copy_v)]))?)?;
     let mma_tiler = [mma.tile_size(0)?, mma.tile_size(1)?];
     let tiler = mode_tilers(&mma_tiler, &layout_tv)?;
-    let tile2mma = alg::composition_t(
-        &alg::make_layout(&T(mma_tiler.iter().map(|s| I(*s)).collect()))?,
-        &Tl::T(tiler.iter().cloned().map(Tl::L).collect()),
+    let tile2mma = oa::composition_tiler_raw(
+        &os::make_layout(&T(mma_tiler.iter().map(|s| I(*s)).collect()))?,
+        &Tiler::Tuple(tiler.iter().cloned().map(Tiler::Layout).collect()),
     )?;
-    let layout_tv = alg::composition(&alg::left_inverse(&tile2mma)?, &layout_tv)?;
-    make_tiled_copy_impl(atom, layout_tv, Tl::T(tiler.into_iter().map(Tl::L).collect()))
+    let layout_tv = oa::composition_raw(&oa::left_inverse(&tile2mma)?, &layout_tv)?;
+    make_tiled_copy_impl(atom, layout_tv, Tiler::Tuple(tiler.into_iter().map(Tiler::Layout).collect()))
+}
+
+/// `layout<i>(L)`, with `IntTuple::get`'s range errors.
+fn mode(l: &Layout, i: usize) -> R<Layout> {
+    Ok(Layout::new(l.shape.get(i)?.clone(), l.stride.get(i)?.clone()))
 }
 
 /// `make_cotiled_copy(atom, atom_tv_layout, data_layout)`.
@@ -178,22 +185,26 @@ pub fn make_cotiled_copy(atom: CopyAtom, atom_tv: &Layout, data: &Layout) -> R<T
         return Err(EvalError::rule("static assertion failed", "make_cotiled_copy needs static layouts"));
     }
     let one = Layout::new(I(st(1)), I(st(0)));
-    let inv_data = alg::concat(&[alg::left_inverse(data)?, one.clone()]);
-    let layout_tv_data = alg::composition(&inv_data, atom_tv)?;
-    let lhs = alg::coalesce(&alg::composition(&alg::concat(&[data.clone(), one]), &alg::mode(&layout_tv_data, 1)?)?)?;
-    let rhs = alg::coalesce(&alg::mode(atom_tv, 1)?)?;
+    let inv_data = os::make_layout_cat(&[oa::left_inverse(data)?, one.clone()]);
+    let layout_tv_data = oa::composition_raw(&inv_data, atom_tv)?;
+    let lhs =
+        oa::coalesce(&oa::composition_raw(&os::make_layout_cat(&[data.clone(), one]), &mode(&layout_tv_data, 1)?)?)?;
+    let rhs = oa::coalesce(&mode(atom_tv, 1)?)?;
     if lhs != rhs {
         return Err(EvalError::rule(
             "The memory pointed to by AtomTVLayout does not exist in the DataLayout.",
             format!("{lhs} != {rhs}"),
         ));
     }
-    let flat = alg::product_each(&data.shape)?;
-    let flat_v: Vec<Int> = alg::wrap(&flat).iter().map(|x| x.as_int()).collect::<R<_>>()?;
+    let flat = ot::product_each(&data.shape)?;
+    let flat_v: Vec<Int> = flat.modes().iter().map(|x| x.as_int()).collect::<R<_>>()?;
     let tiler = mode_tilers(&flat_v, &layout_tv_data)?;
-    let tile2data = alg::composition_t(&alg::make_layout(&flat)?, &Tl::T(tiler.iter().cloned().map(Tl::L).collect()))?;
-    let layout_tv = alg::composition(&alg::left_inverse(&tile2data)?, &layout_tv_data)?;
-    make_tiled_copy_impl(atom, layout_tv, Tl::T(tiler.into_iter().map(Tl::L).collect()))
+    let tile2data = oa::composition_tiler_raw(
+        &os::make_layout(&flat)?,
+        &Tiler::Tuple(tiler.iter().cloned().map(Tiler::Layout).collect()),
+    )?;
+    let layout_tv = oa::composition_raw(&oa::left_inverse(&tile2data)?, &layout_tv_data)?;
+    make_tiled_copy_impl(atom, layout_tv, Tiler::Tuple(tiler.into_iter().map(Tiler::Layout).collect()))
 }
 
 /// Src or Dst side of a TiledCopy.
@@ -206,7 +217,7 @@ pub enum Side {
 impl TiledCopy {
     /// `size(TiledCopy)` = TiledNumThr.
     pub fn num_thr(&self) -> R<Int> {
-        alg::product(&alg::get(&self.layout_tv.shape, 0)?)
+        ot::product(self.layout_tv.shape.get(0)?)
     }
 
     /// `tile_size<I...>(TiledCopy)`: the size of the tiler (or of one of its modes).
@@ -217,13 +228,13 @@ impl TiledCopy {
         match mode {
             None => tiler_product(&self.tiler),
             Some(i) => match &self.tiler {
-                Tl::T(v) => match v.get(i).ok_or_else(|| {
+                Tiler::Tuple(v) => match v.get(i).ok_or_else(|| {
                     EvalError::rule("Index out of range", format!("tile_size<{i}> of a tiler of rank {}", v.len()))
                 })? {
-                    Tl::L(l) => alg::size(l),
+                    Tiler::Layout(l) => os::size(l),
                     t => tiler_product(t),
                 },
-                Tl::L(l) if i == 0 => alg::size(l),
+                Tiler::Layout(l) if i == 0 => os::size(l),
                 t if i == 0 => tiler_product(t),
                 _ => Err(EvalError::rule("Index out of range", format!("tile_size<{i}> of a rank-1 tiler"))),
             },
@@ -236,77 +247,83 @@ impl TiledCopy {
             Side::S => &self.atom.src,
             Side::D => &self.atom.dst,
         };
-        alg::composition(&alg::right_inverse(&self.atom.r#ref)?, trg)
+        oa::composition_raw(&oa::right_inverse(&self.atom.r#ref)?, trg)
     }
 
     /// `tile2thrfrg(tensor, ref2trg)`.
     fn tile2thrfrg(&self, tensor: &Layout, ref2trg: &Layout) -> R<Layout> {
         let atom_shape = T(vec![I(self.atom.num_thr()?), I(self.atom.num_val()?)]);
-        let atom_layout_tv = alg::zipped_divide(&self.layout_tv, &Tl::from_shape(&atom_shape)?)?;
-        let trg_layout_tv = alg::composition_t(&atom_layout_tv, &Tl::T(vec![Tl::L(ref2trg.clone()), Tl::U]))?;
+        let atom_layout_tv = od::zipped_divide(&self.layout_tv, &Tiler::from_shape(&atom_shape)?)?;
+        let trg_layout_tv = oa::composition_tiler_raw(
+            &atom_layout_tv,
+            &Tiler::Tuple(vec![Tiler::Layout(ref2trg.clone()), Tiler::Under]),
+        )?;
         let profile = T(vec![I(st(1)), T(vec![I(st(1)), I(st(1))])]);
-        let thrval2mn = alg::coalesce_by(&alg::zip(&trg_layout_tv)?, &profile)?;
-        let tv_tensor = alg::composition_t(tensor, &Tl::T(vec![Tl::L(thrval2mn), Tl::U]))?;
-        alg::slice(&T(vec![T(vec![Under, Under]), Under]), &tv_tensor)
+        let thrval2mn = oa::coalesce_profile(&os::zip(&trg_layout_tv)?, &profile)?;
+        let tv_tensor = oa::composition_tiler_raw(tensor, &Tiler::Tuple(vec![Tiler::Layout(thrval2mn), Tiler::Under]))?;
+        oc::slice(&T(vec![T(vec![Under, Under]), Under]), &tv_tensor)
     }
 
     /// `tidfrg_S/D(tensor)`: (Thr, (FrgV,FrgX), (RestM,RestN,...)).
     pub fn tidfrg(&self, side: Side, t: &Layout) -> R<Layout> {
         let tr = match &self.tiler {
-            Tl::T(v) => v.len(),
+            Tiler::Tuple(v) => v.len(),
             _ => 1,
         };
-        if alg::rank(t) < tr {
+        if os::rank(t) < tr {
             return Err(EvalError::rule(
                 "Rank of tensor to be partitioned too small.",
-                format!("{t} has rank {}, the tiler {}", alg::rank(t), tr),
+                format!("{t} has rank {}, the tiler {}", os::rank(t), tr),
             ));
         }
-        let z = alg::zipped_divide(t, &self.tiler)?;
+        let z = od::zipped_divide(t, &self.tiler)?;
         self.tile2thrfrg(&z, &self.ref2trg(side)?)
     }
 
     /// `get_layoutS_TV()` / `get_layoutD_TV()`: (thread, value) -> index in the tile.
     pub fn get_layout_tv(&self, side: Side) -> R<Layout> {
-        let ref_s = alg::make_layout(&T(vec![self.tiler.shape()?, I(st(1))]))?;
+        let ref_s = os::make_layout(&T(vec![self.tiler.shape()?, I(st(1))]))?;
         let x = self.tile2thrfrg(&ref_s, &self.ref2trg(side)?)?;
-        alg::slice(&T(vec![Under, Under, I(st(0))]), &x)
+        oc::slice(&T(vec![Under, Under, I(st(0))]), &x)
     }
 
     /// `get_slice(thr).partition_S/D(counting tensor)`.
     pub fn partition(&self, side: Side, thr: i64, src: &Source) -> R<Partition> {
-        let r = alg::rank(src.layout());
+        let r = os::rank(src.layout());
         src.partition(|l| self.tidfrg(side, l), |_| Ok(T(vec![I(dy(thr)), Under, repeat_under(r)])))
     }
 
     /// `retile(tensor)`: the tensor's layout in the copy's value order.
     pub fn retile(&self, t: &Layout) -> R<Layout> {
         let (v_tensor, coord) = self.retile_unsliced(t)?;
-        alg::slice(&coord, &v_tensor)
+        oc::slice(&coord, &v_tensor)
     }
 
     /// `retile` up to its last step: the layout `v_tensor` and the coordinate
     /// `(_, (_0, _, ...))` CuTe slices it at (a swizzled tensor slices its ComposedLayout).
     pub fn retile_unsliced(&self, t: &Layout) -> R<(Layout, IntTuple)> {
-        let r = alg::rank(t);
-        let v = alg::product(&alg::get(&t.shape, 0)?)?;
+        let r = os::rank(t);
+        let v = ot::product(t.shape.get(0)?)?;
         if !v.s {
             return Err(EvalError::rule(
                 "static assertion failed",
-                format!("retile needs a static first mode, got {}", alg::get(&t.shape, 0)?),
+                format!("retile needs a static first mode, got {}", t.shape.get(0)?),
             ));
         }
         let n = self.num_thr()?.mul(v)?;
         let tiler_shape = self.tiler.shape()?;
-        let frg_layout_mn = alg::upcast(n.v, &alg::with_shape(&alg::right_inverse(&self.layout_tv)?, &tiler_shape)?)?;
-        let frg_layout_v = alg::zipped_divide(
-            &alg::logical_product(&alg::make_layout(&I(v))?, &Tl::L(alg::right_inverse(&frg_layout_mn)?))?,
-            &Tl::L(alg::make_layout(&I(self.atom.num_val()?))?),
+        // upcast<n>(right_inverse(layout_tv).with_shape(tiler_shape))
+        let inv = oa::composition_raw(&oa::right_inverse(&self.layout_tv)?, &os::make_layout(&tiler_shape)?)?;
+        let frg_layout_mn = oa::upcast(&inv, n.v)?;
+        let frg_layout_v = od::zipped_divide(
+            &od::logical_product_tiler(&os::make_layout(&I(v))?, &Tiler::Layout(oa::right_inverse(&frg_layout_mn)?))?,
+            &Tiler::Layout(os::make_layout(&I(self.atom.num_val()?))?),
         )?;
         let mut tile = vec![I(v)];
-        tile.extend(alg::wrap(&alg::product_each(&frg_layout_mn.shape)?));
-        let t_tensor = alg::zipped_divide(t, &Tl::from_shape(&T(tile))?)?;
-        let v_tensor = alg::composition_t(&t_tensor, &Tl::T(vec![Tl::L(frg_layout_v), Tl::U]))?;
+        tile.extend(ot::product_each(&frg_layout_mn.shape)?.modes());
+        let t_tensor = od::zipped_divide(t, &Tiler::from_shape(&T(tile))?)?;
+        let v_tensor =
+            oa::composition_tiler_raw(&t_tensor, &Tiler::Tuple(vec![Tiler::Layout(frg_layout_v), Tiler::Under]))?;
         let mut second = vec![I(st(0))];
         second.extend(std::iter::repeat_n(Under, r.saturating_sub(1)));
         let second = if r <= 1 { I(st(0)) } else { T(second) };
@@ -315,11 +332,11 @@ impl TiledCopy {
 }
 
 /// CuTe's `product` of a tiler: integers multiply; a layout inside gives `void` (refused).
-fn tiler_product(t: &Tl) -> R<Int> {
+fn tiler_product(t: &Tiler) -> R<Int> {
     match t {
-        Tl::I(i) => Ok(*i),
-        Tl::T(v) => v.iter().try_fold(st(1), |acc, x| acc.mul(tiler_product(x)?)),
-        Tl::L(_) | Tl::U => Err(EvalError::rule(
+        Tiler::Int(i) => Ok(*i),
+        Tiler::Tuple(v) => v.iter().try_fold(st(1), |acc, x| acc.mul(tiler_product(x)?)),
+        Tiler::Layout(_) | Tiler::Under => Err(EvalError::rule(
             "invalid use of void expression",
             "the size of a tiler that holds layouts (product of a layout is void in CuTe); use tile_size<I>(C)",
         )),

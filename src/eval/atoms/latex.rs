@@ -1,15 +1,15 @@
 //! `print_latex` of an MMA atom, a TiledMMA and a TiledCopy (`cute/util/print_latex.hpp`): which
 //! thread and value holds each element of the C, A and B tiles (or of the copy's source and
 //! destination tiles), as CuTe's TikZ picture, byte for byte.
-//! May import: `atoms::alg`, `atoms::mma`, `atoms::copy`, `eval::ops` (identity layouts).
+//! May import: `atoms::mma`, `atoms::copy`, `eval::ops` (identity layouts).
 
-use super::alg;
 use super::copy::{Side, TiledCopy};
 use super::mma::{Operand, TiledMma};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::{algebra as oa, coord as oc, divide as od, tuple as ot};
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -38,13 +38,13 @@ const LIMIT: i64 = 1 << 20;
 /// basis elements, so it maps (thread, value) to an (m,n) coordinate.
 fn identity_tv(shape: &IntTuple, tv: &Layout) -> R<Layout> {
     let id = crate::eval::ops::structure::make_identity_layout(shape);
-    alg::composition(&id, tv)
+    oa::composition_raw(&id, tv)
 }
 
 /// Evaluate a layout with scaled-basis strides at (tid, vid): the 2-D coordinate.
 pub fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
-    let modes = alg::wrap(&l.shape);
-    let strides = alg::wrap(&l.stride);
+    let modes = l.shape.modes();
+    let strides = l.stride.modes();
     if modes.len() != 2 || strides.len() != 2 {
         return Err(EvalError::rule(
             "static assertion failed",
@@ -75,8 +75,8 @@ pub fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
 }
 
 fn size2(l: &Layout) -> R<(i64, i64)> {
-    let t = alg::product(&alg::get(&l.shape, 0)?)?.v;
-    let v = alg::product(&alg::get(&l.shape, 1)?)?.v;
+    let t = ot::product(l.shape.get(0)?)?.v;
+    let v = ot::product(l.shape.get(1)?)?.v;
     if t.checked_mul(v).is_none_or(|n| n > LIMIT) {
         return Err(EvalError::limit(format!("print_latex of {t} threads x {v} values is too large to draw")));
     }
@@ -147,8 +147,8 @@ pub fn print_latex_mma(t: &TiledMma) -> R<String> {
 /// layouts, as `print_latex(TiledCopy)` computes them (for the SVG of a copy too).
 pub fn copy_tv(c: &TiledCopy) -> R<(i64, i64, Layout, Layout)> {
     let one = Layout::new(T(vec![I(st(1)), I(st(1))]), T(vec![I(st(0)), I(st(0))]));
-    let tile_mn = alg::product_each(&alg::logical_divide(&one, &c.tiler)?.shape)?;
-    let dims: Vec<i64> = alg::wrap(&tile_mn).iter().map(|x| x.as_int().map(|i| i.v)).collect::<R<_>>()?;
+    let tile_mn = ot::product_each(&od::logical_divide_tiler(&one, &c.tiler)?.shape)?;
+    let dims: Vec<i64> = tile_mn.modes().iter().map(|x| x.as_int().map(|i| i.v)).collect::<R<_>>()?;
     let (m, n) = match dims[..] {
         [m, n] => (m, n),
         _ => {
@@ -159,7 +159,7 @@ pub fn copy_tv(c: &TiledCopy) -> R<(i64, i64, Layout, Layout)> {
         }
     };
     let id = crate::eval::ops::structure::make_identity_layout(&tile_mn);
-    let cut = |side| -> R<Layout> { alg::slice(&T(vec![Under, Under, I(st(0))]), &c.tidfrg(side, &id)?) };
+    let cut = |side| -> R<Layout> { oc::slice(&T(vec![Under, Under, I(st(0))]), &c.tidfrg(side, &id)?) };
     let (s, d) = (cut(Side::S)?, cut(Side::D)?);
     Ok((m, n, s, d))
 }

@@ -1,14 +1,15 @@
 //! `MMA_Atom`, `TiledMMA` and `ThrMMA` of `cute/atom/mma_atom.hpp`: thrfrg_A/B/C,
 //! get_layoutA/B/C_TV, partition_A/B/C, tile_size/tile_shape, ported function by function.
-//! May import: `atoms::alg`, `atoms::mma_table`, `atoms::tensor`, the algebra data types.
+//! May import: `atoms::mma_table`, `atoms::tensor`, the algebra data types, `eval::ops`.
 
-use super::alg::{self, Tl};
 use super::mma_table::MmaTraits;
 use super::tensor::{partition_coord, Partition, Source};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
+use crate::eval::ops::algebra::Tiler;
+use crate::eval::ops::{algebra as oa, coord as oc, divide as od, structure as os, tuple as ot};
 use std::fmt;
 
 /// `TiledMMA<MMA_Atom<Op>, AtomLayoutMNK, PermutationMNK>`.
@@ -20,7 +21,7 @@ pub struct TiledMma {
     /// `tiled_product(AtomThrID, AtomLayoutMNK)`: (ThrV, ThrM, ThrN, ThrK) -> thread index.
     pub thr_layout_vmnk: Layout,
     /// The three permutations (`_` where none was given).
-    pub perm: [Tl; 3],
+    pub perm: [Tiler; 3],
 }
 
 /// `print(MMA_Atom)`.
@@ -38,7 +39,7 @@ impl fmt::Display for TiledMma {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "TiledMMA")?;
         writeln!(f, "  ThrLayoutVMNK:  {}", self.thr_layout_vmnk)?;
-        writeln!(f, "  PermutationMNK: {}", Tl::T(self.perm.to_vec()))?;
+        writeln!(f, "  PermutationMNK: {}", Tiler::Tuple(self.perm.to_vec()))?;
         fmt_atom(&self.atom, f)
     }
 }
@@ -64,24 +65,24 @@ impl Operand {
 
 /// `make_tiled_mma(op, atom_layout, permutations)`. `atom_layout` must be a layout (a shape
 /// is taken by CuTe as a tiler and refused); `perm` is a tiler of at most 3 modes.
-pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Option<Tl>) -> R<TiledMma> {
+pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Option<Tiler>) -> R<TiledMma> {
     let default = Layout::new(T(vec![I(st(1)), I(st(1)), I(st(1))]), T(vec![I(st(0)), I(st(0)), I(st(0))]));
     let thr_layout_mnk = match atom_layout {
         Some(l) => {
-            if alg::rank(l) > 3 {
+            if os::rank(l) > 3 {
                 return Err(EvalError::rule(
                     "TiledMMA requires rank-3 AtomLayoutMNK",
-                    format!("{l} has rank {}", alg::rank(l)),
+                    format!("{l} has rank {}", os::rank(l)),
                 ));
             }
-            alg::append_to(l, 3)?
+            os::append_n(l, 3, &Layout::new(I(st(1)), I(st(0))))?
         }
         None => default,
     };
     let perm = match perm {
-        None => vec![Tl::U, Tl::U, Tl::U],
-        Some(Tl::T(v)) => v,
-        Some(Tl::L(l)) => {
+        None => vec![Tiler::Under, Tiler::Under, Tiler::Under],
+        Some(Tiler::Tuple(v)) => v,
+        Some(Tiler::Layout(l)) => {
             return Err(EvalError::rule(
                 "TiledMMA requires independent permutations of MNK.",
                 format!("the permutation {l} is one layout; write a tile <M,N,K>"),
@@ -92,14 +93,14 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
     if perm.len() > 3 {
         return Err(EvalError::rule("TiledMMA requires rank-3 PermutationMNK", format!("got {} modes", perm.len())));
     }
-    let mut p3 = [Tl::U, Tl::U, Tl::U];
+    let mut p3 = [Tiler::Under, Tiler::Under, Tiler::Under];
     for (k, x) in perm.into_iter().enumerate() {
         if !x.is_static() {
             return Err(EvalError::rule("TiledMMA requires static permutations of MNK.", format!("{x} is dynamic")));
         }
         p3[k] = x;
     }
-    let thr_layout_vmnk = alg::tiled_product(&atom.thr_id, &Tl::L(thr_layout_mnk.clone()))?;
+    let thr_layout_vmnk = od::tiled_product(&atom.thr_id, &Tiler::Layout(thr_layout_mnk.clone()))?;
     Ok(TiledMma { atom, atom_layout: thr_layout_mnk, thr_layout_vmnk, perm: p3 })
 }
 
@@ -114,16 +115,16 @@ pub fn shape_as_atom_layout_error() -> EvalError {
 
 impl TiledMma {
     fn vmnk_size(&self, i: usize) -> R<Int> {
-        alg::product(&alg::get(&self.thr_layout_vmnk.shape, i)?)
+        ot::product(self.thr_layout_vmnk.shape.get(i)?)
     }
     fn atom_size(&self, i: usize) -> R<Int> {
-        alg::product(&alg::get(&self.atom.shape_mnk, i)?)
+        ot::product(self.atom.shape_mnk.get(i)?)
     }
 
     /// `permutation_mnk<I>()`: the permutation, or `size<I>(AtomShape_MNK) * size<I+1>(ThrLayoutVMNK)`.
-    pub fn permutation_mnk(&self, i: usize) -> R<Tl> {
+    pub fn permutation_mnk(&self, i: usize) -> R<Tiler> {
         match &self.perm[i] {
-            Tl::U => Ok(Tl::I(self.atom_size(i)?.mul(self.vmnk_size(i + 1)?)?)),
+            Tiler::Under => Ok(Tiler::Int(self.atom_size(i)?.mul(self.vmnk_size(i + 1)?)?)),
             p => Ok(p.clone()),
         }
     }
@@ -148,64 +149,74 @@ impl TiledMma {
 
     /// `thrfrg_A/B/C(tensor)`: ((ThrV,(Thr_r,Thr_c)),(FrgV,(Rest_r,Rest_c))).
     pub fn thrfrg(&self, op: Operand, t: &Layout) -> R<Layout> {
-        if alg::rank(t) < 2 {
+        if os::rank(t) < 2 {
             return Err(EvalError::rule(
                 "static assertion failed",
                 format!("thrfrg needs a tensor of rank >= 2, got {t}"),
             ));
         }
         let (r, c) = op.mnk();
-        let t_tile = Tl::T(vec![self.permutation_mnk(r)?, self.permutation_mnk(c)?]);
-        let t_tensor = alg::logical_divide(t, &t_tile)?;
-        let a_tile = Tl::T(vec![
-            Tl::L(alg::make_layout(&I(self.atom_size(r)?))?),
-            Tl::L(alg::make_layout(&I(self.atom_size(c)?))?),
+        let t_tile = Tiler::Tuple(vec![self.permutation_mnk(r)?, self.permutation_mnk(c)?]);
+        let t_tensor = od::logical_divide_tiler(t, &t_tile)?;
+        let a_tile = Tiler::Tuple(vec![
+            Tiler::Layout(os::make_layout(&I(self.atom_size(r)?))?),
+            Tiler::Layout(os::make_layout(&I(self.atom_size(c)?))?),
         ]);
-        let a_tensor = alg::zipped_divide(&t_tensor, &a_tile)?;
-        let tv_tensor = alg::composition_t(&a_tensor, &Tl::T(vec![Tl::L(self.atom_tv(op).clone()), Tl::U]))?;
-        let thr_tile = Tl::T(vec![
-            Tl::U,
-            Tl::T(vec![
-                Tl::L(alg::make_layout(&I(self.vmnk_size(r + 1)?))?),
-                Tl::L(alg::make_layout(&I(self.vmnk_size(c + 1)?))?),
+        let a_tensor = od::zipped_divide(&t_tensor, &a_tile)?;
+        let tv_tensor = oa::composition_tiler_raw(
+            &a_tensor,
+            &Tiler::Tuple(vec![Tiler::Layout(self.atom_tv(op).clone()), Tiler::Under]),
+        )?;
+        let thr_tile = Tiler::Tuple(vec![
+            Tiler::Under,
+            Tiler::Tuple(vec![
+                Tiler::Layout(os::make_layout(&I(self.vmnk_size(r + 1)?))?),
+                Tiler::Layout(os::make_layout(&I(self.vmnk_size(c + 1)?))?),
             ]),
         ]);
-        alg::zipped_divide(&tv_tensor, &thr_tile)
+        od::zipped_divide(&tv_tensor, &thr_tile)
     }
 
     /// `thridx_2_thrid`: thread index -> thread id in ThrLayoutVMNK.
     fn thridx_2_thrid(&self) -> R<Layout> {
         let v = &self.thr_layout_vmnk;
-        let n = alg::size(v)?;
+        let n = os::size(v)?;
         let outer = Layout::new(T(vec![I(n), I(st(1))]), T(vec![I(st(1)), I(st(0))]));
-        let inv = alg::right_inverse(&alg::concat(&[v.clone(), alg::complement1(v)?]))?;
-        alg::composition(&outer, &inv)
+        let inv = oa::right_inverse(&os::make_layout_cat(&[v.clone(), oa::complement_cosize(v)?]))?;
+        oa::composition_raw(&outer, &inv)
     }
 
     /// `get_layoutA/B/C_TV()`: (thread index, value) -> index in the tile.
     pub fn get_layout_tv(&self, op: Operand) -> R<Layout> {
         let (r, c) = op.mnk();
-        let reference = alg::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
+        let reference = os::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
         let frg = self.thrfrg(op, &reference)?;
-        let t2t = Tl::T(vec![Tl::L(self.thridx_2_thrid()?), Tl::U]);
+        let t2t = Tiler::Tuple(vec![Tiler::Layout(self.thridx_2_thrid()?), Tiler::Under]);
         match op {
-            Operand::C => alg::composition_t(&frg, &t2t),
+            Operand::C => oa::composition_tiler_raw(&frg, &t2t),
             Operand::A | Operand::B => {
                 let (s1, s2) = (self.vmnk_size(1)?, self.vmnk_size(2)?);
                 let d = if op == Operand::A { (st(1), st(0)) } else { (st(0), st(1)) };
-                let tile = Tl::T(vec![
-                    Tl::U,
-                    Tl::T(vec![Tl::L(Layout::new(T(vec![I(s1), I(s2)]), T(vec![I(d.0), I(d.1)]))), Tl::U]),
+                let tile = Tiler::Tuple(vec![
+                    Tiler::Under,
+                    Tiler::Tuple(vec![
+                        Tiler::Layout(Layout::new(T(vec![I(s1), I(s2)]), T(vec![I(d.0), I(d.1)]))),
+                        Tiler::Under,
+                    ]),
                 ]);
-                let x = alg::composition_t(&frg, &Tl::T(vec![tile, Tl::U]))?;
-                alg::composition_t(&x, &t2t)
+                let x = oa::composition_tiler_raw(&frg, &Tiler::Tuple(vec![tile, Tiler::Under]))?;
+                oa::composition_tiler_raw(&x, &t2t)
             }
         }
     }
 
     /// `get_slice(thr).partition_A/B/C(counting tensor of L)`.
     pub fn partition(&self, op: Operand, thr: i64, src: &Source) -> R<Partition> {
-        let vmnk = alg::get_flat_coord(&self.thr_layout_vmnk, dy(thr))?;
+        let vmnk: Vec<Int> = oc::get_flat_coord(&self.thr_layout_vmnk, &I(dy(thr)))?
+            .modes()
+            .iter()
+            .map(IntTuple::as_int)
+            .collect::<R<_>>()?;
         let (r, c) = op.mnk();
         let at = |i: usize| {
             vmnk.get(i)

@@ -5,13 +5,13 @@
 //! - `mma`: `MMA_Atom`, `TiledMMA`, `ThrMMA` (`mma_atom.hpp`).
 //! - `copy`: `Copy_Atom`, `TiledCopy`, `ThrCopy`, `make_tiled_copy*` (`copy_atom.hpp`).
 //! - `tensor`: counting tensors and what their partitions print.
-//! - `alg`: the part of the layout algebra these are built from (a facade over CuTe's functions).
 //! - `lit`, `types`: table literals and value-type sizes.
 //!
-//! This file holds the values (`AtomValue`), the built-in table and `named_value`.
+//! This file holds the values (`AtomValue`), the built-in table and `named_value`. The atoms call
+//! the algebra in `eval::ops` directly, in its warning-free `_raw` forms where CuTe composes
+//! internally (`composition_raw`, `composition_tiler_raw`).
 //! May import: `eval::*` algebra modules; never the parser, interpreter, render or runtime.
 
-pub mod alg;
 pub mod copy;
 pub mod copy_table;
 pub mod latex;
@@ -25,8 +25,9 @@ use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
+use crate::eval::ops::algebra::Tiler;
+use crate::eval::ops::{coord as oc, structure as os, tuple as ot};
 use crate::eval::value::Value;
-use alg::Tl;
 use copy::{CopyAtom, Side, TiledCopy};
 use copy_table::CopyTraits;
 use mma::{Operand, TiledMma};
@@ -251,11 +252,11 @@ fn thr_arg(a: &Args, i: usize) -> R<i64> {
 }
 
 /// A tiler value (`<...>`, a shape, a layout, an integer, `_`).
-fn tiler_of(v: &Value) -> R<Tl> {
+fn tiler_of(v: &Value) -> R<Tiler> {
     match v {
-        Value::Tuple(t) => Tl::from_shape(t),
-        Value::Layout(l) => Ok(Tl::L(l.clone())),
-        Value::Tile(items) => Ok(Tl::T(items.iter().map(tiler_of).collect::<R<_>>()?)),
+        Value::Tuple(t) => Tiler::from_shape(t),
+        Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
+        Value::Tile(items) => Ok(Tiler::Tuple(items.iter().map(tiler_of).collect::<R<_>>()?)),
         other => Err(EvalError::type_err(format!("expected a tiler, got {} `{other}`", other.kind()))),
     }
 }
@@ -265,15 +266,6 @@ fn nargs(a: &Args, lo: usize, hi: usize, usage: &str) -> R<()> {
         return Err(EvalError::arity(format!("usage: {usage}")));
     }
     Ok(())
-}
-
-fn tl_value(t: &Tl) -> Value {
-    match t {
-        Tl::U => Value::Tuple(IntTuple::Under),
-        Tl::I(i) => Value::Tuple(IntTuple::I(*i)),
-        Tl::L(l) => Value::Layout(l.clone()),
-        Tl::T(v) => Value::tuple(v.iter().map(tl_value).collect()),
-    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -354,17 +346,17 @@ pub(crate) fn f_size(a: &Args) -> R<Value> {
                 }
                 _ => return Err(a.refuse()),
             };
-            mode = alg::get(&mode, i)?;
+            mode = mode.get(i)?.clone();
         }
-        return Ok(Value::Tuple(IntTuple::I(alg::product(&mode)?)));
+        return Ok(Value::Tuple(IntTuple::I(ot::product(&mode)?)));
     }
     if !a.targs.is_empty() {
         return Err(a.refuse());
     }
     match atom_arg(a, 0)? {
-        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(alg::size(&t.thr_layout_vmnk)?))),
+        AtomValue::TiledMma(t) => Ok(Value::Tuple(IntTuple::I(os::size(&t.thr_layout_vmnk)?))),
         AtomValue::TiledCopy(c) => Ok(Value::Tuple(IntTuple::I(c.num_thr()?))),
-        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(alg::size(&p.layout)?))),
+        AtomValue::Partition(p) => Ok(Value::Tuple(IntTuple::I(os::size(&p.layout)?))),
         _ => Err(a.refuse()),
     }
 }
@@ -499,7 +491,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             let (mut v, off) = comp(&Value::Tuple(coord.clone()), &c)?;
             // the consumed modes add nothing to a MixedBits offset when their part of the
             // offset is statically zero: CuTe's offset object is unchanged
-            let (_, plain_off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+            let (_, plain_off) = oc::slice_and_offset(&coord, &p.layout)?;
             if matches!(plain_off, IntTuple::I(i) if i.is_const(0)) {
                 keep_mixed(p, &mut v);
             }
@@ -510,7 +502,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             Ok(Value::Tuple(crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?))
         };
     }
-    let (layout, off) = alg::slice_and_offset_t(&coord, &p.layout)?;
+    let (layout, off) = oc::slice_and_offset(&coord, &p.layout)?;
     let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
     if sliced {
         Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
@@ -683,7 +675,7 @@ fn f_make_cotiled_copy(a: &Args) -> R<Value> {
 
 fn f_tiler_mn(a: &Args) -> R<Value> {
     nargs(a, 1, 1, "tiler_mn(C)")?;
-    Ok(tl_value(&tiled_copy(a, 0)?.tiler))
+    Ok(tiled_copy(a, 0)?.tiler.to_value())
 }
 
 fn f_tiled_layout_tv(a: &Args) -> R<Value> {

@@ -2,14 +2,14 @@
 //! `retile_S/D` print. The tensor of a layout `L` is CuTe's `make_coord_tensor(L)`: an
 //! `ArithmeticTupleIterator` starting at the coprofile `_0`, laid out by `L`; slicing it at a
 //! thread's coordinate moves the iterator by the offset, printed `ArithTuple<offset> o <layout>`.
-//! May import: `atoms::alg`, the algebra data types.
+//! May import: the algebra data types, `eval::ops`.
 
-use super::alg;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Under, T};
 use crate::eval::layout::{Composed, Func, TypedOffset};
 use crate::eval::layout::{Layout, Swizzle};
+use crate::eval::ops::coord as oc;
 use crate::eval::value::Value;
 use std::fmt;
 
@@ -71,7 +71,7 @@ pub fn repeat_under(n: usize) -> IntTuple {
 
 /// The ThrMMA slicing coordinate `(thr, (_, repeat<rank<1,1>(t)>(_)))`.
 pub fn partition_coord(thr: IntTuple, t: &Layout) -> R<IntTuple> {
-    let rest = alg::get(&alg::get(&t.shape, 1)?, 1)?;
+    let rest = t.shape.get(1)?.get(1)?;
     Ok(T(vec![thr, T(vec![Under, repeat_under(rest.rank())])]))
 }
 
@@ -93,7 +93,7 @@ impl Source {
             Source::Plain(l) => {
                 let t = frg(l)?;
                 let c = coord(&t)?;
-                let (layout, off) = alg::slice_and_offset_t(&c, &t)?;
+                let (layout, off) = oc::slice_and_offset(&c, &t)?;
                 // the counting tensor starts at coprofile(L): `_0`, or `(_0,_0)` for a 2-D identity
                 let start = crate::eval::ops::structure::coprofile(l)?;
                 Ok(Partition {
@@ -131,7 +131,7 @@ impl Source {
                 let (t, c) = f(l)?;
                 Ok(Partition {
                     offset: crate::eval::ops::structure::coprofile(l)?,
-                    layout: alg::slice(&c, &t)?,
+                    layout: oc::slice(&c, &t)?,
                     swizzle: None,
                     composed: None,
                 })
@@ -152,7 +152,7 @@ impl Source {
 /// A tensor on `outer o offset o t` sliced at `c`: the slice's offset moves into the composed
 /// layout's offset (CuTe's slice_and_offset); the iterator stays `_0`.
 fn composed_slice(outer: &Layout, offset: Int, c: &IntTuple, t: &Layout) -> R<Partition> {
-    let (layout, off) = alg::slice_and_offset_t(c, t)?;
+    let (layout, off) = oc::slice_and_offset(c, t)?;
     let off = offset_int(&off)?;
     Ok(Partition {
         offset: IntTuple::I(st(0)),

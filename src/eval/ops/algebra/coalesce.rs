@@ -32,31 +32,59 @@ fn static_merge(s: Int, d: &IntTuple, front: &IntTuple) -> R<bool> {
     })
 }
 
+/// What `bw_coalesce` decided for each flat mode, recorded for `explain` (which prints these
+/// decisions instead of deriving them again).
+#[derive(Clone, Debug, Default)]
+pub struct CoalesceTrace {
+    /// The flat modes `(shape, stride)`, first to last.
+    pub flat: Vec<(Int, IntTuple)>,
+    /// Mode k was dropped (a static `_1`).
+    pub dropped: Vec<bool>,
+    /// Mode k was merged with the next kept mode (`s_k * d_k == d_next`, statically).
+    pub joins_next: Vec<bool>,
+}
+
 /// `detail::bw_coalesce`: walk the flat modes from the back, starting from `init` (an integer
 /// "new" layout), merging a mode into the front of the result when shapes and strides match
-/// statically (`s_i * d_i == d_front`).
-fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple)) -> R<Layout> {
-    // new[0] is the front of CuTe's NewShape/NewStride.
+/// statically (`s_i * d_i == d_front`). With a trace, `init` is the last of `flat`'s modes
+/// as the trace holds them.
+fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple), mut trace: Option<&mut CoalesceTrace>) -> R<Layout> {
+    // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
     let mut new: Vec<(Int, IntTuple)> = vec![init];
-    for (s, d) in flat.iter().rev() {
+    let mut front = flat.len();
+    for (k, (s, d)) in flat.iter().enumerate().rev() {
         let s = *s;
         if s.is_const(1) {
             // shape<I> == _1: skip it
+            if let Some(t) = trace.as_deref_mut() {
+                t.dropped[k] = true;
+            }
             continue;
         }
         if new.len() == 1 && new[0].0.is_const(1) {
             // replace our static shape-1 with anything
+            if let Some(t) = trace.as_deref_mut() {
+                t.dropped[front] = true;
+            }
             new[0] = (s, d.clone());
+            front = k;
             continue;
         }
         let fs = new[0].0;
         if fs.s && static_merge(s, d, &new[0].1)? {
             new[0] = (s.mul(fs)?, d.clone());
+            if let Some(t) = trace.as_deref_mut() {
+                t.joins_next[k] = true;
+            }
         } else {
             new.insert(0, (s, d.clone()));
         }
+        front = k;
     }
     if new.len() == 1 && new[0].0.is_const(1) {
+        if let Some(t) = trace {
+            t.dropped[front] = true;
+        }
         return Ok(Layout::new(I(st(1)), I(st(0))));
     }
     Ok(from_modes(new))
@@ -69,7 +97,21 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     let Some(last) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
     };
-    bw_coalesce(&flat, last)
+    bw_coalesce(&flat, last, None)
+}
+
+/// `coalesce(L)` and the decisions that led to it (for `explain`).
+pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
+    let mut flat = flat_modes(l, "coalesce")?;
+    let Some(last) = flat.pop() else {
+        return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
+    };
+    let n = flat.len() + 1;
+    let mut t = CoalesceTrace { flat: Vec::new(), dropped: vec![false; n], joins_next: vec![false; n] };
+    let r = bw_coalesce(&flat, last.clone(), Some(&mut t))?;
+    flat.push(last);
+    t.flat = flat;
+    Ok((r, t))
 }
 
 /// CuTe's `detail::coalesce_x`: like `coalesce`, but it also keeps the function *outside* the
@@ -80,9 +122,9 @@ pub fn coalesce_x(l: &Layout) -> R<Layout> {
         return Err(EvalError::rule("index out of range", format!("composition with the empty layout {l}")));
     };
     if s.is_const(1) {
-        bw_coalesce(&flat, (st(2), d))
+        bw_coalesce(&flat, (st(2), d), None)
     } else {
-        bw_coalesce(&flat, (s, d))
+        bw_coalesce(&flat, (s, d), None)
     }
 }
 

@@ -28,6 +28,27 @@ pub enum Tiler {
     Tuple(Vec<Tiler>),
 }
 
+impl std::fmt::Display for Tiler {
+    /// CuTe prints a tile as a tuple of its elements.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tiler::Under => write!(f, "_"),
+            Tiler::Int(i) => write!(f, "{i}"),
+            Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Tuple(v) => {
+                write!(f, "(")?;
+                for (k, e) in v.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
 impl Tiler {
     /// Read a tiler from a value (a layout, an integer, a shape, `_` or `<...>`); other kinds
     /// are type errors.
@@ -65,6 +86,48 @@ impl Tiler {
             Under => Ok(Tiler::Under),
             T(v) => v.iter().map(Tiler::from_tuple).collect::<R<Vec<_>>>().map(Tiler::Tuple),
             Basis(..) => Err(EvalError::type_err(format!("a ScaledBasis ({t}) cannot be a tiler"))),
+        }
+    }
+    /// A shape used as a tiler (the atoms' tiles): integers stay integers, tuples become tuples
+    /// of tilers.
+    pub fn from_shape(s: &IntTuple) -> R<Tiler> {
+        Ok(match s {
+            I(i) => Tiler::Int(*i),
+            T(v) => Tiler::Tuple(v.iter().map(Tiler::from_shape).collect::<R<_>>()?),
+            Under => Tiler::Under,
+            Basis(..) => {
+                return Err(EvalError::rule(
+                    "not supported",
+                    "a scaled-basis tiler is not supported by the atoms functions",
+                ))
+            }
+        })
+    }
+    /// `size` of a tiler (CuTe's `size` on a layout / integer / tuple).
+    pub fn size(&self) -> R<Int> {
+        match self {
+            Tiler::Under => Err(EvalError::rule("no size", "`_` has no size")),
+            Tiler::Int(i) => Ok(*i),
+            Tiler::Layout(l) => crate::eval::ops::structure::size(l),
+            Tiler::Tuple(v) => v.iter().try_fold(st(1), |acc, t| acc.mul(t.size()?)),
+        }
+    }
+    /// `shape` of a tiler: an integer is its own shape, a layout its shape, a tuple the tuple
+    /// of the shapes.
+    pub fn shape(&self) -> R<IntTuple> {
+        match self {
+            Tiler::Under => Err(EvalError::rule("no shape", "`_` has no shape")),
+            Tiler::Int(i) => Ok(I(*i)),
+            Tiler::Layout(l) => Ok(l.shape.clone()),
+            Tiler::Tuple(v) => Ok(T(v.iter().map(|t| t.shape()).collect::<R<_>>()?)),
+        }
+    }
+    pub fn is_static(&self) -> bool {
+        match self {
+            Tiler::Under => true,
+            Tiler::Int(i) => i.s,
+            Tiler::Layout(l) => l.shape.is_static() && l.stride.is_static(),
+            Tiler::Tuple(v) => v.iter().all(|t| t.is_static()),
         }
     }
     /// The tiler as a value (CuTe prints a tile like a tuple).

@@ -1,0 +1,422 @@
+//! The fast path of the parser: a hand-written recursive-descent parser for statements that
+//! parse. It accepts a subset of what the grammar accepts (expressions, bindings, asserts) and
+//! builds exactly the AST that pest + [`super::build`] build, spans included; on anything else
+//! (any error, `run gemm`, `explain`, an integer out of range, a tree too deep ...) it gives up
+//! (`None`) and the statement goes through pest, whose error is the one reported.
+//! The differential test in `tests.rs` holds it to that on every statement of the repository
+//! and on random mutations of them.
+use super::ast::{BinOp, Expr, ExprKind, Span, Stmt, StmtKind, TArg};
+use super::build::compose_chain;
+use super::MAX_EXPR_DEPTH;
+
+/// An expression and the height of its tree (as in `build`).
+type H = (Expr, usize);
+
+fn node(kind: ExprKind, span: Span, height: usize) -> Option<H> {
+    (height <= MAX_EXPR_DEPTH).then_some((Expr { kind, span }, height))
+}
+
+fn is_ident_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The statement `chunk` (one statement, no new line), with spans relative to it, or `None`.
+pub(super) fn stmt(chunk: &str) -> Option<Stmt> {
+    let mut p = P { s: chunk.as_bytes(), src: chunk, i: 0 };
+    p.ws();
+    let start = p.i;
+    let kind = if p.keyword(b"assert") {
+        p.ws();
+        let lhs = p.expr()?.0;
+        p.ws();
+        let mut end = p.i;
+        let rhs = if p.s[p.i..].starts_with(b"==") {
+            p.i += 2;
+            p.ws();
+            let r = p.expr()?.0;
+            end = p.i;
+            Some(r)
+        } else {
+            None
+        };
+        p.i = end;
+        StmtKind::Assert { lhs, rhs }
+    } else if let Some((name, name_span)) = p.bind_name() {
+        if name == "Sw" || name == "Swizzle" {
+            return None;
+        }
+        let value = p.expr()?.0;
+        StmtKind::Bind { name: name.to_string(), name_span, value }
+    } else {
+        if p.word_is(b"run") || p.word_is(b"emit") || p.word_is(b"explain") {
+            return None;
+        }
+        StmtKind::Expr(p.expr()?.0)
+    };
+    let end = p.i;
+    p.ws();
+    (p.i == p.s.len()).then_some(Stmt { kind, span: Span::new(start, end) })
+}
+
+struct P<'a> {
+    s: &'a [u8],
+    src: &'a str,
+    i: usize,
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> u8 {
+        self.s.get(self.i).copied().unwrap_or(0)
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), b' ' | b'\t' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    /// The word at `i` is `w` (not followed by a name character).
+    fn word_is(&self, w: &[u8]) -> bool {
+        self.s[self.i..].starts_with(w) && !self.s.get(self.i + w.len()).is_some_and(|&b| is_ident_char(b))
+    }
+
+    fn keyword(&mut self, w: &[u8]) -> bool {
+        let yes = self.word_is(w);
+        if yes {
+            self.i += w.len();
+        }
+        yes
+    }
+
+    /// `name =` (not `==`): the name and its span, `i` after the `=` and the blanks after it.
+    fn bind_name(&mut self) -> Option<(&'a str, Span)> {
+        let save = self.i;
+        let r = self.ident().and_then(|sp| {
+            self.ws();
+            if self.peek() == b'=' && self.s.get(self.i + 1) != Some(&b'=') {
+                self.i += 1;
+                self.ws();
+                Some((&self.src[sp.start..sp.end], sp))
+            } else {
+                None
+            }
+        });
+        if r.is_none() {
+            self.i = save;
+        }
+        r
+    }
+
+    /// A name (not the words `o` and `assert`): its span.
+    fn ident(&mut self) -> Option<Span> {
+        let start = self.i;
+        if !self.peek().is_ascii_alphabetic() || self.word_is(b"o") || self.word_is(b"assert") {
+            return None;
+        }
+        while is_ident_char(self.peek()) {
+            self.i += 1;
+        }
+        Some(Span::new(start, self.i))
+    }
+
+    /// `o` as the composition operator.
+    fn at_o(&self) -> bool {
+        self.word_is(b"o")
+    }
+
+    /// `side (: side)? (o side (: side)?)*` and the blanks after it (as pest's `expr`).
+    fn expr(&mut self) -> Option<H> {
+        let first = self.part()?;
+        if !self.at_o() {
+            return Some(first);
+        }
+        let mut parts = vec![first];
+        while self.at_o() {
+            self.i += 1; // `o`
+            self.ws();
+            parts.push(self.part()?);
+        }
+        compose_chain(parts).ok()
+    }
+
+    /// `side (: side)?` and the blanks after it.
+    fn part(&mut self) -> Option<H> {
+        let (s, hs) = self.side()?;
+        self.ws();
+        if self.peek() != b':' {
+            return Some((s, hs));
+        }
+        self.i += 1;
+        self.ws();
+        let (d, hd) = self.side()?;
+        // A layout's span runs on over the blanks after its stride.
+        self.ws();
+        let span = Span::new(s.span.start, self.i);
+        node(ExprKind::Layout(Box::new(s), Box::new(d)), span, hs.max(hd) + 1)
+    }
+
+    /// Operands joined by `| ^ & + - * /`, each after any number of prefix `~`.
+    fn side(&mut self) -> Option<H> {
+        let mut toks: Vec<Tok> = Vec::new();
+        loop {
+            while self.peek() == b'~' {
+                toks.push(Tok::Not(Span::new(self.i, self.i + 1)));
+                self.i += 1;
+                self.ws();
+            }
+            let h = self.operand()?;
+            let save = self.i;
+            self.ws();
+            let op = match self.peek() {
+                b'|' => BinOp::Or,
+                b'^' => BinOp::Xor,
+                b'&' => BinOp::And,
+                b'+' => BinOp::Add,
+                b'-' => BinOp::Sub,
+                b'*' => BinOp::Mul,
+                b'/' => BinOp::Div,
+                _ => {
+                    self.i = save;
+                    // The usual side: one operand (no token list).
+                    if toks.is_empty() {
+                        return Some(h);
+                    }
+                    toks.push(Tok::Operand(h));
+                    break;
+                }
+            };
+            toks.push(Tok::Operand(h));
+            self.i += 1;
+            self.ws();
+            toks.push(Tok::Op(op));
+        }
+        let mut it = toks.into_iter().peekable();
+        let r = climb(&mut it, 0)?;
+        it.next().is_none().then_some(r)
+    }
+
+    /// A primary and the call/apply parentheses directly after it.
+    fn operand(&mut self) -> Option<H> {
+        let start = self.i;
+        let c = self.peek();
+        let mut acc: H = if c == b'_' || c == b'-' || c.is_ascii_digit() {
+            self.int_or_under()?
+        } else if c == b'"' {
+            self.str_lit()?
+        } else if c == b'(' {
+            self.paren()?
+        } else if c == b'<' {
+            let (items, h, span) = self.list(b'<', b'>')?;
+            node(ExprKind::Tiler(items), span, h + 1)?
+        } else if self.s[self.i..].starts_with(b"smem_ptr[") {
+            return None;
+        } else {
+            let name_span = self.ident()?;
+            let name = &self.src[name_span.start..name_span.end];
+            let targs = if self.peek() == b'<' { self.targs()? } else { Vec::new() };
+            let full = Span::new(start, self.i);
+            if name == "Sw" || name == "Swizzle" {
+                match targs[..] {
+                    [TArg::Int(b), TArg::Int(m), TArg::Int(s)] => {
+                        (Expr { kind: ExprKind::Swizzle { b, m, s }, span: full }, 1)
+                    }
+                    _ => return None,
+                }
+            } else if self.peek() == b'(' {
+                let (args, ha, aspan) = self.list(b'(', b')')?;
+                let s = name_span.join(aspan);
+                node(ExprKind::Call { name: name.to_string(), name_span, targs, args }, s, ha + 1)?
+            } else {
+                node(ExprKind::Name { name: name.to_string(), targs }, full, 1)?
+            }
+        };
+        while self.peek() == b'(' {
+            let (args, ha, aspan) = self.list(b'(', b')')?;
+            let s = acc.0.span.join(aspan);
+            let h = acc.1.max(ha) + 1;
+            acc = node(ExprKind::Apply { callee: Box::new(acc.0), args }, s, h)?;
+        }
+        Some(acc)
+    }
+
+    /// `12`, `-3`, `_12`, `_-3` (not followed by a name character), or `_` alone.
+    fn int_or_under(&mut self) -> Option<H> {
+        let start = self.i;
+        let mut j = self.i;
+        let is_static = self.s[j] == b'_';
+        if is_static {
+            j += 1;
+        }
+        let digits_start = j;
+        if self.s.get(j) == Some(&b'-') {
+            j += 1;
+        }
+        let d0 = j;
+        while self.s.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        if j > d0 {
+            if self.s.get(j).is_some_and(|&b| is_ident_char(b)) {
+                return None;
+            }
+            let value = self.src[digits_start..j].parse::<i64>().ok()?;
+            self.i = j;
+            return node(ExprKind::Int { value, is_static }, Span::new(start, j), 1);
+        }
+        // `_` alone: not followed by a name character or `-`.
+        if is_static && !self.s.get(start + 1).is_some_and(|&b| is_ident_char(b) || b == b'-') {
+            self.i = start + 1;
+            return node(ExprKind::Under, Span::new(start, start + 1), 1);
+        }
+        None
+    }
+
+    /// `"..."` with the escapes `\" \\ \n \t` (an unknown one: `None`).
+    fn str_lit(&mut self) -> Option<H> {
+        let start = self.i;
+        let mut out = String::new();
+        let mut j = start + 1;
+        loop {
+            match *self.s.get(j)? {
+                b'"' => break,
+                b'\n' => return None,
+                b'\\' => {
+                    out.push(match self.s.get(j + 1)? {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'n' => '\n',
+                        b't' => '\t',
+                        _ => return None,
+                    });
+                    j += 2;
+                }
+                _ => {
+                    // Copy one whole UTF-8 character.
+                    let c = self.src[j..].chars().next()?;
+                    out.push(c);
+                    j += c.len_utf8();
+                }
+            }
+        }
+        self.i = j + 1;
+        node(ExprKind::Str(out), Span::new(start, j + 1), 1)
+    }
+
+    /// `(...)`: a tuple, or the grouping of one expression that is not an integer, a tuple or `_`.
+    fn paren(&mut self) -> Option<H> {
+        let (mut items, h, span) = self.list(b'(', b')')?;
+        if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under) {
+            let mut e = items.pop()?;
+            e.span = span;
+            return Some((e, h));
+        }
+        node(ExprKind::Tuple(items), span, h + 1)
+    }
+
+    /// `open (expr (, expr)*)? close`: the expressions, their greatest height, the span.
+    fn list(&mut self, open: u8, close: u8) -> Option<(Vec<Expr>, usize, Span)> {
+        let start = self.i;
+        if self.peek() != open {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        let mut items = Vec::new();
+        let mut h = 0;
+        if self.peek() != close {
+            loop {
+                let (e, he) = self.expr()?;
+                h = h.max(he);
+                items.push(e);
+                self.ws();
+                match self.peek() {
+                    b',' => {
+                        self.i += 1;
+                        self.ws();
+                    }
+                    _ => break,
+                }
+            }
+        }
+        if self.peek() != close {
+            return None;
+        }
+        self.i += 1;
+        Some((items, h, Span::new(start, self.i)))
+    }
+
+    /// `<targ, ...>` right after a name: integers and names.
+    fn targs(&mut self) -> Option<Vec<TArg>> {
+        self.i += 1; // `<`
+        let mut out = Vec::new();
+        loop {
+            self.ws();
+            let c = self.peek();
+            if c == b'_' || c == b'-' || c.is_ascii_digit() {
+                match self.int_or_under()?.0.kind {
+                    ExprKind::Int { value, .. } => out.push(TArg::Int(value)),
+                    _ => return None,
+                }
+            } else {
+                let sp = self.ident()?;
+                out.push(TArg::Name(self.src[sp.start..sp.end].to_string()));
+            }
+            self.ws();
+            match self.peek() {
+                b',' => self.i += 1,
+                b'>' => {
+                    self.i += 1;
+                    return Some(out);
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+enum Tok {
+    Not(Span),
+    Operand(H),
+    Op(BinOp),
+}
+
+fn prec(op: BinOp) -> usize {
+    match op {
+        BinOp::Or => 1,
+        BinOp::Xor => 2,
+        BinOp::And => 3,
+        BinOp::Add | BinOp::Sub => 4,
+        BinOp::Mul | BinOp::Div => 5,
+    }
+}
+
+/// Precedence climbing, as pest's Pratt parser with these operators (all left-associative,
+/// prefix `~` tightest).
+fn climb(it: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>, min: usize) -> Option<H> {
+    let mut lhs = unary(it)?;
+    while let Some(Tok::Op(op)) = it.peek() {
+        let op = *op;
+        let p = prec(op);
+        if p < min {
+            break;
+        }
+        it.next();
+        let rhs = climb(it, p + 1)?;
+        let s = lhs.0.span.join(rhs.0.span);
+        let h = lhs.1.max(rhs.1) + 1;
+        lhs = node(ExprKind::Binary(op, Box::new(lhs.0), Box::new(rhs.0)), s, h)?;
+    }
+    Some(lhs)
+}
+
+fn unary(it: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>) -> Option<H> {
+    match it.next()? {
+        Tok::Operand(h) => Some(h),
+        Tok::Not(sp) => {
+            let (rhs, h) = unary(it)?;
+            let s = sp.join(rhs.span);
+            node(ExprKind::Not(Box::new(rhs)), s, h + 1)
+        }
+        Tok::Op(_) => None,
+    }
+}

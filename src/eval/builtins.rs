@@ -85,6 +85,34 @@ pub struct Builtin {
     pub f: BuiltinFn,
 }
 
+/// One registry entry: `b!(name, sig, doc, example, result, f)` (the one macro every module's
+/// `BUILTINS` table is written with). `b!(quiet; ...)` runs `f` without the law warnings of the
+/// algebra it calls inside (the atoms: those compositions are CuTe's construction, not the user's).
+macro_rules! b {
+    (quiet; $name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr $(,)?) => {
+        $crate::eval::builtins::Builtin {
+            name: $name,
+            sig: $sig,
+            doc: $doc,
+            example: $ex,
+            result: $res,
+            f: |a| $crate::eval::atoms::quiet(|| ($f)(a)),
+        }
+    };
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr $(,)?) => {
+        $crate::eval::builtins::Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+    };
+}
+pub(crate) use b;
+
+/// One `FORMS` line: `form!(name, sig, doc, example, result)`.
+macro_rules! form {
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr $(,)?) => {
+        $crate::eval::builtins::Form { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res }
+    };
+}
+pub(crate) use form;
+
 /// Another form of an overloaded function, documented by the module that implements it: help
 /// shows it and the doctests run its example. The function that answers it is its name's
 /// (one) `Builtin`.

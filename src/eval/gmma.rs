@@ -559,6 +559,7 @@ pub fn tma_swizzle(sw: Swizzle) -> R<String> {
 // ---------------------------------------------------------------------------------------------
 
 use super::builtins::{Args, Builtin, TArg};
+use crate::eval::builtins::b;
 
 fn type_arg(v: &Value) -> R<u32> {
     match v {
@@ -699,12 +700,6 @@ fn f_as_pi(a: &Args) -> R<Value> {
         },
         _ => Err(a.refuse()),
     }
-}
-
-macro_rules! b {
-    ($name:literal, $sig:literal, $doc:literal, $ex:expr, $res:literal, $f:ident) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
-    };
 }
 
 /// Built-in functions of this module.

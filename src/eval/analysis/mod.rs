@@ -12,6 +12,7 @@ pub mod gemm;
 pub mod injective;
 pub mod slice;
 
+use crate::eval::builtins::b;
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
@@ -201,12 +202,6 @@ pub fn static_note(
     let v = crate::eval::builtins::call(name, targs, &st_args).ok()?;
     let shown: Vec<String> = st_args.iter().map(|a| a.to_string()).collect();
     Some(format!("with static integers CuTe gives {name}({}) = {v}", shown.join(", ")))
-}
-
-macro_rules! b {
-    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
-    };
 }
 
 /// Built-in functions of this module.

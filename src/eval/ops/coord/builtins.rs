@@ -3,6 +3,7 @@
 //! built-in for `A(...)` on a layout.
 
 use super as co;
+use crate::eval::builtins::b;
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
@@ -197,12 +198,6 @@ pub(crate) fn f_apply(a: &Args) -> R<Value> {
         _ => IntTuple::T(cs),
     };
     Ok(applied(co::apply_layout(l, &c)?))
-}
-
-macro_rules! b {
-    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
-    };
 }
 
 /// Built-in functions of this module.

@@ -4,6 +4,7 @@
 //! `eval::overloads` sends swizzles and composed layouts to the swizzle module's forms.
 
 use super as st;
+use crate::eval::builtins::b;
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{self, Int};
@@ -458,12 +459,6 @@ pub(crate) fn f_select(a: &Args) -> R<Value> {
         Value::Layout(l) => lv(st::select(l, &idx)?),
         v => tp::select(v, &idx),
     }
-}
-
-macro_rules! b {
-    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
-    };
 }
 
 /// Built-in functions of this module.

@@ -13,6 +13,7 @@
 pub mod bits;
 pub mod composed;
 
+use crate::eval::builtins::{b, form};
 use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
@@ -612,18 +613,6 @@ pub(crate) fn f_domain_offset(a: &Args) -> R<Value> {
         [coord, Value::Composed(c)] => composed::domain_offset(coord, c),
         _ => refused(a),
     }
-}
-
-macro_rules! b {
-    ($name:literal, $sig:literal, $doc:literal, $ex:expr, $res:literal, $f:ident) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
-    };
-}
-
-macro_rules! form {
-    ($name:literal, $sig:literal, $doc:literal, $ex:expr, $res:literal) => {
-        Form { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res }
-    };
 }
 
 /// Built-in functions of this module (overloads for swizzles and composed layouts).

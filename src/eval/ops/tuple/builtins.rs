@@ -3,6 +3,7 @@
 //! not take (`nm`: the call's final error; `eval::overloads` chose this form by kind).
 
 use super as tp;
+use crate::eval::builtins::b;
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
@@ -450,12 +451,6 @@ fn f_compact_order(a: &Args) -> R<Value> {
         Value::Tag(t) if t == "LayoutRight" || t == "GenRowMajor" => tv(tp::compact_row_major(s, &IntTuple::st(1))?),
         _ => nm(a),
     }
-}
-
-macro_rules! b {
-    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr) => {
-        Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
-    };
 }
 
 /// Built-in functions of this module.

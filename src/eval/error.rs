@@ -9,7 +9,7 @@ use std::fmt;
 pub type R<T> = Result<T, EvalError>;
 
 /// What kind of failure: decides the wording and, for the CLI, nothing else (all are exit 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// A condition CuTe checks with `static_assert` (or that makes its C++ fail to compile).
     Rule,

@@ -207,9 +207,8 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     let mut result_stride: Vec<IntTuple> = Vec::with_capacity(r);
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
-    for i in 0..r - 1 {
+    for (i, curr_stride) in lstride.iter().enumerate().take(r - 1) {
         let curr_shape = lshape(i)?;
-        let curr_stride = &lstride[i];
         // Weak divisibility condition: checked only when both are static.
         if curr_shape.s && rest_stride.s {
             if curr_shape.v == 0 {

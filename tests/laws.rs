@@ -358,3 +358,33 @@ fn inverse_law_checks_report_the_first_failing_index() {
     let w = take_warnings();
     assert!(w.len() == 1 && w[0].contains("at index 6:"), "{w:?}");
 }
+
+/// Where CuTe's complement truncates a stride that is not a multiple of the extent before it, its
+/// answer (printed as CuTe prints it: the oracle) can break complement's postconditions; then a
+/// warning says which. The answers below are the oracle's; the counts are by hand: L has 4, 2 and
+/// 96 points, so the results need at least 32/4 = 8, 16/2 = 8 and 1004/96 = 10 points.
+#[test]
+fn complement_warns_where_cutes_answer_is_not_a_complement() {
+    use cute::session::{Options, Outcome, Session};
+    let run = |src: &str| {
+        let mut s = Session::new(Options::default());
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        let r = s.run(src, "<test>", &mut o, &mut e);
+        assert_eq!(r, Outcome::Ok, "{src}");
+        (String::from_utf8(o).unwrap(), String::from_utf8(e).unwrap())
+    };
+    for (src, cute, points) in [
+        ("complement((2,2):(_3,_4), 32)", "(_3,0,4):(_1,6,8)", "it has 0 points, fewer than 32/4"),
+        ("complement(((2,1,1)):((_3,_3,_3)), 16)", "(_3,0,1,6):(_1,6,3,3)", "it has 0 points, fewer than 16/2"),
+        ("complement(((_4,_6),_4):((_64,_2),_16), _1004)", "(_2,_4):(_1,_256)", "it has 8 points, fewer than 1004/96"),
+    ] {
+        let (out, err) = run(src);
+        assert_eq!(out.trim(), cute, "{src}");
+        assert!(err.contains("warning: complement is not a complement of L") && err.contains(points), "{src}: {err}");
+    }
+    // exact divisions: a complement, no warning
+    for src in ["complement((_4,_6):(_1,_8), _96)", "complement((_2,_2):(_1,_4), _16)", "complement(_4:_3, _32)"] {
+        let (_, err) = run(src);
+        assert!(err.is_empty(), "{src}: {err}");
+    }
+}

@@ -296,14 +296,7 @@ impl fmt::Display for Ty {
                 // a tuple holding layouts is a tiler
                 let tiler = v.iter().any(|e| !e.is_int_tuple());
                 let (open, close) = if tiler { ("<", ">") } else { ("(", ")") };
-                write!(f, "{open}")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, "{close}")
+                crate::eval::int_tuple::write_seq(f, open, v, close)
             }
             Ty::Basis(v, modes) => {
                 write!(f, "{}", int_or_q(v))?;

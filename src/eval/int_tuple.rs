@@ -37,16 +37,7 @@ impl fmt::Display for IntTuple {
                 }
                 Ok(())
             }
-            T(v) => {
-                f.write_str("(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        f.write_str(",")?;
-                    }
-                    fmt::Display::fmt(e, f)?;
-                }
-                f.write_str(")")
-            }
+            T(v) => write_seq(f, "(", v, ")"),
         }
     }
 }
@@ -138,6 +129,23 @@ impl IntTuple {
             Basis(i, m) => Basis(f(*i)?, m.clone()),
         })
     }
+}
+
+/// `open e0,e1,... close`: CuTe's tuple print for any printable elements.
+pub fn write_seq<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    open: &str,
+    items: impl IntoIterator<Item = T>,
+    close: &str,
+) -> fmt::Result {
+    f.write_str(open)?;
+    for (k, e) in items.into_iter().enumerate() {
+        if k > 0 {
+            f.write_str(",")?;
+        }
+        fmt::Display::fmt(&e, f)?;
+    }
+    f.write_str(close)
 }
 
 /// Build a tuple from elements.

@@ -64,16 +64,7 @@ impl fmt::Display for Value {
             Value::Layout(l) => fmt::Display::fmt(l, f),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
-            Value::Tile(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
+            Value::Tile(v) => super::int_tuple::write_seq(f, "(", v, ")"),
             Value::Tag(s) => write!(f, "{s}"),
             Value::Atom(a) => write!(f, "{a}"),
             Value::Text(s) => write!(f, "{s}"),

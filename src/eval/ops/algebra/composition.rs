@@ -35,16 +35,7 @@ impl std::fmt::Display for Tiler {
             Tiler::Under => write!(f, "_"),
             Tiler::Int(i) => write!(f, "{i}"),
             Tiler::Layout(l) => write!(f, "{l}"),
-            Tiler::Tuple(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
+            Tiler::Tuple(v) => crate::eval::int_tuple::write_seq(f, "(", v, ")"),
         }
     }
 }

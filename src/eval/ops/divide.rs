@@ -379,7 +379,6 @@ pub(crate) fn b_tile(a: &Args) -> R<Value> {
 }
 
 fn b_zip2_by(a: &Args) -> R<Value> {
-    two(a, "zip2_by")?;
     let t = match a.arg(0)? {
         Value::Tuple(t) => t,
         v => return Err(EvalError::type_err(format!("zip2_by needs a tuple, got {} `{v}`", v.kind())).at_arg(0)),
@@ -506,7 +505,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "zip2_by(((_2,_2),(_4,_2),_3), (_2,_4))",
         result: "((_2,_4),(_2,_2,_3))",
         f: b_zip2_by,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "logical_product",

@@ -315,7 +315,8 @@ impl fmt::Display for Ty {
             }
             Ty::Layout(s, d) => write!(f, "{s}:{d}"),
             Ty::Swizzle(b, m, s) => write!(f, "Sw<{b},{m},{s}>"),
-            Ty::Mixed(s, m) => write!(f, "M_{s}|(?&{m})"),
+            // CuTe prints `M_S|(D&F)=V`; the type does not carry D (nor V = S|D)
+            Ty::Mixed(s, m) => write!(f, "M_{s}|(?&{m})=?"),
             Ty::Composed(a, o, b) => write!(f, "{a} o {o} o {b}"),
             Ty::Op(n) => write!(f, "{n}"),
             Ty::MmaAtom(op) => write!(f, "mma_atom({op})"),
@@ -354,24 +355,6 @@ impl fmt::Display for Ty {
 }
 
 impl Ty {
-    /// True if the notation can state it: not a MixedBits offset, a scaled basis, an iterator or
-    /// a tensor (those decode to CuTe's print form).
-    pub fn in_notation(&self) -> bool {
-        match self {
-            Ty::Int(_)
-            | Ty::Under
-            | Ty::Basis(..)
-            | Ty::Swizzle(..)
-            | Ty::Op(_)
-            | Ty::MmaAtom(_)
-            | Ty::CopyAtom(..) => true,
-            Ty::Mixed(..) | Ty::Iter(_) | Ty::Tensor(..) => false,
-            Ty::Tuple(v) => v.iter().all(Ty::in_notation),
-            Ty::Layout(a, b) => a.in_notation() && b.in_notation(),
-            Ty::Composed(a, o, b) | Ty::TiledCopy(a, o, b) => a.in_notation() && o.in_notation() && b.in_notation(),
-            Ty::TiledMma(_, l, p) => l.in_notation() && p.in_notation(),
-        }
-    }
     fn is_int_tuple(&self) -> bool {
         match self {
             Ty::Int(_) | Ty::Under | Ty::Basis(..) => true,
@@ -491,6 +474,8 @@ fn ty(n: &Node) -> Option<Ty> {
         }
         ("Layout", 2) => Some(Ty::Layout(Box::new(ty(&args[0])?), Box::new(ty(&args[1])?))),
         ("Swizzle", 3) => Some(Ty::Swizzle(num(&args[0])?, num(&args[1])?, num(&args[2])?)),
+        // `template <int BBits, int MBase, int SShift = BBits>`: clang leaves a default out
+        ("Swizzle", 2) => Some(Ty::Swizzle(num(&args[0])?, num(&args[1])?, num(&args[0])?)),
         ("MixedBits", 2) => Some(Ty::Mixed(num(&args[0])?, num(&args[1])?)),
         ("ComposedLayout", 3) => {
             Some(Ty::Composed(Box::new(ty(&args[0])?), Box::new(ty(&args[1])?), Box::new(ty(&args[2])?)))
@@ -667,6 +652,8 @@ mod tests {
         "cute::Layout<cute::tuple<cute::C<(int)4>, cute::C<8>>, cute::tuple<cute::C<1>, cute::C<4>>>",
         "(_4,_8):(_1,_4)"
     );
+    // clang leaves out a template argument equal to its default (SShift = BBits)
+    decodes!(clang_default_shift, "cute::Swizzle<1, 1>", "Sw<1,1,1>");
     decodes!(mma_atom, "cute::MMA_Atom<cute::SM80_16x8x16_F32F16F16F32_TN>", "mma_atom(SM80_16x8x16_F32F16F16F32_TN)");
     decodes!(
         copy_atom,

@@ -16,6 +16,7 @@ use crate::eval::int::Int;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::compare::equal_ignoring_static;
+use crate::eval::printed;
 use crate::eval::value::Value;
 use crate::parser::ast::{self, BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
@@ -595,7 +596,40 @@ impl Interp {
             }
             ExprKind::Compose(a, b) => {
                 let args = [self.eval_arg(a)?, self.eval_arg(b)?];
-                self.call_builtin("composition", &[], &args, e.span, &[a.span, b.span])
+                // `ArithTuple(_0,_0) o L`: CuTe's print of a tensor, make_tensor(iterator, L)
+                let f = if printed::is_iter(&args[0]) { "make_tensor" } else { "composition" };
+                self.call_builtin(f, &[], &args, e.span, &[a.span, b.span])
+            }
+            ExprKind::MixedBits { .. } => Err(Located::new(
+                EvalError::type_err(
+                    "a MixedBits M_S|(D&F)=V is only the offset of a composed layout: `Sw<3,3,3> o M_0|(144&400)=144 o L`",
+                ),
+                e.span,
+            )),
+            ExprKind::ComposedLit { outer, offset, inner } if self.iter_first(outer)? => {
+                // `ArithTuple_0 o Sw<3,3,3> o _0 o L` reads `ArithTuple_0 o (Sw<3,3,3> o _0 o L)`:
+                // the iterator of a tensor laid out by the composed layout after it
+                let (it, rest) = split_first(outer);
+                let it = self.eval_arg(it)?;
+                let lit = Expr {
+                    kind: ExprKind::ComposedLit { outer: Box::new(rest), offset: offset.clone(), inner: inner.clone() },
+                    span: outer.span.join(inner.span),
+                };
+                let l = self.eval_arg(&lit)?;
+                self.call_builtin("make_tensor", &[], &[it, l], e.span, &[outer.span, lit.span])
+            }
+            ExprKind::ComposedLit { outer, offset, inner } if matches!(offset.kind, ExprKind::MixedBits { .. }) => {
+                let ExprKind::MixedBits { s, d, f, v } = offset.kind else { unreachable!() };
+                let m = printed::mixed_bits(s, d, f, v).map_err(|err| Located::new(err, offset.span))?;
+                let (a, l) = (self.eval_arg(outer)?, self.eval_arg(inner)?);
+                printed::mixed_composed(a, m, l).map_err(|err| {
+                    let span = match err.arg {
+                        Some(0) => outer.span,
+                        Some(2) => inner.span,
+                        _ => e.span,
+                    };
+                    Located::new(err, span)
+                })
             }
             ExprKind::SmemPtr { .. } => Err(Located::new(
                 EvalError::type_err(
@@ -635,6 +669,9 @@ impl Interp {
                 }
             }
             ExprKind::Binary(op, a, b) => {
+                if let Some(v) = self.negative_iter(*op, a, b) {
+                    return Ok(v);
+                }
                 let x = self.eval_arg(a)?;
                 let y = self.eval_arg(b)?;
                 let int = |v: &Value, sp: Span| match v {
@@ -673,6 +710,14 @@ impl Interp {
                         let callee = callee.clone();
                         return self.apply(callee, *name_span, args, e.span);
                     }
+                }
+                if name == printed::ITER_PREFIX && targs.is_empty() {
+                    // `ArithTuple(_0,_0)`: an iterator as CuTe prints it
+                    let vals = self.eval_args(args)?;
+                    return printed::iter_call(&vals).map_err(|err| {
+                        let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
+                        Located::new(err, span)
+                    });
                 }
                 let slot = match builtins::get(name) {
                     Some(s) if !name.starts_with("__") => s,
@@ -768,6 +813,12 @@ impl Interp {
                 return Ok(v.clone());
             }
         }
+        if targs.is_empty() {
+            // `ArithTuple145`, `ArithTuple_0`: an iterator as CuTe prints it
+            if let Some(r) = printed::iter_name(name) {
+                return r.map_err(|err| Located::new(err, span));
+            }
+        }
         if builtins::exists(name) && !name.starts_with("__") {
             let sig = builtins::lookup(name).map(|b| b.sig).unwrap_or("");
             let mut l = Located::new(
@@ -784,6 +835,30 @@ impl Interp {
             return Err(l);
         }
         Err(self.unknown(name, span, false))
+    }
+
+    /// `ArithTuple-128` (`ArithTuple_-128`): CuTe's print of an iterator at a negative integer,
+    /// which parses as an unbound name minus a literal written right after it.
+    fn negative_iter(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<Value> {
+        match (op, &a.kind, &b.kind) {
+            (BinOp::Sub, ExprKind::Name { name, targs }, ExprKind::Int { value, is_static: false })
+                if targs.is_empty() && b.span.start == a.span.end + 1 && self.get(name).is_none() =>
+            {
+                printed::negative_iter(name, *value)
+            }
+            _ => None,
+        }
+    }
+
+    /// True if the first operand of the chain `outer` (`It o A o B`) is an iterator.
+    fn iter_first(&self, outer: &Expr) -> E<bool> {
+        match &outer.kind {
+            ExprKind::Compose(..) => {
+                let (first, _) = split_first(outer);
+                Ok(printed::is_iter(&self.eval_arg(first)?))
+            }
+            _ => Ok(false),
+        }
     }
 
     /// "unknown name 'x'", with a close name suggested when there is one.
@@ -1004,6 +1079,19 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
 
 /// Literals nested at most this deep are built directly (see [`literal_tuple`]).
 const LITERAL_DEPTH: usize = 32;
+
+/// `It o A o B` (left-nested `Compose`s) split into its first operand and the rest `A o B`.
+fn split_first(e: &Expr) -> (&Expr, Expr) {
+    match &e.kind {
+        ExprKind::Compose(a, b) if matches!(a.kind, ExprKind::Compose(..)) => {
+            let (first, rest) = split_first(a);
+            let span = rest.span.join(b.span);
+            (first, Expr { kind: ExprKind::Compose(Box::new(rest), b.clone()), span })
+        }
+        ExprKind::Compose(a, b) => (a, (**b).clone()),
+        _ => (e, e.clone()),
+    }
+}
 
 /// A tuple literal made of integers, `_` and tuples, built straight into an IntTuple — the
 /// value the general path (evaluate each element, then `Value::tuple`) gives — when it is small

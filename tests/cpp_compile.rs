@@ -1,5 +1,6 @@
 //! `cpp(x)` proved by compiling it: for every value of the golden files (CuTe's own answers,
-//! `tests/oracle/golden*.jsonl`) and a few hundred random values, the C++ that `cpp(x)` prints
+//! `tests/oracle/golden*.jsonl`) and a few hundred random values (counting tensors, iterators
+//! and MixedBits offsets among them), the C++ that `cpp(x)` prints
 //! is compiled with g++ against the CuTe headers of the `nvidia-cutlass==4.2.0.0` wheel, run,
 //! and what CuTe prints for it must be exactly what `cute` prints for x.
 //!
@@ -18,6 +19,9 @@ use std::process::Command;
 /// Values per C++ program.
 const BATCH: usize = 120;
 const RANDOM_VALUES: usize = 300;
+/// Random counting tensors, iterators and MixedBits offsets (a generator of their own, so that
+/// the 300 values above stay what they were).
+const RANDOM_TENSORS: usize = 80;
 
 /// One value to check: where it came from, its C++ and what `cute` prints for it.
 struct Case {
@@ -133,17 +137,56 @@ impl Gen {
     }
 }
 
-fn random_cases() -> Vec<Case> {
-    let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+impl Gen {
+    /// A counting tensor or iterator (`make_identity_tensor`, `make_coord_tensor`, CuTe's print
+    /// forms `ArithTuple(..) o L`, slices of them), or a composed layout with a MixedBits offset.
+    fn tensor(&mut self) -> String {
+        let coord = |g: &mut Gen| match g.below(3) {
+            0 => g.int(&[0, 3, 17, -5]),
+            1 => format!("({},{})", g.int(&[0, 2, 9]), g.int(&[0, 1, 4])),
+            _ => format!("({},({},{}))", g.int(&[0, 5]), g.int(&[0, 2]), g.int(&[0, 7])),
+        };
+        match self.below(9) {
+            0 => format!("make_identity_tensor({})", self.shape_stride(2).0),
+            1 => format!("make_coord_tensor({})", self.layout()),
+            2 => format!("ArithTuple{} o {}", self.int(&[0, 5, 145]), self.layout()),
+            3 => format!(
+                "ArithTuple({},{}) o make_identity_layout({})",
+                self.int(&[0, 3]),
+                self.int(&[0, 1]),
+                self.shape_stride(1).0
+            ),
+            4 => format!("make_inttuple_iter({})", coord(self)),
+            5 => format!(
+                "T = make_identity_tensor(({},{})); T(_, {})",
+                self.int(&[2, 4]),
+                self.int(&[4, 8]),
+                self.int(&[0, 1, 3])
+            ),
+            6 => format!("make_tensor(make_inttuple_iter({}), {})", coord(self), self.layout()),
+            7 => {
+                let f = [8u32, 64, 400, 448][self.below(4) as usize];
+                let d = f & [0u32, 16, 64, 144, 400][self.below(5) as usize];
+                format!("Sw<3,3,3> o M_0|({d}&{f})={d} o {}", self.layout())
+            }
+            _ => format!("ArithTuple_0 o Sw<{},3,3> o _0 o {}", 1 + self.below(3), self.layout()),
+        }
+    }
+}
+
+/// `n` values of the notation `next` draws from a generator seeded with `seed` (the ones `cute`
+/// refuses or that have no print are drawn again).
+fn random_cases(seed: u64, n: usize, what: &str, next: fn(&mut Gen) -> String) -> Vec<Case> {
+    let mut g = Gen(seed);
     let mut cases = Vec::new();
     let mut tries = 0;
-    while cases.len() < RANDOM_VALUES && tries < 20 * RANDOM_VALUES {
+    while cases.len() < n && tries < 20 * n {
         tries += 1;
-        let src = g.value();
+        let src = next(&mut g);
         if let Some(v) = eval(&src) {
             if printable(&v) {
                 let c = cpp(&v).unwrap_or_else(|e| panic!("{src}: cpp refused {v}: {e}"));
-                cases.push(Case { origin: format!("random: {src}"), cpp: c, want: v.to_string() });
+                cases.push(Case { origin: format!("{what}: {src}"), cpp: c, want: v.to_string() });
             }
         }
     }
@@ -206,7 +249,8 @@ fn cpp_of_golden_and_random_values_compiles_and_prints_the_same() {
     let mut skipped = Vec::new();
     let mut cases = golden_cases(&mut skipped);
     let n_golden = cases.len();
-    let random = random_cases();
+    let mut random = random_cases(0x9e37_79b9_7f4a_7c15, RANDOM_VALUES, "random", Gen::value);
+    random.extend(random_cases(0x2545_f491_4f6c_dd1d, RANDOM_TENSORS, "random tensor", Gen::tensor));
     let n_random = random.len();
     cases.extend(random);
     let work = cxx::work_dir();

@@ -1,14 +1,17 @@
-//! `cute --decode` proved on real compiler output: `tests/decode/*.txt` are g++ messages for
-//! cases CuTe refuses (`regenerate.sh` makes them from `cases.list` with the oracle's C++ and
-//! the CuTe 4.2 headers), `handwritten.types` holds types written by hand from CuTe's headers,
-//! one kind after another, each with the notation it decodes to.
+//! `cute --decode` proved on real compiler output: `tests/decode/*.txt` are g++, clang
+//! (`clang_*`) and nvcc (`nvcc_*`) messages for cases CuTe refuses (`regenerate.sh
+//! [g++|clang|nvcc]` makes them from `cases.list` with the oracle's C++ and the CuTe 4.2
+//! headers), `handwritten.types` holds types written by hand from CuTe's headers, one kind after
+//! another, each with the notation it decodes to.
 //!
-//! Every decoded type, fed back as notation (`?` given the value 3), must evaluate to a value
-//! whose `cpp(...)` has exactly the original type: one C++ program of `static_assert(is_same)`s,
-//! compiled against CuTe's headers. Types the notation cannot state (MixedBits offsets, counting
-//! tensors and their iterators) and types that only print like the type `cpp` writes
-//! (`integral_constant<int, N>`, `C<true>`, `C<8u>`, `MMA_Atom<MMA_Traits<Op>>`) are decoded but
-//! not fed back; a run-time `long` comes back as an `int`.
+//! Every decoded type, fed back as notation (`?` given the value 3, a MixedBits' run-time bits
+//! 0), must evaluate to a value whose `cpp(...)` has exactly the original type: one C++ program
+//! of `static_assert(is_same)`s, compiled against CuTe's headers (MixedBits offsets, counting
+//! tensors and their iterators included: `M_0|(144&400)=144`, `ArithTuple(_0,_0) o L` read
+//! back). g++ names an atom by its base class (`MMA_Atom<MMA_Traits<Op>>`): the atom `cpp`
+//! builds must derive from it. Types that only print like the type the notation stands for
+//! (`integral_constant<int, N>`, `C<true>`, `C<8u>`, a `ScaledBasis` of no modes) are decoded
+//! but not fed back, each listed with its reason; a run-time `long` comes back as an `int`.
 
 mod cxx;
 
@@ -50,9 +53,14 @@ fn handwritten() -> Vec<(String, String)> {
 #[test]
 fn corpus_types_are_decoded_and_the_rest_kept() {
     let mut total = 0;
+    let mut per_compiler = std::collections::BTreeMap::new();
     for (name, text) in corpus() {
         let found = find(&text);
-        assert!(!found.is_empty(), "{name}: no CuTe type found");
+        // clang names no type in some messages (`no matching function for call to 'tile_size'`):
+        // such a file comes back unchanged, and the check below finds no CuTe integer left in it
+        *per_compiler
+            .entry(["clang", "nvcc"].into_iter().find(|c| name.starts_with(&format!("{c}_"))).unwrap_or("g++"))
+            .or_insert(0) += found.len();
         total += found.len();
         // the text between the types is kept byte for byte
         let out = decode(&text);
@@ -65,9 +73,9 @@ fn corpus_types_are_decoded_and_the_rest_kept() {
         }
         rebuilt.push_str(&text[at..]);
         assert_eq!(out, rebuilt, "{name}");
-        // every CuTe integer of the messages was recognised (what is left are template
-        // parameters: `cute::tuple<T ...>`, `C<N>`)
-        for left in ["cute::C<", " C<", "<C<", "(C<"] {
+        // every CuTe integer and swizzle of the messages was recognised (what is left are
+        // template parameters: `cute::tuple<T ...>`, `C<N>`, `Swizzle<B,M,S>`)
+        for left in ["cute::C<", " C<", "<C<", "(C<", "Swizzle<"] {
             for (k, _) in out.match_indices(left) {
                 let next = out[k + left.len()..].chars().next();
                 assert!(
@@ -79,6 +87,12 @@ fn corpus_types_are_decoded_and_the_rest_kept() {
         }
     }
     eprintln!("decode: {total} types in the corpus");
+    for c in ["g++", "clang", "nvcc"] {
+        assert!(
+            per_compiler.get(c).copied().unwrap_or(0) >= 10,
+            "{c}: too few types in its messages: {per_compiler:?}"
+        );
+    }
 }
 
 #[test]
@@ -107,16 +121,49 @@ fn text_that_is_not_a_cute_type_is_left_alone() {
     }
 }
 
-/// The notation of a decoded type, `?` given a value, when the notation can state the type.
-fn as_notation(t: &Ty, original: &str) -> Option<String> {
-    // types CuTe's own ones only print like: integral_constant<int, N> and C<true> print as C<N>,
-    // C<8u> as C<8>, MMA_Atom<MMA_Traits<Op>> (a base) as MMA_Atom<Op>
-    let like = ["integral_constant", "true", "false", "MMA_Traits<", "Copy_Traits<"];
-    let suffix = original.as_bytes().windows(2).any(|w| w[0].is_ascii_digit() && b"uUlL".contains(&w[1]));
-    if !t.in_notation() || like.iter().any(|w| original.contains(w)) || suffix {
-        return None;
+/// Why a decoded type is not fed back: it only prints like the type the notation stands for.
+fn prints_like(t: &Ty, original: &str) -> Option<&'static str> {
+    fn modeless_basis(t: &Ty) -> bool {
+        match t {
+            Ty::Basis(_, modes) => modes.is_empty(),
+            Ty::Tuple(v) => v.iter().any(modeless_basis),
+            Ty::Layout(a, b) | Ty::Tensor(a, b) => modeless_basis(a) || modeless_basis(b),
+            Ty::Composed(a, o, b) | Ty::TiledCopy(a, o, b) => {
+                modeless_basis(a) || modeless_basis(o) || modeless_basis(b)
+            }
+            Ty::Iter(c) => modeless_basis(c),
+            Ty::TiledMma(_, l, p) => modeless_basis(l) || modeless_basis(p),
+            _ => false,
+        }
     }
-    Some(t.to_string().replace('?', "3"))
+    if original.contains("integral_constant") {
+        return Some("integral_constant<int, N> prints as C<N>: the notation's static integers are C<N>");
+    }
+    if original.contains("true") || original.contains("false") {
+        return Some(
+            "C<true>/C<false> are bool constants printed _1/_0: the notation's static integers are C<N> of int",
+        );
+    }
+    if original.as_bytes().windows(2).any(|w| w[0].is_ascii_digit() && b"uUlL".contains(&w[1])) {
+        return Some("C<8u> (an unsigned constant) prints as C<8>: the notation's static integers are C<N> of int");
+    }
+    if modeless_basis(t) {
+        return Some("ScaledBasis<C<1>> (no modes: make_identity_layout of an integer) prints as _1, the integer");
+    }
+    None
+}
+
+/// The notation of a decoded type, `?` given a value.
+fn as_notation(t: &Ty) -> String {
+    // a MixedBits' run-time bits D (and its value S|D) get the value 0, valid for every F
+    let mut n = t.to_string();
+    while let Some(k) = n.find("|(?&") {
+        let start = n[..k].rfind("M_").expect("M_S|(?&F)=?");
+        let end = k + n[k..].find(")=?").expect("M_S|(?&F)=?");
+        let (s, f) = (n[start + 2..k].to_string(), n[k + 4..end].to_string());
+        n = format!("{}M_{s}|(0&{f})={s}{}", &n[..start], &n[end + 3..]);
+    }
+    n.replace('?', "3")
 }
 
 #[test]
@@ -134,12 +181,14 @@ fn decoded_types_come_back_through_cpp() {
     }
     let mut seen = std::collections::HashSet::new();
     types.retain(|(s, _)| seen.insert(s.clone()));
-    let (mut asserts, mut skipped, mut refused) = (Vec::new(), 0, Vec::new());
+    let (mut asserts, mut skipped, mut bases, mut refused) = (Vec::new(), 0, 0, Vec::new());
     for (orig, ty) in &types {
-        let Some(notation) = as_notation(ty, orig) else {
+        if let Some(why) = prints_like(ty, orig) {
             skipped += 1;
+            eprintln!("not fed back: {orig}\n  decodes to {ty}: {why}");
             continue;
-        };
+        }
+        let notation = as_notation(ty);
         let mut s = Session::new(Options::default());
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let outcome = s.run(&notation, "<decoded>", &mut out, &mut err);
@@ -157,7 +206,15 @@ fn decoded_types_come_back_through_cpp() {
         let want = ["long unsigned int", "long long int", "long int", "unsigned int", "long"]
             .iter()
             .fold(orig.clone(), |acc, w| acc.replace(w, "int"));
-        asserts.push(format!("// {notation}\nstatic_assert(std::is_same_v<decltype({expr}), {want}>);\n"));
+        // g++ names an atom by its base class MMA_Atom<MMA_Traits<Op>> (Copy_Atom<Copy_Traits<Op>, T>):
+        // the atom cpp builds derives from it
+        let check = if orig.contains("MMA_Traits<") || orig.contains("Copy_Traits<") {
+            bases += 1;
+            format!("std::is_base_of_v<{want}, decltype({expr})>")
+        } else {
+            format!("std::is_same_v<decltype({expr}), {want}>")
+        };
+        asserts.push(format!("// {notation}\nstatic_assert({check});\n"));
     }
     // a type of a refused case (one CuTe's headers reject, such as `Swizzle<3,3,2>`) may be
     // refused by cute too; it parses, and the refusal is listed
@@ -167,7 +224,7 @@ fn decoded_types_come_back_through_cpp() {
     let cxx = cxx::Cxx::new();
     let failures = cxx.check_asserts(&asserts);
     eprintln!(
-        "decode: {} distinct types, {} compiled back, {skipped} not in the notation, {} refused as CuTe refuses them",
+        "decode: {} distinct types, {} compiled back ({bases} as the atom derived from the type), {skipped} not fed back (print like another type), {} refused as CuTe refuses them",
         types.len(),
         asserts.len(),
         refused.len()

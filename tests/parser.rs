@@ -58,18 +58,24 @@ fn golden_dir() -> Option<std::path::PathBuf> {
 
 use cute::jsonl::field as json_str;
 
+/// The `.jsonl` files of a folder, sorted.
+fn jsonl_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|f| f.ok().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn golden_expressions_parse() {
     let Some(dir) = golden_dir() else {
         eprintln!("no golden data found; skipped");
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|f| f.ok().map(|f| f.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
+    let files = jsonl_files(&dir);
     let (mut ok, mut rejected) = (0, 0);
     let mut failures = Vec::new();
     for f in &files {
@@ -124,4 +130,42 @@ fn scaled_bases_read_back_as_cute_prints_them() {
         }
     }
     assert!(checked >= 50, "only {checked} oracle answers with scaled bases");
+}
+
+/// Counting tensors and MixedBits offsets are notation as CuTe prints them: every oracle answer
+/// that is one tensor (`ArithTuple145 o L`, `ArithTuple(_0,_0) o L`, `ArithTuple-128 o L`,
+/// `ArithTuple1 o Sw<3,3,3> o M_0|(144&400)=144 o L`) or one composed layout with a MixedBits
+/// offset, typed back in, prints exactly as CuTe printed it.
+#[test]
+fn counting_tensors_and_mixed_bits_read_back_as_cute_prints_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
+    let files = jsonl_files(&dir);
+    let (mut tensors, mut mixed) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    let mut failures = Vec::new();
+    for f in &files {
+        for line in std::fs::read_to_string(f).unwrap().lines() {
+            let Some(want) = json_str(line, "cute") else { continue };
+            let one_tensor = want.starts_with("ArithTuple") && !want.contains('\n');
+            let one_mixed = want.starts_with("Sw<") && want.contains(" o M_") && !want.contains('\n');
+            if !(one_tensor || one_mixed) || !seen.insert(want.clone()) {
+                continue;
+            }
+            let mut s = cute::session::Session::new(cute::session::Options::default());
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            s.run(&want, "<oracle>", &mut out, &mut err);
+            let got = String::from_utf8_lossy(&out).trim_end().to_string();
+            if got != want {
+                failures.push(format!("{want}\n  read back: {got}{}", String::from_utf8_lossy(&err)));
+            }
+            tensors += usize::from(one_tensor);
+            mixed += usize::from(want.contains(" o M_"));
+        }
+    }
+    assert!(failures.is_empty(), "{} of CuTe's prints do not read back:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("read back: {tensors} distinct counting tensors, {mixed} with a MixedBits offset");
+    assert!(
+        tensors >= 300 && mixed >= 20,
+        "only {tensors} tensors and {mixed} MixedBits offsets in the oracle answers"
+    );
 }

@@ -15,4 +15,5 @@ pub mod int_tuple;
 pub mod layout;
 pub mod ops;
 pub mod overloads;
+pub mod printed;
 pub mod value;

@@ -80,6 +80,9 @@ pub enum ExprKind {
     /// `smem_ptr[16b](unset)`: CuTe's unset shared-memory pointer flag of B-bit elements; only
     /// the offset of a ComposedLayout literal (`Sw<3,4,3> o smem_ptr[16b](unset) o L`).
     SmemPtr { bits: u32 },
+    /// `M_0|(144&400)=144`: CuTe's `MixedBits<S,F>{D}` (V = S|D, as printed); only the offset of
+    /// a ComposedLayout literal (`Sw<3,3,3> o M_0|(144&400)=144 o L`).
+    MixedBits { s: u32, d: u32, f: u32, v: u32 },
     /// `a + b`, `a - b`, `a * b`, `a / b`, `a & b`, `a | b`, `a ^ b` on integers (CuTe's rules).
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `~x`: bitwise not of an integer.

@@ -46,6 +46,7 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
             | ExprKind::Str(_)
             | ExprKind::Swizzle { .. }
             | ExprKind::SmemPtr { .. }
+            | ExprKind::MixedBits { .. }
             | ExprKind::Name { .. } => {}
             ExprKind::Not(a) => ex(a, base),
             ExprKind::Tuple(v) | ExprKind::Tiler(v) => v.iter_mut().for_each(|e| ex(e, base)),
@@ -154,7 +155,7 @@ fn next_expr<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>, span: Span) -> R
 }
 
 fn is_int_lit(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Int { .. } | ExprKind::SmemPtr { .. })
+    matches!(e.kind, ExprKind::Int { .. } | ExprKind::SmemPtr { .. } | ExprKind::MixedBits { .. })
 }
 
 /// Left-associative fold of `A o B o C` → Compose(Compose(A,B),C).
@@ -216,6 +217,7 @@ fn expr(p: Pair<Rule>) -> R<H> {
             })?;
             node(ExprKind::SmemPtr { bits }, span, 1)
         }
+        Rule::mixed_bits => node(mixed_bits(p.as_str(), span)?, span, 1),
         Rule::paren => {
             let (mut items, h) = arg_list(p)?;
             if items.len() == 1
@@ -244,6 +246,17 @@ fn expr(p: Pair<Rule>) -> R<H> {
         }
         _ => Err(internal(span)),
     }
+}
+
+/// `M_S|(D&F)=V` (the grammar has checked the punctuation and the digits).
+fn mixed_bits(text: &str, span: Span) -> R<ExprKind> {
+    let nums: Vec<&str> = text[2..].split(|c: char| !c.is_ascii_digit()).filter(|t| !t.is_empty()).collect();
+    let n = |i: usize| {
+        nums.get(i).and_then(|t| t.parse::<u32>().ok()).ok_or_else(|| {
+            ParseError::new(format!("{text}: the bits of a MixedBits are 32-bit unsigned integers"), span)
+        })
+    };
+    Ok(ExprKind::MixedBits { s: n(0)?, d: n(1)?, f: n(2)?, v: n(3)? })
 }
 
 /// `| ^ & + - * /` by C++ precedence (all left-associative, loosest first), then prefix `~`.

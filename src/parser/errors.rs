@@ -25,7 +25,9 @@ enum Want {
 fn want(rule: Rule) -> Option<Want> {
     use Rule::*;
     Some(match rule {
-        expr | operand | not_op | paren | tiler | named | under | str_lit | smem_ptr | expr_stmt => Want::Operand,
+        expr | operand | not_op | paren | tiler | named | under | str_lit | smem_ptr | mixed_bits | expr_stmt => {
+            Want::Operand
+        }
         int_lit => Want::Integer,
         ident | bind | gemm_arg => Want::Name,
         comma => Want::Comma,

@@ -208,7 +208,7 @@ impl<'a> P<'a> {
         } else if c == b'<' {
             let (items, h, span) = self.list(b'<', b'>')?;
             node(ExprKind::Tiler(items), span, h + 1)?
-        } else if self.s[self.i..].starts_with(b"smem_ptr[") {
+        } else if self.s[self.i..].starts_with(b"smem_ptr[") || self.mixed_bits_ahead() {
             return None;
         } else {
             let name_span = self.ident()?;
@@ -237,6 +237,14 @@ impl<'a> P<'a> {
             acc = node(ExprKind::Apply { callee: Box::new(acc.0), args }, s, h)?;
         }
         Some(acc)
+    }
+
+    /// `M_0|(...`: maybe the grammar's one-token MixedBits `M_0|(144&400)=144` (left to pest).
+    fn mixed_bits_ahead(&self) -> bool {
+        let rest = &self.s[self.i..];
+        let Some(after) = rest.strip_prefix(b"M_") else { return false };
+        let digits = after.iter().take_while(|b| b.is_ascii_digit()).count();
+        digits > 0 && after[digits..].starts_with(b"|(")
     }
 
     /// `12`, `-3`, `_12`, `_-3` (not followed by a name character), or `_` alone.

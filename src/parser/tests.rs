@@ -21,6 +21,7 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Compose(a, b) => format!("(o {} {})", sx(a), sx(b)),
         ExprKind::ComposedLit { outer, offset, inner } => format!("(olit {} {} {})", sx(outer), sx(offset), sx(inner)),
         ExprKind::SmemPtr { bits } => format!("smem_ptr[{bits}b]"),
+        ExprKind::MixedBits { s, d, f, v } => format!("M_{s}|({d}&{f})={v}"),
         ExprKind::Binary(op, a, b) => {
             let o = match op {
                 BinOp::Add => "+",
@@ -175,6 +176,36 @@ fn composed_layout_literal() {
     assert_eq!(e("A o 0 o 1 o B"), "(olit A 0 (o 1 B))");
     assert_eq!(e("1 o 2 o 3"), "(olit 1 2 3)");
     assert_eq!(e("Sw<3,3,3> o 0"), "(o Sw<3,3,3> 0)");
+}
+
+#[test]
+fn mixed_bits_offset_literal() {
+    // CuTe's print of a swizzled layout sliced at a run-time coordinate: a MixedBits offset
+    assert_eq!(
+        e("Sw<3,3,3> o M_0|(144&400)=144 o (_2,_4):(_64,_1024)"),
+        "(olit Sw<3,3,3> M_0|(144&400)=144 (: (tuple _2 _4) (tuple _64 _1024)))"
+    );
+    assert_eq!(e("It o Sw<3,4,3> o M_0|(0&8)=0 o L"), "(olit (o It Sw<3,4,3>) M_0|(0&8)=0 L)");
+    assert_eq!(e("M_0|(64&64)=64"), "M_0|(64&64)=64");
+    // without `=V`, or with spaces, it is what it was: the name M_0 or'ed with an integer
+    assert_eq!(e("M_0|(64&64)"), "(| M_0 (& 64 64))");
+    assert_eq!(sprog("assert M_0|(64&64)==64"), "(assert== (| M_0 (& 64 64)) 64)");
+    err("M_0|(64&64)=64x", "found '='", 11, 12);
+    err("Sw<3,3,3> o M_0|(64&64)= 64 o L", "found '='", 23, 24);
+    err("Sw<3,3,3> o M_0|(1&99999999999)=1 o L", "32-bit unsigned", 12, 33);
+}
+
+#[test]
+fn iterators_parse_as_names_calls_and_differences() {
+    // `ArithTuple145`, `ArithTuple(_0,_0)`, `ArithTuple-128` are read by the interpreter (when
+    // `ArithTuple...` is not a bound name); the parser sees what it always saw
+    assert_eq!(e("ArithTuple145 o L"), "(o ArithTuple145 L)");
+    assert_eq!(
+        e("ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)"),
+        "(o (call ArithTuple _0 _0) (: (tuple _4 _8) (tuple _1@0 _1@1)))"
+    );
+    assert_eq!(e("ArithTuple-128 o L"), "(o (- ArithTuple 128) L)");
+    assert_eq!(e("ArithTuple_0 o Sw<1,1,1> o _0 o L"), "(olit (o ArithTuple_0 Sw<1,1,1>) _0 L)");
 }
 
 #[test]

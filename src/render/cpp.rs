@@ -278,11 +278,30 @@ fn atom_expr(a: &AtomValue) -> R<String> {
             tl_arg(&c.tiler)
         ),
         AtomValue::Partition(p) => partition_expr(p)?,
+        AtomValue::Iter(c) => iter_expr(c),
     })
 }
 
-/// A counting tensor: `make_tensor(make_inttuple_iter(offset), layout)`.
+/// `make_inttuple_iter(c)`: an ArithmeticTupleIterator at `c` (an integer or a tuple, which
+/// becomes an ArithmeticTuple).
+fn iter_expr(c: &IntTuple) -> String {
+    format!("make_inttuple_iter({})", tuple_expr(c, Role::Tuple))
+}
+
+/// A counting tensor as CuTe's examples make one: `make_identity_tensor(shape)`,
+/// `make_coord_tensor(layout)` (the iterator at the layout's coprofile), else
+/// `make_tensor(make_inttuple_iter(offset), layout)`.
 fn partition_expr(p: &Partition) -> R<String> {
+    if p.swizzle.is_none() && p.composed.is_none() {
+        let zero = crate::eval::ops::structure::coprofile(&p.layout).ok().as_ref() == Some(&p.offset);
+        let identity = crate::eval::ops::structure::make_identity_layout(&p.layout.shape) == p.layout;
+        if zero && identity {
+            return Ok(format!("make_identity_tensor({})", tuple_expr(&p.layout.shape, Role::Shape)));
+        }
+        if zero {
+            return Ok(format!("make_coord_tensor({})", layout_expr(&p.layout)));
+        }
+    }
     let layout = if let Some((sw, off)) = &p.swizzle {
         composed_expr(&Composed {
             outer: Func::Swizzle(*sw),
@@ -300,5 +319,5 @@ fn partition_expr(p: &Partition) -> R<String> {
     } else {
         layout_expr(&p.layout)
     };
-    Ok(format!("make_tensor(make_inttuple_iter({}), {layout})", tuple_expr(&p.offset, Role::Tuple)))
+    Ok(format!("make_tensor({}, {layout})", iter_expr(&p.offset)))
 }

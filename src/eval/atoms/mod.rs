@@ -49,8 +49,12 @@ pub enum AtomValue {
     /// `Copy_Atom<Op, T>` (`copy_atom(OP, T)`).
     CopyAtom(Box<CopyAtom>),
     TiledCopy(Box<TiledCopy>),
-    /// A thread's partition of a counting tensor (`ArithTuple<offset> o <layout>`).
+    /// A counting tensor (`ArithTuple<offset> o <layout>`): a thread's partition of one, or
+    /// `make_identity_tensor(shape)`, `make_coord_tensor(L)`, `make_tensor(iter, L)`.
     Partition(Partition),
+    /// CuTe's `ArithmeticTupleIterator` at a coordinate (an integer or a tuple of them),
+    /// printed `ArithTuple` then the coordinate: `ArithTuple(_0,_0)`, `ArithTuple145`.
+    Iter(IntTuple),
 }
 
 impl AtomValue {
@@ -81,6 +85,7 @@ impl fmt::Display for AtomValue {
             AtomValue::CopyAtom(a) => write!(f, "{a}"),
             AtomValue::TiledCopy(c) => write!(f, "{c}"),
             AtomValue::Partition(p) => write!(f, "{p}"),
+            AtomValue::Iter(c) => write!(f, "ArithTuple{c}"),
         }
     }
 }
@@ -680,6 +685,97 @@ fn f_retile(a: &Args) -> R<Value> {
     Ok(atom(AtomValue::Partition(src.relayout(|l| c.retile_unsliced(l))?)))
 }
 
+// ------------------------------------------------------------------------------------------
+// Counting tensors and their iterators (`tensor_impl.hpp`, `arithmetic_tuple.hpp`)
+// ------------------------------------------------------------------------------------------
+
+/// An iterator's coordinate: an integer or a tuple of them (what `ArithTuple` prints).
+pub(crate) fn as_iter_coord(v: &Value) -> Option<&IntTuple> {
+    fn ok(t: &IntTuple) -> bool {
+        match t {
+            IntTuple::I(_) => true,
+            IntTuple::T(v) => v.iter().all(ok),
+            _ => false,
+        }
+    }
+    match v {
+        Value::Tuple(t) if ok(t) => Some(t),
+        _ => None,
+    }
+}
+
+fn iter_coord(a: &Args, i: usize) -> R<IntTuple> {
+    let v = a.arg(i)?;
+    as_iter_coord(v).cloned().ok_or_else(|| {
+        EvalError::type_err(format!(
+            "an ArithmeticTupleIterator's coordinate is an integer or a tuple of integers, got {} `{v}`",
+            v.kind()
+        ))
+        .at_arg(i)
+    })
+}
+
+/// A shape argument (an integer or a tuple of them).
+fn shape_arg(a: &Args, i: usize, usage: &str) -> R<IntTuple> {
+    iter_coord(a, i).map_err(|_| {
+        let v = a.args.get(i).map(|v| format!("{} `{v}`", v.kind())).unwrap_or_default();
+        EvalError::type_err(format!("{usage}: the shape is an integer or a tuple of integers, got {v}")).at_arg(i)
+    })
+}
+
+/// `make_identity_tensor(shape)`: `make_coord_tensor(make_identity_layout(shape))`, the
+/// tensor whose element at each coordinate is the coordinate.
+fn f_make_identity_tensor(a: &Args) -> R<Value> {
+    let shape = shape_arg(a, 0, "make_identity_tensor(shape)")?;
+    coord_tensor(crate::eval::ops::structure::make_identity_layout(&shape))
+}
+
+/// `make_coord_tensor(L)`: the counting tensor of a layout, its iterator at `coprofile(L)`.
+fn f_make_coord_tensor(a: &Args) -> R<Value> {
+    coord_tensor(layout_arg(a, 0)?)
+}
+
+fn coord_tensor(layout: Layout) -> R<Value> {
+    let offset = crate::eval::ops::structure::coprofile(&layout)?;
+    Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
+}
+
+/// `make_inttuple_iter(c)`: an ArithmeticTupleIterator at the coordinate `c`.
+fn f_make_inttuple_iter(a: &Args) -> R<Value> {
+    Ok(atom(AtomValue::Iter(iter_coord(a, 0)?)))
+}
+
+/// `make_tensor(iter, L)`: a counting tensor of an ArithmeticTupleIterator laid out by a
+/// layout, a swizzled or composed layout, or a shape (its compact layout). What CuTe prints
+/// `iter o L`.
+fn f_make_tensor(a: &Args) -> R<Value> {
+    let offset = match atom_arg(a, 0) {
+        Ok(AtomValue::Iter(c)) => c.clone(),
+        _ => {
+            let v = &a.args[0];
+            return Err(EvalError::type_err(format!(
+                "make_tensor(iter, L) takes an ArithmeticTupleIterator (ArithTuple(...), make_inttuple_iter(c)), got {} `{v}`",
+                v.kind()
+            ))
+            .at_arg(0));
+        }
+    };
+    let layout = match &a.args[1] {
+        Value::Tuple(_) => {
+            Value::Layout(crate::eval::ops::structure::make_layout(&shape_arg(a, 1, "make_tensor(iter, shape)")?)?)
+        }
+        v @ (Value::Layout(_) | Value::Composed(_)) => v.clone(),
+        v => {
+            return Err(EvalError::type_err(format!(
+                "make_tensor(iter, L) lays the iterator out by a layout, got {} `{v}`",
+                v.kind()
+            ))
+            .at_arg(1))
+        }
+    };
+    tensor_of(offset, layout).map_err(|e| e.at_arg(1))
+}
+
 /// Run an atoms built-in without the law warnings of the algebra it calls internally: the
 /// compositions inside thrfrg/tidfrg/... are CuTe's own construction, not the user's (warnings
 /// recorded before the call are kept).
@@ -824,6 +920,16 @@ pub const BUILTINS: &[Builtin] = &[
     b!(quiet; "retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
        "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile; Arity::Usage(3, 3, "retile_S(C, thr, L)")),
+    // The results of these four are CuTe's prints of the same C++ (g++ against the CuTe 4.2
+    // headers, as tests/cpp_compile.rs does; the oracle has no tensor functions).
+    b!(quiet; "make_identity_tensor", "make_identity_tensor(shape)", "the counting tensor whose element at each coordinate of shape is that coordinate",
+       "make_identity_tensor((_4,_8))", "ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)", f_make_identity_tensor; Arity::Usage(1, 1, "make_identity_tensor(shape)")),
+    b!(quiet; "make_coord_tensor", "make_coord_tensor(L)", "the counting tensor of a layout: its element at a coordinate is L's value there",
+       "make_coord_tensor((_4,_8):(_1,_4))", "ArithTuple_0 o (_4,_8):(_1,_4)", f_make_coord_tensor; Arity::Usage(1, 1, "make_coord_tensor(L)")),
+    b!(quiet; "make_inttuple_iter", "make_inttuple_iter(coord)", "an ArithmeticTupleIterator at coord (an integer or a tuple of them)",
+       "make_inttuple_iter((_0,3))", "ArithTuple(_0,3)", f_make_inttuple_iter; Arity::Usage(1, 1, "make_inttuple_iter(coord)")),
+    b!(quiet; "make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
+       "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor; Arity::Usage(2, 2, "make_tensor(iter, L)")),
 ];
 
 /// The forms of the overloaded functions this module implements for its kinds (the entry

@@ -324,3 +324,37 @@ proptest! {
         prop_assert_eq!(twice.v, x, "{} applied twice to {}", sw, x);
     }
 }
+
+/// `s:d` from flat static modes.
+fn flat(s: &[i64], d: &[i64]) -> Layout {
+    let t = |v: &[i64]| T(v.iter().map(|&x| IntTuple::st(x)).collect());
+    Layout::new(t(s), t(d))
+}
+
+/// The inverse law checks on hand-made pairs (not CuTe answers): the first failing index is
+/// reported, and a non-injective layout has no left inverse to check.
+#[test]
+fn inverse_law_checks_report_the_first_failing_index() {
+    let l = flat(&[4, 2], &[1, 4]); // the identity on 0..8
+    take_warnings();
+    check_left_inverse(&l, &flat(&[8], &[1]));
+    check_right_inverse(&l, &flat(&[8], &[1]));
+    assert!(take_warnings().is_empty());
+    // (4,2):(2,1) sends 1 to 2: both laws fail first at index 1
+    let r = flat(&[4, 2], &[2, 1]);
+    check_left_inverse(&l, &r);
+    let w = take_warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("not a left inverse at index 1:"), "{w:?}");
+    check_right_inverse(&l, &r);
+    let w = take_warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("not a right inverse at index 1:"), "{w:?}");
+    // (2,2):(1,1) maps 1 and 2 to 1: not injective, so no left-inverse warning
+    check_left_inverse(&flat(&[2, 2], &[1, 1]), &r);
+    assert!(take_warnings().is_empty());
+    // injective, the law holds up to index 5 and fails at 6: R = (6,2):(1,0) sends 6 to 0
+    check_left_inverse(&l, &flat(&[6, 2], &[1, 0]));
+    let w = take_warnings();
+    assert!(w.len() == 1 && w[0].contains("at index 6:"), "{w:?}");
+}

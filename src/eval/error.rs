@@ -9,7 +9,7 @@ use std::fmt;
 pub type R<T> = Result<T, EvalError>;
 
 /// What kind of failure: decides the wording and, for the CLI, nothing else (all are exit 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// A condition CuTe checks with `static_assert` (or that makes its C++ fail to compile).
     Rule,
@@ -34,12 +34,32 @@ pub enum ErrorKind {
 /// An error from the algebra. `rule` is the short name shown first (`stride divisibility`),
 /// `detail` the values (`6 does not divide 4`). `arg` optionally says which argument of the
 /// call is at fault, so the caret can point at it.
+///
+/// The fields live behind one `Box` (read and written through `Deref`), so an `R<Int>` is 16
+/// bytes, not 72: results are returned on every arithmetic step, errors are rare.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalError {
+pub struct EvalError(Box<ErrorData>);
+
+/// The fields of an `EvalError`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorData {
     pub kind: ErrorKind,
     pub rule: String,
     pub detail: String,
     pub arg: Option<usize>,
+}
+
+impl std::ops::Deref for EvalError {
+    type Target = ErrorData;
+    fn deref(&self) -> &ErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for EvalError {
+    fn deref_mut(&mut self) -> &mut ErrorData {
+        &mut self.0
+    }
 }
 
 impl fmt::Display for EvalError {
@@ -56,7 +76,7 @@ impl std::error::Error for EvalError {}
 
 impl EvalError {
     pub fn new(kind: ErrorKind, rule: impl Into<String>, detail: impl Into<String>) -> Self {
-        EvalError { kind, rule: rule.into(), detail: detail.into(), arg: None }
+        EvalError(Box::new(ErrorData { kind, rule: rule.into(), detail: detail.into(), arg: None }))
     }
     /// A violated CuTe condition, e.g. `rule("stride divisibility", "6 does not divide 4")`.
     pub fn rule(rule: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -106,4 +126,14 @@ pub fn warn(msg: impl Into<String>) {
 /// Take (and clear) the warnings recorded since the last call.
 pub fn take_warnings() -> Vec<String> {
     WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Results are passed back on every arithmetic step: the error payload stays boxed.
+    #[test]
+    fn results_are_small() {
+        assert!(std::mem::size_of::<super::R<super::Int>>() <= 24);
+        assert_eq!(std::mem::size_of::<super::EvalError>(), 8);
+    }
 }

@@ -4,7 +4,7 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{coalesce, coalesce_shape};
-use super::util::{compact_col_major, leaf_int};
+use super::util::{compact_col_major, leaf_int, leaf_refs, Leaves};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -22,8 +22,13 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
             return Ok(Layout::new(s, d));
         }
     }
-    let mut shp: Vec<Int> = shape.leaves().iter().map(|x| leaf_int(x, "complement")).collect::<R<_>>()?;
-    let mut strd: Vec<Int> = stride.leaves().iter().map(|x| leaf_int(x, "complement")).collect::<R<_>>()?;
+    let ints = |t: &IntTuple| -> R<smallvec::SmallVec<[Int; 16]>> {
+        let mut v = Leaves::new();
+        leaf_refs(t, &mut v);
+        v.iter().map(|x| leaf_int(x, "complement")).collect()
+    };
+    let mut shp = ints(shape)?;
+    let mut strd = ints(stride)?;
     let r = shp.len();
     if r != strd.len() || r == 0 {
         return Err(EvalError::rule("mismatched ranks", format!("complement of {shape}:{stride}")));

@@ -6,7 +6,7 @@
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
 use super::coalesce::{coalesce_x, coalesce_x_profile};
-use super::util::{ceil_div_i, concat, leaf_int, lmode, lrank, signum, size_of};
+use super::util::{ceil_div_i, concat, leaf_int, leaf_refs, lmode, lrank, signum, size_of, Leaves};
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
@@ -159,7 +159,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
         }
         let mut modes = Vec::with_capacity(rsv.len());
         for (k, s) in rsv.iter().enumerate() {
-            modes.push(composition_impl(ls, ld, s, &get_mode(rd, k)?)?);
+            modes.push(composition_impl(ls, ld, s, mode_ref(rd, k)?)?);
         }
         return Ok(concat(modes));
     }
@@ -188,22 +188,27 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     };
     // General case: lhs tuple, rhs integral.
     let r = lsv.len();
-    if r == 0 || ld.rank() != r || !ld.is_tuple() {
-        return Err(EvalError::rule(
-            "mismatched ranks",
-            format!("composition: shape {ls} and stride {ld} of the left operand differ in rank"),
-        ));
+    let lstride: &[IntTuple] = match ld {
+        T(v) if r != 0 && v.len() == r => v,
+        _ => {
+            return Err(EvalError::rule(
+                "mismatched ranks",
+                format!("composition: shape {ls} and stride {ld} of the left operand differ in rank"),
+            ))
+        }
+    };
+    // Checked up front, as CuTe's types are: a non-integer shape fails before any mode is read.
+    for x in lsv {
+        leaf_int(x, "composition")?;
     }
-    let lshape: Vec<Int> = lsv.iter().map(|x| leaf_int(x, "composition")).collect::<R<_>>()?;
-    let lstride: Vec<IntTuple> = (0..r).map(|k| get_mode(ld, k)).collect::<R<_>>()?;
+    let lshape = |k: usize| leaf_int(&lsv[k], "composition");
 
-    let mut result_shape: Vec<Int> = Vec::new();
-    let mut result_stride: Vec<IntTuple> = Vec::new();
+    let mut result_shape: Vec<IntTuple> = Vec::with_capacity(r);
+    let mut result_stride: Vec<IntTuple> = Vec::with_capacity(r);
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
-    for i in 0..r - 1 {
-        let curr_shape = lshape[i];
-        let curr_stride = &lstride[i];
+    for (i, curr_stride) in lstride.iter().enumerate().take(r - 1) {
+        let curr_shape = lshape(i)?;
         // Weak divisibility condition: checked only when both are static.
         if curr_shape.s && rest_stride.s {
             if curr_shape.v == 0 {
@@ -236,7 +241,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                     ));
                 }
             }
-            result_shape.push(new_shape);
+            result_shape.push(I(new_shape));
             result_stride.push(arith_mul(&I(rest_stride), curr_stride)?);
             rest_shape = rest_shape.div(new_shape)?;
             rest_stride = next_stride;
@@ -247,14 +252,24 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
         Ok(Layout::new(I(rest_shape), arith_mul(&I(rest_stride), last_stride)?))
     } else if rest_shape.is_const(1) {
         if result_shape.len() == 1 {
-            Ok(Layout::new(I(result_shape[0]), result_stride.remove(0)))
+            Ok(Layout::new(result_shape.remove(0), result_stride.remove(0)))
         } else {
-            Ok(Layout::new(T(result_shape.into_iter().map(I).collect()), T(result_stride)))
+            Ok(Layout::new(T(result_shape), T(result_stride)))
         }
     } else {
-        result_shape.push(rest_shape);
+        result_shape.push(I(rest_shape));
         result_stride.push(arith_mul(&I(rest_stride), last_stride)?);
-        Ok(Layout::new(T(result_shape.into_iter().map(I).collect()), T(result_stride)))
+        Ok(Layout::new(T(result_shape), T(result_stride)))
+    }
+}
+
+/// `get<k>(t)` by reference for `k < rank(t)` (a non-tuple is its own mode 0).
+fn mode_ref(t: &IntTuple, k: usize) -> R<&IntTuple> {
+    match t {
+        T(v) if k < v.len() => Ok(&v[k]),
+        _ if !t.is_tuple() && k == 0 => Ok(t),
+        // out of range: `get_mode`'s error
+        _ => get_mode(t, k).map(|_| t),
     }
 }
 
@@ -335,17 +350,13 @@ pub(crate) fn check_law(f64: impl FnOnce() -> Law, f128: impl FnOnce() -> Law) {
     }
 }
 
-fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Vec<&'a IntTuple>) {
-    match t {
-        T(v) => v.iter().for_each(|e| leaf_refs(e, out)),
-        x => out.push(x),
-    }
-}
+/// A layout's flat integer modes, inline up to 16 (no allocation per law check).
+pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 16]>;
 
 /// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
 /// strides or non-positive shapes).
-pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<Vec<(O, O)>> {
-    let (mut s, mut d) = (Vec::new(), Vec::new());
+pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<FlatModes<O>> {
+    let (mut s, mut d) = (Leaves::new(), Leaves::new());
     leaf_refs(&l.shape, &mut s);
     leaf_refs(&l.stride, &mut d);
     if s.len() != d.len() || s.is_empty() {
@@ -377,29 +388,30 @@ pub(crate) fn eval_flat<O: Off>(m: &[(O, O)], mut i: O) -> Option<O> {
 }
 
 /// Colexicographic walk over a layout's domain, giving `L(0), L(1), ...` without divisions.
-struct Odometer<O> {
-    m: Vec<(O, O)>,
-    coord: Vec<O>,
-    off: O,
+pub(crate) struct Odometer<'a, O> {
+    m: &'a [(O, O)],
+    coord: smallvec::SmallVec<[O; 16]>,
+    pub(crate) off: O,
 }
 
-impl<O: Off> Odometer<O> {
-    fn new(m: Vec<(O, O)>) -> Odometer<O> {
-        let n = m.len();
-        Odometer { m, coord: vec![O::of(0); n], off: O::of(0) }
+impl<'a, O: Off> Odometer<'a, O> {
+    pub(crate) fn new(m: &'a [(O, O)]) -> Odometer<'a, O> {
+        Odometer { m, coord: smallvec::smallvec![O::of(0); m.len()], off: O::of(0) }
     }
     /// The next point; `None` on overflow.
-    fn advance(&mut self) -> Option<()> {
-        let n = self.m.len();
+    #[inline]
+    pub(crate) fn advance(&mut self) -> Option<()> {
+        let (m, coord) = (self.m, self.coord.as_mut_slice());
+        let n = m.len();
         for k in 0..n {
-            let (s, d) = self.m[k];
-            self.coord[k] = self.coord[k].add(O::of(1))?;
+            let (s, d) = m[k];
+            coord[k] = coord[k].add(O::of(1))?;
             self.off = self.off.add(d)?;
-            if self.coord[k] < s || k + 1 == n {
+            if coord[k] < s || k + 1 == n {
                 return Some(());
             }
             self.off = self.off.sub(d.mul(s)?)?;
-            self.coord[k] = O::of(0);
+            coord[k] = O::of(0);
         }
         Some(())
     }
@@ -431,7 +443,7 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, n: i64, na: i64, 
     let (Some(fa), Some(fb), Some(fr)) = (flat_modes_of::<O>(a), flat_modes_of::<O>(b), flat_modes_of::<O>(r)) else {
         return Law::Holds;
     };
-    let (mut ob, mut or) = (Odometer::new(fb), Odometer::new(fr));
+    let (mut ob, mut or) = (Odometer::new(&fb), Odometer::new(&fr));
     let (zero, na) = (O::of(0), O::of(na));
     for i in 0..n {
         if i > 0 && (ob.advance().is_none() || or.advance().is_none()) {

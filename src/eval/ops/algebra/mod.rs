@@ -101,6 +101,10 @@ pub(crate) fn b_composition(a: &Args) -> R<Value> {
     }
     nargs(a, "composition", 2, 2)?;
     let l = layout_arg(a, 0)?;
+    // Layout o layout, the common case, without copying B into a tiler.
+    if let Value::Layout(b) = a.arg(1)? {
+        return Ok(Value::Layout(composition::composition(l, b).map_err(|e| e.at_arg(1))?));
+    }
     let t = tiler_arg(a, 1)?;
     Ok(Value::Layout(composition_tiler(l, &t).map_err(|e| e.at_arg(1))?))
 }

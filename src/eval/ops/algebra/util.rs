@@ -34,8 +34,10 @@ pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
 /// together, so they need the same number of leaves, not the same nesting). Shapes must be
 /// integers; strides may be integers or ScaledBasis elements (identity layouts).
 pub fn flat_modes(l: &Layout, what: &str) -> R<Vec<(Int, IntTuple)>> {
-    let s = l.shape.leaves();
-    let d = l.stride.leaves();
+    // Leaves by reference: no clone of the trees, no allocation for up to 16 leaves.
+    let (mut s, mut d) = (Leaves::new(), Leaves::new());
+    leaf_refs(&l.shape, &mut s);
+    leaf_refs(&l.stride, &mut d);
     if s.len() != d.len() {
         return Err(EvalError::rule(
             "mismatched ranks",
@@ -45,10 +47,21 @@ pub fn flat_modes(l: &Layout, what: &str) -> R<Vec<(Int, IntTuple)>> {
     s.iter()
         .zip(d)
         .map(|(a, b)| match b {
-            I(_) | Basis(..) => Ok((leaf_int(a, what)?, b)),
+            I(_) | Basis(..) => Ok((leaf_int(a, what)?, b.clone())),
             other => Err(EvalError::type_err(format!("{what}: bad stride {other}"))),
         })
         .collect()
+}
+
+/// The leaves of a tuple, by reference, inline up to 16.
+pub(crate) type Leaves<'a> = smallvec::SmallVec<[&'a IntTuple; 16]>;
+
+/// Push the leaves of `t` (depth-first) onto `out`.
+pub(crate) fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Leaves<'a>) {
+    match t {
+        T(v) => v.iter().for_each(|e| leaf_refs(e, out)),
+        x => out.push(x),
+    }
 }
 
 /// Build a layout from flat modes: a single mode is a plain `s:d`, more are a flat tuple (this
@@ -75,7 +88,9 @@ pub fn lmode(l: &Layout, i: usize) -> R<Layout> {
 
 /// `make_layout(l0, l1, ...)`: concatenation; one layout gives a rank-1 tuple `(s):(d)`.
 pub fn concat(ls: Vec<Layout>) -> Layout {
-    crate::eval::ops::structure::make_layout_cat(&ls)
+    // The modes are moved, not cloned (what `make_layout_cat` builds from a slice).
+    let (s, d): (Vec<_>, Vec<_>) = ls.into_iter().map(|l| (l.shape, l.stride)).unzip();
+    Layout::new(T(s), T(d))
 }
 
 /// `product` of an IntTuple (`size`).

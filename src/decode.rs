@@ -38,6 +38,7 @@ pub const BUILTINS: &[Builtin] = &[Builtin {
         "decode(\"error: [with L = cute::Layout<cute::tuple<cute::C<8>, int>, cute::tuple<cute::C<1>, cute::C<8>>>]\")",
     result: "error: [with L = (_8,?):(_1,_8)]",
     f: f_decode,
+    arity: crate::eval::builtins::Arity::Own,
 }];
 
 /// Rewrite every CuTe type of `text` into the notation.

@@ -23,7 +23,15 @@ fn print_latex(a: &Args) -> R<Value> {
 
 /// The entry of a name whose first (documented) form is `form` and whose function is `f`.
 fn entry(form: &Form, f: builtins::BuiltinFn) -> Builtin {
-    Builtin { name: form.name, sig: form.sig, doc: form.doc, example: form.example, result: form.result, f }
+    Builtin {
+        name: form.name,
+        sig: form.sig,
+        doc: form.doc,
+        example: form.example,
+        result: form.result,
+        f,
+        arity: builtins::Arity::Own,
+    }
 }
 
 /// All entries, one per name: `eval`'s in module order, then `render`'s and `decode`'s.

@@ -71,6 +71,33 @@ impl<'a> Args<'a> {
 
 pub type BuiltinFn = fn(&Args) -> R<Value>;
 
+/// How many arguments an entry takes. `call_slot` checks it (after the template-argument rule)
+/// before the entry's function runs, so the function does not count them again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// The function counts its own arguments: an overloaded name (each form words its own count),
+    /// or a function whose errors check a kind before the count (kept as CuTe's order needs).
+    Own,
+    /// `lo..=hi` arguments; otherwise the arity error `usage: USAGE` (the atoms' wording).
+    Usage(usize, usize, &'static str),
+    /// `lo..=hi` arguments; otherwise `NAME takes N arguments, got M` (`N` is `LO to HI` for a range).
+    Takes(usize, usize),
+}
+
+impl Arity {
+    /// The arity error of a call of `name` with `n` arguments, if any.
+    pub fn check(self, name: &str, n: usize) -> R<()> {
+        match self {
+            Arity::Usage(lo, hi, usage) if n < lo || n > hi => Err(EvalError::arity(format!("usage: {usage}"))),
+            Arity::Takes(lo, hi) if n < lo || n > hi => {
+                let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+                Err(EvalError::arity(format!("{name} takes {want} arguments, got {n}")))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// One line of the registry.
 pub struct Builtin {
     pub name: &'static str,
@@ -83,13 +110,16 @@ pub struct Builtin {
     /// ... and what CuTe prints for it (taken from the oracle, never from our output).
     pub result: &'static str,
     pub f: BuiltinFn,
+    /// How many arguments it takes (checked centrally, in `call_slot`).
+    pub arity: Arity,
 }
 
-/// One registry entry: `b!(name, sig, doc, example, result, f)` (the one macro every module's
-/// `BUILTINS` table is written with). `b!(quiet; ...)` runs `f` without the law warnings of the
+/// One registry entry: `b!(name, sig, doc, example, result, f)` or, with its arity,
+/// `b!(..., f; Arity::Usage(lo, hi, "usage"))` (the one macro every module's `BUILTINS` table is
+/// written with; without an arity the function counts its own arguments, `Arity::Own`). `b!(quiet; ...)` runs `f` without the law warnings of the
 /// algebra it calls inside (the atoms: those compositions are CuTe's construction, not the user's).
 macro_rules! b {
-    (quiet; $name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr $(,)?) => {
+    (quiet; $name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr; $ar:expr) => {
         $crate::eval::builtins::Builtin {
             name: $name,
             sig: $sig,
@@ -97,10 +127,17 @@ macro_rules! b {
             example: $ex,
             result: $res,
             f: |a| $crate::eval::atoms::quiet(|| ($f)(a)),
+            arity: $ar,
         }
     };
+    (quiet; $name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr $(,)?) => {
+        b!(quiet; $name, $sig, $doc, $ex, $res, $f; $crate::eval::builtins::Arity::Own)
+    };
+    ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr; $ar:expr) => {
+        $crate::eval::builtins::Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f, arity: $ar }
+    };
     ($name:expr, $sig:expr, $doc:expr, $ex:expr, $res:expr, $f:expr $(,)?) => {
-        $crate::eval::builtins::Builtin { name: $name, sig: $sig, doc: $doc, example: $ex, result: $res, f: $f }
+        b!($name, $sig, $doc, $ex, $res, $f; $crate::eval::builtins::Arity::Own)
     };
 }
 pub(crate) use b;
@@ -155,7 +192,15 @@ pub fn join(tables: &[&[Builtin]]) -> Vec<Builtin> {
     let mut v = Vec::new();
     for t in tables {
         for b in t.iter() {
-            v.push(Builtin { name: b.name, sig: b.sig, doc: b.doc, example: b.example, result: b.result, f: b.f });
+            v.push(Builtin {
+                name: b.name,
+                sig: b.sig,
+                doc: b.doc,
+                example: b.example,
+                result: b.result,
+                f: b.f,
+                arity: b.arity,
+            });
         }
     }
     v
@@ -210,7 +255,7 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     }
 }
 
-/// Call the function of `slot`: the template-argument rule, then its entry's function.
+/// Call the function of `slot`: the template-argument rule, the entry's arity, then its function.
 pub fn call_slot(slot: Slot, targs: &[TArg], args: &[Value]) -> R<Value> {
     let b = slot.entry;
     if !targs.is_empty() && !slot.targs {
@@ -219,5 +264,6 @@ pub fn call_slot(slot: Slot, targs: &[TArg], args: &[Value]) -> R<Value> {
             b.name, b.sig
         )));
     }
+    b.arity.check(b.name, args.len())?;
     (b.f)(&Args { name: b.name, sig: b.sig, targs, args })
 }

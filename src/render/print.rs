@@ -28,4 +28,5 @@ pub const BUILTINS: &[Builtin] = &[Builtin {
     example: "print((_2,_4):(_1,_2))",
     result: "(_2,_4):(_1,_2)",
     f: f_print,
+    arity: crate::eval::builtins::Arity::Own,
 }];

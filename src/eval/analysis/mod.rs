@@ -12,7 +12,7 @@ pub mod gemm;
 pub mod injective;
 pub mod slice;
 
-use crate::eval::builtins::b;
+use crate::eval::builtins::{b, Arity};
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
@@ -28,10 +28,8 @@ fn int_at(a: &Args, i: usize, f: &str) -> R<Int> {
     }
 }
 
+/// The two integer arguments (the entry's `Arity::Takes(2, 2)` has counted them).
 fn two_ints(a: &Args, f: &str) -> R<(Int, Int)> {
-    if a.nargs() != 2 {
-        return Err(EvalError::arity(format!("{f} takes 2 arguments, got {}", a.nargs())));
-    }
     let (x, s) = (int_at(a, 0, f)?, int_at(a, 1, f)?);
     // CuTe declares both `shiftl(T, int)` (math.hpp) and `shiftl(C<t>, U)` (integral_constant.hpp):
     // a static value with a dynamic shift matches both equally well, and g++ refuses the call.
@@ -213,6 +211,6 @@ pub const BUILTINS: &[Builtin] = &[
     b!("is_injective", "is_injective(L)", "Test: no two points of L's domain map to the same offset", "is_injective((_2,_2):(_1,_1))", "_0", f_is_injective),
     b!("is_surjective", "is_surjective(L, n)", "Test: L hits every offset in [0, n)", "is_surjective((_4,_2):(_2,_1), _8)", "_1", f_is_surjective),
     b!("is_bijective", "is_bijective(L, n)", "Test: L maps its domain one-to-one onto [0, n)", "is_bijective((_4,_2):(_2,_2), _8)", "_0", f_is_bijective),
-    b!("shiftl", "shiftl(x, s)", "CuTe's shiftl: x << s (x >> -s for negative s); static iff both are", "shiftl(_3, _4)", "_48", f_shiftl),
-    b!("shiftr", "shiftr(x, s)", "CuTe's shiftr: x >> s, arithmetic (x << -s for negative s); static iff both are", "shiftr(_-48, _4)", "_-3", f_shiftr),
+    b!("shiftl", "shiftl(x, s)", "CuTe's shiftl: x << s (x >> -s for negative s); static iff both are", "shiftl(_3, _4)", "_48", f_shiftl; Arity::Takes(2, 2)),
+    b!("shiftr", "shiftr(x, s)", "CuTe's shiftr: x >> s, arithmetic (x << -s for negative s); static iff both are", "shiftr(_-48, _4)", "_-3", f_shiftr; Arity::Takes(2, 2)),
 ];

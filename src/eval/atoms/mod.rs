@@ -22,7 +22,7 @@ pub mod tensor;
 pub mod types;
 
 use crate::eval::builtins::{b, form};
-use crate::eval::builtins::{Args, Builtin, Form, TArg};
+use crate::eval::builtins::{Args, Arity, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout};
@@ -267,19 +267,11 @@ fn tiler_of(v: &Value) -> R<Tiler> {
     }
 }
 
-fn nargs(a: &Args, lo: usize, hi: usize, usage: &str) -> R<()> {
-    if a.nargs() < lo || a.nargs() > hi {
-        return Err(EvalError::arity(format!("usage: {usage}")));
-    }
-    Ok(())
-}
-
 // ------------------------------------------------------------------------------------------
 // MMA built-ins
 // ------------------------------------------------------------------------------------------
 
 fn f_mma_layout(a: &Args, which: char) -> R<Value> {
-    nargs(a, 1, 1, "mma_layout_A(OP)")?;
     let m = mma_op(a, 0)?;
     Ok(Value::Layout(match which {
         'A' => m.a,
@@ -291,12 +283,10 @@ fn f_mma_layout(a: &Args, which: char) -> R<Value> {
 }
 
 fn f_mma_atom(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "mma_atom(OP)")?;
     Ok(atom(AtomValue::MmaAtom(mma_op(a, 0)?)))
 }
 
 fn f_make_tiled_mma(a: &Args) -> R<Value> {
-    nargs(a, 1, 3, "make_tiled_mma(OP [, atom_layout [, permutation]])")?;
     let m = mma_op_or_atom(a, 0)?;
     let atom_layout = match a.args.get(1) {
         None => None,
@@ -311,12 +301,10 @@ fn f_make_tiled_mma(a: &Args) -> R<Value> {
 }
 
 fn f_tile_shape(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "tile_shape(T)")?;
     Ok(Value::Tuple(tiled_mma(a, 0)?.tile_shape()?))
 }
 
 fn f_tile_size(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "tile_size<I>(T) or tile_size(C)")?;
     let mode = match a.targs {
         [] => None,
         [TArg::Int(i)] if *i >= 0 => Some(*i as usize),
@@ -537,7 +525,6 @@ pub(crate) fn f_print_latex(a: &Args) -> R<Value> {
 }
 
 fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
-    nargs(a, 1, 1, "get_layoutA_TV(T)")?;
     Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
 }
 
@@ -560,18 +547,15 @@ fn on_layout_arg(a: &Args, i: usize, f: impl Fn(&Layout) -> R<Layout>) -> R<Valu
 }
 
 fn f_thrfrg(a: &Args, op: Operand) -> R<Value> {
-    nargs(a, 2, 2, "thrfrg_A(T, L)")?;
     let t = tiled_mma(a, 0)?;
     on_layout_arg(a, 1, |l| t.thrfrg(op, l))
 }
 
 fn f_vmnk(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "get_thr_layout_vmnk(T)")?;
     Ok(Value::Layout(tiled_mma(a, 0)?.thr_layout_vmnk.clone()))
 }
 
 fn f_partition_mma(a: &Args, op: Operand) -> R<Value> {
-    nargs(a, 3, 3, "partition_A(T, thr, L)")?;
     let t = match atom_arg(a, 0)? {
         AtomValue::TiledMma(t) => t,
         _ => return Err(a.refuse()),
@@ -586,7 +570,6 @@ fn f_partition_mma(a: &Args, op: Operand) -> R<Value> {
 // ------------------------------------------------------------------------------------------
 
 fn f_copy_layout(a: &Args, which: char) -> R<Value> {
-    nargs(a, 1, 1, "copy_layout_src(OP)")?;
     let c = copy_op(a, 0)?;
     Ok(Value::Layout(match which {
         'S' => c.src,
@@ -597,7 +580,6 @@ fn f_copy_layout(a: &Args, which: char) -> R<Value> {
 }
 
 fn f_copy_atom(a: &Args) -> R<Value> {
-    nargs(a, 2, 2, "copy_atom(OP, T)")?;
     let op = copy_op(a, 0)?;
     let ty = match a.arg(1)? {
         Value::Tag(t) => t.clone(),
@@ -616,7 +598,6 @@ fn f_copy_atom(a: &Args) -> R<Value> {
 }
 
 fn f_val_layout(a: &Args, which: char) -> R<Value> {
-    nargs(a, 1, 1, "val_layout_src(A)")?;
     let c = copy_atom_arg(a, 0)?;
     Ok(Value::Layout(match which {
         'S' => c.src,
@@ -630,7 +611,6 @@ fn tiled_copy_value(c: TiledCopy) -> Value {
 }
 
 fn f_make_tiled_copy(a: &Args) -> R<Value> {
-    nargs(a, 1, 3, "make_tiled_copy(A, thr_layout [, val_layout])")?;
     let at = copy_atom_arg(a, 0)?;
     if a.nargs() < 2 {
         return Err(EvalError::arity(
@@ -643,21 +623,18 @@ fn f_make_tiled_copy(a: &Args) -> R<Value> {
 }
 
 fn f_make_tiled_copy_mma(a: &Args, op: Operand) -> R<Value> {
-    nargs(a, 2, 2, "make_tiled_copy_A(A, TM)")?;
     let at = copy_atom_arg(a, 0)?;
     let t = tiled_mma(a, 1)?;
     Ok(tiled_copy_value(copy::make_tiled_copy_mma(at, t, op)?))
 }
 
 fn f_make_tiled_copy_c_atom(a: &Args) -> R<Value> {
-    nargs(a, 2, 2, "make_tiled_copy_C_atom(A, TM)")?;
     let at = copy_atom_arg(a, 0)?;
     let t = tiled_mma(a, 1)?;
     Ok(tiled_copy_value(copy::make_tiled_copy_c_atom(at, t)?))
 }
 
 fn f_make_tiled_copy_sd(a: &Args, side: Side) -> R<Value> {
-    nargs(a, 2, 2, "make_tiled_copy_S(A, C)")?;
     let at = copy_atom_arg(a, 0)?;
     let c = tiled_copy(a, 1)?;
     let tv = c.get_layout_tv(side)?;
@@ -667,41 +644,34 @@ fn f_make_tiled_copy_sd(a: &Args, side: Side) -> R<Value> {
 /// `make_tiled_copy_impl(atom, layout_tv, tiler)`: the TiledCopy of exactly these type
 /// parameters (what `cpp` writes and `cute --decode` reads a `TiledCopy<...>` type as).
 fn f_make_tiled_copy_impl(a: &Args) -> R<Value> {
-    nargs(a, 3, 3, "make_tiled_copy_impl(A, layout_tv, tiler)")?;
     let at = copy_atom_arg(a, 0)?;
     let tiler = tiler_of(a.arg(2)?).map_err(|e| e.at_arg(2))?;
     Ok(tiled_copy_value(copy::make_tiled_copy_impl(at, layout_arg(a, 1)?, tiler)?))
 }
 
 fn f_make_cotiled_copy(a: &Args) -> R<Value> {
-    nargs(a, 3, 3, "make_cotiled_copy(A, atom_tv_layout, data_layout)")?;
     let at = copy_atom_arg(a, 0)?;
     Ok(tiled_copy_value(copy::make_cotiled_copy(at, &layout_arg(a, 1)?, &layout_arg(a, 2)?)?))
 }
 
 fn f_tiler_mn(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "tiler_mn(C)")?;
     Ok(tiled_copy(a, 0)?.tiler.to_value())
 }
 
 fn f_tiled_layout_tv(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "tiled_layout_tv(C)")?;
     Ok(Value::Layout(tiled_copy(a, 0)?.layout_tv.clone()))
 }
 
 fn f_copy_layout_tv(a: &Args, side: Side) -> R<Value> {
-    nargs(a, 1, 1, "get_layoutS_TV(C)")?;
     Ok(Value::Layout(tiled_copy(a, 0)?.get_layout_tv(side)?))
 }
 
 fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
-    nargs(a, 2, 2, "tidfrg_S(C, L)")?;
     let c = tiled_copy(a, 0)?;
     on_layout_arg(a, 1, |l| c.tidfrg(side, l))
 }
 
 fn f_partition_copy(a: &Args, side: Side) -> R<Value> {
-    nargs(a, 3, 3, "partition_S(C, thr, L)")?;
     let c = tiled_copy(a, 0)?;
     let thr = thr_arg(a, 1)?;
     let src = source_arg(a, 2)?;
@@ -709,7 +679,6 @@ fn f_partition_copy(a: &Args, side: Side) -> R<Value> {
 }
 
 fn f_retile(a: &Args) -> R<Value> {
-    nargs(a, 3, 3, "retile_S(C, thr, L)")?;
     let c = tiled_copy(a, 0)?;
     thr_arg(a, 1)?;
     let src = source_arg(a, 2)?;
@@ -757,14 +726,12 @@ fn shape_arg(a: &Args, i: usize, usage: &str) -> R<IntTuple> {
 /// `make_identity_tensor(shape)`: `make_coord_tensor(make_identity_layout(shape))`, the
 /// tensor whose element at each coordinate is the coordinate.
 fn f_make_identity_tensor(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "make_identity_tensor(shape)")?;
     let shape = shape_arg(a, 0, "make_identity_tensor(shape)")?;
     coord_tensor(crate::eval::ops::structure::make_identity_layout(&shape))
 }
 
 /// `make_coord_tensor(L)`: the counting tensor of a layout, its iterator at `coprofile(L)`.
 fn f_make_coord_tensor(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "make_coord_tensor(L)")?;
     coord_tensor(layout_arg(a, 0)?)
 }
 
@@ -775,7 +742,6 @@ fn coord_tensor(layout: Layout) -> R<Value> {
 
 /// `make_inttuple_iter(c)`: an ArithmeticTupleIterator at the coordinate `c`.
 fn f_make_inttuple_iter(a: &Args) -> R<Value> {
-    nargs(a, 1, 1, "make_inttuple_iter(coord)")?;
     Ok(atom(AtomValue::Iter(iter_coord(a, 0)?)))
 }
 
@@ -783,7 +749,6 @@ fn f_make_inttuple_iter(a: &Args) -> R<Value> {
 /// layout, a swizzled or composed layout, or a shape (its compact layout). What CuTe prints
 /// `iter o L`.
 fn f_make_tensor(a: &Args) -> R<Value> {
-    nargs(a, 2, 2, "make_tensor(iter, L)")?;
     let offset = match atom_arg(a, 0) {
         Ok(AtomValue::Iter(c)) => c.clone(),
         _ => {
@@ -830,141 +795,141 @@ const PRINT_LATEX_COPY_EXAMPLE: &str = "% Layout S TV: ArithTuple(_0,_0) o (_2,(
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
     b!(quiet; "mma_layout_A", "mma_layout_A(OP)", "the MMA traits' ALayout: (thread, value) -> (m,k) index",
-       "mma_layout_A(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))", |a| f_mma_layout(a, 'A')),
+       "mma_layout_A(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))", |a| f_mma_layout(a, 'A'); Arity::Usage(1, 1, "mma_layout_A(OP)")),
     b!(quiet; "mma_layout_B", "mma_layout_B(OP)", "the MMA traits' BLayout: (thread, value) -> (n,k) index",
-       "mma_layout_B(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", |a| f_mma_layout(a, 'B')),
+       "mma_layout_B(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", |a| f_mma_layout(a, 'B'); Arity::Usage(1, 1, "mma_layout_A(OP)")),
     b!(quiet; "mma_layout_C", "mma_layout_C(OP)", "the MMA traits' CLayout: (thread, value) -> (m,n) index",
-       "mma_layout_C(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", |a| f_mma_layout(a, 'C')),
+       "mma_layout_C(SM80_16x8x16_F16F16F16F16_TN)", "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", |a| f_mma_layout(a, 'C'); Arity::Usage(1, 1, "mma_layout_A(OP)")),
     b!(quiet; "mma_thr_id", "mma_thr_id(OP)", "the MMA traits' ThrID layout",
-       "mma_thr_id(SM90_64x64x16_F16F16F16_SS<K,K>)", "_128:_1", |a| f_mma_layout(a, 'T')),
+       "mma_thr_id(SM90_64x64x16_F16F16F16_SS<K,K>)", "_128:_1", |a| f_mma_layout(a, 'T'); Arity::Usage(1, 1, "mma_layout_A(OP)")),
     b!(quiet; "mma_shape_mnk", "mma_shape_mnk(OP)", "the MMA traits' Shape_MNK",
-       "mma_shape_mnk(SM80_16x8x16_F16F16F16F16_TN)", "(_16,_8,_16)", |a| f_mma_layout(a, 'S')),
+       "mma_shape_mnk(SM80_16x8x16_F16F16F16F16_TN)", "(_16,_8,_16)", |a| f_mma_layout(a, 'S'); Arity::Usage(1, 1, "mma_layout_A(OP)")),
     b!(quiet; "mma_atom", "mma_atom(OP)", "MMA_Atom<OP> (prints ThrID, Shape_MNK, LayoutA/B/C_TV)",
        "mma_atom(SM70_8x8x4_F16F16F16F16_TN)",
        "MMA_Atom\n  ThrID:      (_4,_2):(_1,_16)\n  Shape_MNK:  (_8,_8,_4)\n  LayoutA_TV: (_8,_4):(_1,_8)\n  LayoutB_TV: (_8,_4):(_1,_8)\n  LayoutC_TV: (_8,_8):(_1,_8)",
-       f_mma_atom),
+       f_mma_atom; Arity::Usage(1, 1, "mma_atom(OP)")),
     b!(quiet; "make_tiled_mma", "make_tiled_mma(OP, atom_layout [, permutation])", "a TiledMMA: atoms laid out by atom_layout (a layout), tile permuted by <M,N,K>",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); T",
        "TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n  PermutationMNK: (_32,_32,_16)\nMMA_Atom\n  ThrID:      _32:_1\n  Shape_MNK:  (_16,_8,_16)\n  LayoutA_TV: ((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))\n  LayoutB_TV: ((_4,_8),(_2,_2)):((_16,_1),(_8,_64))\n  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",
-       f_make_tiled_mma),
+       f_make_tiled_mma; Arity::Usage(1, 3, "make_tiled_mma(OP [, atom_layout [, permutation]])")),
     b!(quiet; "tile_shape", "tile_shape(T)", "the (M,N,K) tile a TiledMMA computes",
-       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tile_shape(T)", "(_32,_16,_16)", f_tile_shape),
+       "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); tile_shape(T)", "(_32,_16,_16)", f_tile_shape; Arity::Usage(1, 1, "tile_shape(T)")),
     b!(quiet; "tile_size", "tile_size<I>(T) / tile_size(C) / tile_size<I>(C)", "size of mode I of a TiledMMA's tile; size of a TiledCopy's tile (or of its mode I)",
-       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tile_size(G)", "_1024", f_tile_size),
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tile_size(G)", "_1024", f_tile_size; Arity::Usage(1, 1, "tile_size<I>(T) or tile_size(C)")),
     b!(quiet; "get_layoutA_TV", "get_layoutA_TV(T)", "(thread index, value) -> (m,k) index in the TiledMMA's A tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutA_TV(T)",
-       "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A)),
+       "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))", |a| f_layout_tv(a, Operand::A); Arity::Usage(1, 1, "get_layoutA_TV(T)")),
     b!(quiet; "get_layoutB_TV", "get_layoutB_TV(T)", "(thread index, value) -> (n,k) index in the TiledMMA's B tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutB_TV(T)",
-       "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))", |a| f_layout_tv(a, Operand::B)),
+       "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))", |a| f_layout_tv(a, Operand::B); Arity::Usage(1, 1, "get_layoutA_TV(T)")),
     b!(quiet; "get_layoutC_TV", "get_layoutC_TV(T)", "(thread index, value) -> (m,n) index in the TiledMMA's C tile",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); get_layoutC_TV(T)",
-       "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))", |a| f_layout_tv(a, Operand::C)),
+       "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))", |a| f_layout_tv(a, Operand::C); Arity::Usage(1, 1, "get_layoutA_TV(T)")),
     b!(quiet; "thrfrg_A", "thrfrg_A(T, L)", "L (M,K) tiled to ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); thrfrg_A(T, make_layout((_64,_32)))",
-       "(((_4,_8),(_2,_1)),((_2,_2,_2),(_2,_2))):(((_128,_1),(_16,_0)),((_64,_8,_512),(_32,_1024)))", |a| f_thrfrg(a, Operand::A)),
+       "(((_4,_8),(_2,_1)),((_2,_2,_2),(_2,_2))):(((_128,_1),(_16,_0)),((_64,_8,_512),(_32,_1024)))", |a| f_thrfrg(a, Operand::A); Arity::Usage(2, 2, "thrfrg_A(T, L)")),
     b!(quiet; "thrfrg_B", "thrfrg_B(T, L)", "L (N,K) tiled to ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); thrfrg_B(T, make_layout((_64,_32)))",
-       "(((_4,_8),(_2,_1)),((_2,_2),((_2,_2),_2))):(((_128,_1),(_16,_0)),((_64,_512),((_8,_32),_1024)))", |a| f_thrfrg(a, Operand::B)),
+       "(((_4,_8),(_2,_1)),((_2,_2),((_2,_2),_2))):(((_128,_1),(_16,_0)),((_64,_512),((_8,_32),_1024)))", |a| f_thrfrg(a, Operand::B); Arity::Usage(2, 2, "thrfrg_A(T, L)")),
     b!(quiet; "thrfrg_C", "thrfrg_C(T, L)", "L (M,N) tiled to ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); thrfrg_C(T, make_layout((_64,_64)))",
-       "(((_4,_8),(_2,_2)),((_2,_2),(_2,(_2,_2)))):(((_128,_1),(_16,_1024)),((_64,_8),(_32,(_512,_2048))))", |a| f_thrfrg(a, Operand::C)),
+       "(((_4,_8),(_2,_2)),((_2,_2),(_2,(_2,_2)))):(((_128,_1),(_16,_1024)),((_64,_8),(_32,(_512,_2048))))", |a| f_thrfrg(a, Operand::C); Arity::Usage(2, 2, "thrfrg_A(T, L)")),
     b!(quiet; "get_thr_layout_vmnk", "get_thr_layout_vmnk(T)", "(ThrV,ThrM,ThrN,ThrK) -> thread index",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1), LayoutRight)); get_thr_layout_vmnk(T)",
-       "(_32,_2,_2,_1):(_1,_64,_32,_0)", f_vmnk),
+       "(_32,_2,_2,_1):(_1,_64,_32,_0)", f_vmnk; Arity::Usage(1, 1, "get_thr_layout_vmnk(T)")),
     b!(quiet; "partition_A", "partition_A(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,K)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_A(T, 0, make_layout((_64,_32)))",
-       "ArithTuple0 o ((_2,_2,_2),_2,_2):((_64,_8,_512),_32,_1024)", |a| f_partition_mma(a, Operand::A)),
+       "ArithTuple0 o ((_2,_2,_2),_2,_2):((_64,_8,_512),_32,_1024)", |a| f_partition_mma(a, Operand::A); Arity::Usage(3, 3, "partition_A(T, thr, L)")),
     b!(quiet; "partition_B", "partition_B(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (N,K)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_B(T, 5, (_32,_32):(_32,_1))",
-       "ArithTuple34 o ((_2,_2),_2,_2):((_1,_8),_512,_16)", |a| f_partition_mma(a, Operand::B)),
+       "ArithTuple34 o ((_2,_2),_2,_2):((_1,_8),_512,_16)", |a| f_partition_mma(a, Operand::B); Arity::Usage(3, 3, "partition_A(T, thr, L)")),
     b!(quiet; "partition_C", "partition_C(T, thr, L)", "thread thr's partition of a counting tensor laid out by L (M,N)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); partition_C(T, 37, make_layout((_64,_32)))",
-       "ArithTuple145 o ((_2,_2),_2,_2):((_64,_8),_32,_1024)", |a| f_partition_mma(a, Operand::C)),
+       "ArithTuple145 o ((_2,_2),_2,_2):((_64,_8),_32,_1024)", |a| f_partition_mma(a, Operand::C); Arity::Usage(3, 3, "partition_A(T, thr, L)")),
     b!(quiet; "copy_thr_id", "copy_thr_id(OP)", "the copy traits' ThrID layout",
-       "copy_thr_id(SM75_U32x1_LDSM_N)", "_32:_1", |a| f_copy_layout(a, 'T')),
+       "copy_thr_id(SM75_U32x1_LDSM_N)", "_32:_1", |a| f_copy_layout(a, 'T'); Arity::Usage(1, 1, "copy_layout_src(OP)")),
     b!(quiet; "copy_layout_src", "copy_layout_src(OP)", "the copy traits' SrcLayout: (thread, value) -> bit",
-       "copy_layout_src(SM75_U32x4_LDSM_N)", "(_32,_128):(_128,_1)", |a| f_copy_layout(a, 'S')),
+       "copy_layout_src(SM75_U32x4_LDSM_N)", "(_32,_128):(_128,_1)", |a| f_copy_layout(a, 'S'); Arity::Usage(1, 1, "copy_layout_src(OP)")),
     b!(quiet; "copy_layout_dst", "copy_layout_dst(OP)", "the copy traits' DstLayout: (thread, value) -> bit",
-       "copy_layout_dst(SM75_U32x4_LDSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'D')),
+       "copy_layout_dst(SM75_U32x4_LDSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'D'); Arity::Usage(1, 1, "copy_layout_src(OP)")),
     b!(quiet; "copy_layout_ref", "copy_layout_ref(OP)", "the copy traits' RefLayout: (thread, value) -> bit",
-       "copy_layout_ref(SM90_U32x4_STSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'R')),
+       "copy_layout_ref(SM90_U32x4_STSM_N)", "(_32,(_32,_4)):(_32,(_1,_1024))", |a| f_copy_layout(a, 'R'); Arity::Usage(1, 1, "copy_layout_src(OP)")),
     b!(quiet; "copy_atom", "copy_atom(OP, T)", "Copy_Atom<OP, T>: the copy's layouts in units of the value type T",
        "copy_atom(SM75_U32x4_LDSM_N, half_t)",
        "Copy_Atom\n  ThrID:        _32:_1\n  ValLayoutSrc: (_32,_8):(_8,_1)\n  ValLayoutDst: (_32,(_2,_4)):(_2,(_1,_64))\n  ValLayoutRef: (_32,(_2,_4)):(_2,(_1,_64))\n  ValueType:    16b",
-       f_copy_atom),
+       f_copy_atom; Arity::Usage(2, 2, "copy_atom(OP, T)")),
     b!(quiet; "val_layout_src", "val_layout_src(A)", "a copy atom's ValLayoutSrc (thread, value) -> value index",
-       "val_layout_src(copy_atom(SM75_U16x4_LDSM_T, half_t))", "((_16,_2),_8):((_8,_0),_1)", |a| f_val_layout(a, 'S')),
+       "val_layout_src(copy_atom(SM75_U16x4_LDSM_T, half_t))", "((_16,_2),_8):((_8,_0),_1)", |a| f_val_layout(a, 'S'); Arity::Usage(1, 1, "val_layout_src(A)")),
     b!(quiet; "val_layout_dst", "val_layout_dst(A)", "a copy atom's ValLayoutDst",
-       "val_layout_dst(copy_atom(SM75_U32x4_LDSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'D')),
+       "val_layout_dst(copy_atom(SM75_U32x4_LDSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'D'); Arity::Usage(1, 1, "val_layout_src(A)")),
     b!(quiet; "val_layout_ref", "val_layout_ref(A)", "a copy atom's ValLayoutRef",
-       "val_layout_ref(copy_atom(SM90_U32x4_STSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'R')),
+       "val_layout_ref(copy_atom(SM90_U32x4_STSM_N, half_t))", "(_32,(_2,_4)):(_2,(_1,_64))", |a| f_val_layout(a, 'R'); Arity::Usage(1, 1, "val_layout_src(A)")),
     b!(quiet; "make_tiled_copy", "make_tiled_copy(A, thr_layout [, val_layout])", "a TiledCopy: threads laid out by thr_layout, each copying val_layout",
        "G = make_tiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_16,_8):(_1,_16), make_layout((_8,_1))); G",
        "TiledCopy\n  Tiler_MN:       (_128,_8)\n  TiledLayout_TV: (_128,_8):(_8,_1)\nCopy_Atom\n  ThrID:        _1:_0\n  ValLayoutSrc: (_1,_8):(_0,_1)\n  ValLayoutDst: (_1,_8):(_0,_1)\n  ValLayoutRef: (_1,_8):(_0,_1)\n  ValueType:    16b",
-       f_make_tiled_copy),
+       f_make_tiled_copy; Arity::Usage(1, 3, "make_tiled_copy(A, thr_layout [, val_layout])")),
     b!(quiet; "make_tiled_copy_A", "make_tiled_copy_A(A, TM)", "a TiledCopy with the TiledMMA's A thread-value layout",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); get_layoutS_TV(L)",
-       "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))", |a| f_make_tiled_copy_mma(a, Operand::A)),
+       "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))", |a| f_make_tiled_copy_mma(a, Operand::A); Arity::Usage(2, 2, "make_tiled_copy_A(A, TM)")),
     b!(quiet; "make_tiled_copy_B", "make_tiled_copy_B(A, TM)", "a TiledCopy with the TiledMMA's B thread-value layout",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), <_32,(_8,_2,_2):(_1,_16,_8),_16>); L = make_tiled_copy_B(copy_atom(SM75_U32x4_LDSM_N, half_t), T); partition_S(L, 37, (_32,_32):(_32,_1))",
-       "ArithTuple160 o ((_8,_1),_1,_2):((_1,_0),_0,_16)", |a| f_make_tiled_copy_mma(a, Operand::B)),
+       "ArithTuple160 o ((_8,_1),_1,_2):((_1,_0),_0,_16)", |a| f_make_tiled_copy_mma(a, Operand::B); Arity::Usage(2, 2, "make_tiled_copy_A(A, TM)")),
     b!(quiet; "make_tiled_copy_C", "make_tiled_copy_C(A, TM)", "a TiledCopy with the TiledMMA's C thread-value layout",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); S = make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N, half_t), T); partition_D(S, 37, (_32,_32):(_32,_1))",
-       "ArithTuple672 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", |a| f_make_tiled_copy_mma(a, Operand::C)),
+       "ArithTuple672 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", |a| f_make_tiled_copy_mma(a, Operand::C); Arity::Usage(2, 2, "make_tiled_copy_A(A, TM)")),
     b!(quiet; "make_tiled_copy_C_atom", "make_tiled_copy_C_atom(A, TM)", "a TiledCopy over the smallest tile covering the atom's values of the MMA's C",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); tiler_mn(make_tiled_copy_C_atom(copy_atom(SM90_U32x2_STSM_N, half_t), T))",
-       "((_8,_2,_2):(_1,_16,_8),(_8,_2):(_2,_1))", f_make_tiled_copy_c_atom),
+       "((_8,_2,_2):(_1,_16,_8),(_8,_2):(_2,_1))", f_make_tiled_copy_c_atom; Arity::Usage(2, 2, "make_tiled_copy_C_atom(A, TM)")),
     b!(quiet; "make_tiled_copy_S", "make_tiled_copy_S(A, C)", "a TiledCopy with C's source thread-value layout and another atom",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_S(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
-       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::S)),
+       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::S); Arity::Usage(2, 2, "make_tiled_copy_S(A, C)")),
     b!(quiet; "make_tiled_copy_D", "make_tiled_copy_D(A, C)", "a TiledCopy with C's destination thread-value layout and another atom",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiled_layout_tv(make_tiled_copy_D(copy_atom(UniversalCopy<uint128_t>, half_t), G))",
-       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::D)),
+       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_make_tiled_copy_sd(a, Side::D); Arity::Usage(2, 2, "make_tiled_copy_S(A, C)")),
     b!(quiet; "make_tiled_copy_impl", "make_tiled_copy_impl(A, layout_tv, tiler)", "the TiledCopy<A, layout_tv, tiler> itself: (thread, value) -> coordinate in the tiler's tile",
        "tiler_mn(make_tiled_copy_impl(copy_atom(UniversalCopy<uint128_t>, half_t), ((_4,_32),_8):((_256,_1),_32), <_32,_32>))",
-       "(_32,_32)", f_make_tiled_copy_impl),
+       "(_32,_32)", f_make_tiled_copy_impl; Arity::Usage(3, 3, "make_tiled_copy_impl(A, layout_tv, tiler)")),
     b!(quiet; "make_cotiled_copy", "make_cotiled_copy(A, atom_tv_layout, data_layout)", "a TiledCopy from (thread,value) -> address and coordinate -> address",
        "tiler_mn(make_cotiled_copy(copy_atom(UniversalCopy<uint128_t>, half_t), (_32,_8):(_8,_1), (_16,_16):(_16,_1)))",
-       "(_16:_1,(_2,_8):(_8,_1))", f_make_cotiled_copy),
+       "(_16:_1,(_2,_8):(_8,_1))", f_make_cotiled_copy; Arity::Usage(3, 3, "make_cotiled_copy(A, atom_tv_layout, data_layout)")),
     b!(quiet; "tiler_mn", "tiler_mn(C)", "a TiledCopy's Tiler_MN",
-       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiler_mn(G)", "(_32,_32)", f_tiler_mn),
+       "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tiler_mn(G)", "(_32,_32)", f_tiler_mn; Arity::Usage(1, 1, "tiler_mn(C)")),
     b!(quiet; "tiled_layout_tv", "tiled_layout_tv(C)", "a TiledCopy's TiledLayout_TV",
-       "L = make_tiled_copy(copy_atom(SM75_U32x4_LDSM_N, half_t), make_layout((_32,_1)), make_layout((_1,_8))); tiled_layout_tv(L)", "(_32,_8):(_1,_32)", f_tiled_layout_tv),
+       "L = make_tiled_copy(copy_atom(SM75_U32x4_LDSM_N, half_t), make_layout((_32,_1)), make_layout((_1,_8))); tiled_layout_tv(L)", "(_32,_8):(_1,_32)", f_tiled_layout_tv; Arity::Usage(1, 1, "tiled_layout_tv(C)")),
     b!(quiet; "get_layoutS_TV", "get_layoutS_TV(C)", "(thread, value) -> index in the tile, for the source",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); get_layoutS_TV(G)",
-       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_copy_layout_tv(a, Side::S)),
+       "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))", |a| f_copy_layout_tv(a, Side::S); Arity::Usage(1, 1, "get_layoutS_TV(C)")),
     b!(quiet; "get_layoutD_TV", "get_layoutD_TV(C)", "(thread, value) -> index in the tile, for the destination",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); get_layoutD_TV(L)",
-       "((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))", |a| f_copy_layout_tv(a, Side::D)),
+       "((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))", |a| f_copy_layout_tv(a, Side::D); Arity::Usage(1, 1, "get_layoutS_TV(C)")),
     b!(quiet; "tidfrg_S", "tidfrg_S(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), source side",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tidfrg_S(G, (_128,_32):(_32,_1))",
-       "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::S)),
+       "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::S); Arity::Usage(2, 2, "tidfrg_S(C, L)")),
     b!(quiet; "tidfrg_D", "tidfrg_D(C, L)", "L tiled to (Thr, (FrgV,FrgX), (RestM,RestN,...)), destination side",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); tidfrg_D(G, (_128,_32):(_32,_1))",
-       "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::D)),
+       "((_4,_32),(_8,_1),(_4,_1)):((_8,_32),(_1,_0),(_1024,_0))", |a| f_tidfrg(a, Side::D); Arity::Usage(2, 2, "tidfrg_S(C, L)")),
     b!(quiet; "partition_S", "partition_S(C, thr, L)", "thread thr's source partition of a counting tensor laid out by L",
        "G = make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8))); partition_S(G, 37, (_128,_32):(256,_1))",
-       "ArithTuple2312 o ((_8,_1),_4,_1):((_1,_0),8192,_0)", |a| f_partition_copy(a, Side::S)),
+       "ArithTuple2312 o ((_8,_1),_4,_1):((_1,_0),8192,_0)", |a| f_partition_copy(a, Side::S); Arity::Usage(3, 3, "partition_S(C, thr, L)")),
     b!(quiet; "partition_D", "partition_D(C, thr, L)", "thread thr's destination partition of a counting tensor laid out by L",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); partition_D(L, 37, make_layout((_64,_32)))",
-       "ArithTuple145 o (((_2,_2,_2),_1),_2,_2):(((_64,_8,_512),_0),_32,_1024)", |a| f_partition_copy(a, Side::D)),
+       "ArithTuple145 o (((_2,_2,_2),_1),_2,_2):(((_64,_8,_512),_0),_32,_1024)", |a| f_partition_copy(a, Side::D); Arity::Usage(3, 3, "partition_S(C, thr, L)")),
     b!(quiet; "retile_S", "retile_S(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)), (_32,_32,_16)); S = make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N, half_t), T); retile_S(S, 37, make_fragment_like(layout(partition_C(T, 37, make_layout((_32,_32))))))",
-       "ArithTuple_0 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", f_retile),
+       "ArithTuple_0 o ((_8,_1),_1,_1):((_1,_0),_0,_0)", f_retile; Arity::Usage(3, 3, "retile_S(C, thr, L)")),
     b!(quiet; "retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
-       "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile),
+       "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile; Arity::Usage(3, 3, "retile_S(C, thr, L)")),
     // The results of these four are CuTe's prints of the same C++ (g++ against the CuTe 4.2
     // headers, as tests/cpp_compile.rs does; the oracle has no tensor functions).
     b!(quiet; "make_identity_tensor", "make_identity_tensor(shape)", "the counting tensor whose element at each coordinate of shape is that coordinate",
-       "make_identity_tensor((_4,_8))", "ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)", f_make_identity_tensor),
+       "make_identity_tensor((_4,_8))", "ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)", f_make_identity_tensor; Arity::Usage(1, 1, "make_identity_tensor(shape)")),
     b!(quiet; "make_coord_tensor", "make_coord_tensor(L)", "the counting tensor of a layout: its element at a coordinate is L's value there",
-       "make_coord_tensor((_4,_8):(_1,_4))", "ArithTuple_0 o (_4,_8):(_1,_4)", f_make_coord_tensor),
+       "make_coord_tensor((_4,_8):(_1,_4))", "ArithTuple_0 o (_4,_8):(_1,_4)", f_make_coord_tensor; Arity::Usage(1, 1, "make_coord_tensor(L)")),
     b!(quiet; "make_inttuple_iter", "make_inttuple_iter(coord)", "an ArithmeticTupleIterator at coord (an integer or a tuple of them)",
-       "make_inttuple_iter((_0,3))", "ArithTuple(_0,3)", f_make_inttuple_iter),
+       "make_inttuple_iter((_0,3))", "ArithTuple(_0,3)", f_make_inttuple_iter; Arity::Usage(1, 1, "make_inttuple_iter(coord)")),
     b!(quiet; "make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
-       "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor),
+       "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor; Arity::Usage(2, 2, "make_tensor(iter, L)")),
 ];
 
 /// The forms of the overloaded functions this module implements for its kinds (the entry

@@ -21,6 +21,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "identical((_2,4):(_1,2), (2,4):(1,2))",
         result: "_0",
         f: identical,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "equivalent",
@@ -29,20 +30,15 @@ pub const BUILTINS: &[Builtin] = &[
         example: "equivalent((_2,_4):(_1,_2), _8:_1)",
         result: "_1",
         f: equivalent,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
 ];
 
 fn identical(a: &Args) -> R<Value> {
-    if a.nargs() != 2 {
-        return Err(EvalError::arity(format!("identical takes 2 arguments, got {}", a.nargs())));
-    }
     Ok(Value::from(Int::bool(a.arg(0)? == a.arg(1)?, true)))
 }
 
 fn equivalent(a: &Args) -> R<Value> {
-    if a.nargs() != 2 {
-        return Err(EvalError::arity(format!("equivalent takes 2 arguments, got {}", a.nargs())));
-    }
     let x = as_function(a.arg(0)?).map_err(|e| e.at_arg(0))?;
     let y = as_function(a.arg(1)?).map_err(|e| e.at_arg(1))?;
     let sx = size_of(&x).map_err(|e| e.at_arg(0))?;

@@ -379,7 +379,6 @@ pub(crate) fn b_tile(a: &Args) -> R<Value> {
 }
 
 fn b_zip2_by(a: &Args) -> R<Value> {
-    two(a, "zip2_by")?;
     let t = match a.arg(0)? {
         Value::Tuple(t) => t,
         v => return Err(EvalError::type_err(format!("zip2_by needs a tuple, got {} `{v}`", v.kind())).at_arg(0)),
@@ -452,6 +451,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "logical_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_2),(_3,_2)):((_6,_12),(_1,_3))",
         f: crate::eval::overloads::logical_divide,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "zipped_divide",
@@ -460,6 +460,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "zipped_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_3),(_2,_2)):((_6,_1),(_12,_3))",
         f: crate::eval::overloads::zipped_divide,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "tiled_divide",
@@ -468,6 +469,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tiled_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_3),_2,_2):((_6,_1),_12,_3)",
         f: crate::eval::overloads::tiled_divide,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "flat_divide",
@@ -476,6 +478,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "flat_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "(_2,_3,_2,_2):(_6,_1,_12,_3)",
         f: crate::eval::overloads::flat_divide,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "tile",
@@ -484,6 +487,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tile((_4,_6):(_6,_1), _2, _3)",
         result: "((_2,_3),_2,_2):((_6,_1),_12,_3)",
         f: crate::eval::overloads::tile,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "tile_unzip",
@@ -492,6 +496,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tile_unzip(logical_divide((_4,_8):(_1,_4), <_2,_4>), <_2,_4>)",
         result: "((_2,_4),(_2,_2)):((_1,_4),(_2,_16))",
         f: crate::eval::overloads::tile_unzip,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "zip2_by",
@@ -500,6 +505,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "zip2_by(((_2,_2),(_4,_2),_3), (_2,_4))",
         result: "((_2,_4),(_2,_2,_3))",
         f: b_zip2_by,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "logical_product",
@@ -508,6 +514,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "logical_product((_2,_2):(_4,_1), _6:_1)",
         result: "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))",
         f: crate::eval::overloads::logical_product,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "zipped_product",
@@ -516,6 +523,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "zipped_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "((_2,_5),(_3,_4)):((_5,_1),(_10,_30))",
         f: crate::eval::overloads::zipped_product,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "tiled_product",
@@ -524,6 +532,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tiled_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "((_2,_5),_3,_4):((_5,_1),_10,_30)",
         f: crate::eval::overloads::tiled_product,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "flat_product",
@@ -532,6 +541,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "flat_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "(_2,_5,_3,_4):(_5,_1,_10,_30)",
         f: crate::eval::overloads::flat_product,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "blocked_product",
@@ -540,6 +550,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "blocked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3))",
         result: "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))",
         f: crate::eval::overloads::blocked_product,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "raked_product",
@@ -548,6 +559,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "raked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3))",
         result: "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))",
         f: crate::eval::overloads::raked_product,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "tile_to_shape",
@@ -556,5 +568,6 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tile_to_shape((_2,_2):(_1,_2), (_4,_8), (_2,_1))",
         result: "((_2,_2),(_2,_4)):((_1,_16),(_2,_4))",
         f: crate::eval::overloads::tile_to_shape,
+        arity: crate::eval::builtins::Arity::Own,
     },
 ];

@@ -205,7 +205,6 @@ pub(crate) fn b_nullspace(a: &Args) -> R<Value> {
 }
 
 fn b_domain_distribute(a: &Args) -> R<Value> {
-    nargs(a, "domain_distribute", 2, 2)?;
     let s = match a.arg(0)? {
         Value::Layout(l) => l.shape.clone(),
         _ => tuple_arg(a, 0)?.clone(),
@@ -287,6 +286,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "coalesce((_2,(_1,_6)):(_1,(_6,_2)))",
         result: "_12:_1",
         f: crate::eval::overloads::coalesce,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "composition",
@@ -295,6 +295,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))",
         result: "((_2,_2),_3):((_24,_2),_8)",
         f: crate::eval::overloads::composition,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "compose",
@@ -303,6 +304,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "compose((_4,_8):(_8,_1), _, _4:_2)",
         result: "(_4,_4):(_8,_2)",
         f: crate::eval::overloads::compose,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "with_shape",
@@ -311,6 +313,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "with_shape((_4,_6):(_1,_4), (_6,_4))",
         result: "(_6,_4):(_1,_6)",
         f: crate::eval::overloads::with_shape,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "complement",
@@ -319,6 +322,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "complement(_4:_2, _24)",
         result: "(_2,_3):(_1,_8)",
         f: crate::eval::overloads::complement,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "right_inverse",
@@ -327,6 +331,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "right_inverse((_2,_4):(_4,_1))",
         result: "(_4,_2):(_2,_1)",
         f: crate::eval::overloads::right_inverse,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "left_inverse",
@@ -335,6 +340,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "left_inverse((_3,_8):(_1,_3))",
         result: "_24:_1",
         f: crate::eval::overloads::left_inverse,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "max_common_layout",
@@ -343,6 +349,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "max_common_layout((_4,_8):(_1,_4), (_4,_8):(_1,_4))",
         result: "_32:_1",
         f: crate::eval::overloads::max_common_layout,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "max_common_vector",
@@ -351,6 +358,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "max_common_vector((_4,_8):(_8,_1), (_4,_8):(_8,_1))",
         result: "_32",
         f: crate::eval::overloads::max_common_vector,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "nullspace",
@@ -359,6 +367,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "nullspace((_4,_2,_3):(_1,_0,_4))",
         result: "_2:_4",
         f: crate::eval::overloads::nullspace,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "domain_distribute",
@@ -367,6 +376,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "domain_distribute((_15,_14), _6)",
         result: "(_3,_2):(_1,_15)",
         f: b_domain_distribute,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "max_alignment",
@@ -375,6 +385,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "max_alignment((_4,_8):(_8,_1))",
         result: "_32",
         f: crate::eval::overloads::max_alignment,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "upcast",
@@ -383,6 +394,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "upcast<4>((_4,_8):(_8,_1))",
         result: "(_4,_2):(_2,_1)",
         f: crate::eval::overloads::upcast,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "downcast",
@@ -391,6 +403,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "downcast<2>((_4,_8):(_8,_1))",
         result: "(_4,_16):(_16,_1)",
         f: crate::eval::overloads::downcast,
+        arity: crate::eval::builtins::Arity::Own,
     },
     Builtin {
         name: "recast_layout",
@@ -399,5 +412,6 @@ pub const BUILTINS: &[Builtin] = &[
         example: "recast_layout<uint8_t,uint32_t>((_8,_16):(_16,_1))",
         result: "(_8,_4):(_4,_1)",
         f: crate::eval::overloads::recast_layout,
+        arity: crate::eval::builtins::Arity::Own,
     },
 ];

@@ -798,18 +798,22 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
         &tiled,
         &[super::expr::var("m", 0, tile_mn), super::expr::var("k", 0, bk), super::expr::var("p", 0, stages)],
     )?;
-    // one evaluation per point, into a table
+    // one evaluation per point, into a table (compiled: this loop is most of an `emit gemm`)
+    let compiled = e.compile(&["m", "k", "p"]);
+    let mut stack = Vec::new();
     let mut table = Vec::with_capacity(total as usize);
     for p in 0..stages {
         for kk in 0..bk {
             for mm in 0..tile_mn {
-                let off = e
-                    .eval(&|v| match v {
+                let off = match &compiled {
+                    Some(c) => c.eval(&[mm, kk, p], &mut stack),
+                    None => e.eval(&|v| match v {
                         "m" => mm,
                         "k" => kk,
                         _ => p,
-                    })
-                    .ok_or_else(|| EvalError::runtime("gemm", "evaluation failed"))?;
+                    }),
+                }
+                .ok_or_else(|| EvalError::runtime("gemm", "evaluation failed"))?;
                 table.push(off);
             }
         }
@@ -820,6 +824,10 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
             .copied()
             .ok_or_else(|| EvalError::runtime("gemm", "evaluation outside the tile"))
     };
+    // the first negative or repeated offset in this order is the one reported; where all are
+    // small and non-negative, a table of first points replaces the hash map
+    let (lo, hi) = table.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &o| (lo.min(o), hi.max(o)));
+    let mut first: Vec<u32> = if lo >= 0 && hi < (4 * total).clamp(1 << 16, 1 << 23) { vec![0; hi as usize + 1] } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut max = 0i64;
     for p in 0..stages {
@@ -832,7 +840,20 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
                         format!("{what} maps ({mm},{kk},{p}) to the negative offset {off}"),
                     ));
                 }
-                if let Some((m0, k0, p0)) = seen.insert(off, (mm, kk, p)) {
+                let earlier = if first.is_empty() {
+                    seen.insert(off, (mm, kk, p))
+                } else {
+                    let slot = &mut first[off as usize];
+                    let was = *slot;
+                    if was == 0 {
+                        *slot = 1 + ((p * bk + kk) * tile_mn + mm) as u32;
+                        None
+                    } else {
+                        let i = (was - 1) as i64;
+                        Some((i % tile_mn, i / tile_mn % bk, i / (tile_mn * bk)))
+                    }
+                };
+                if let Some((m0, k0, p0)) = earlier {
                     return Err(EvalError::rule(
                         "smem layout",
                         format!(

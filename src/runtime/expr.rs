@@ -128,7 +128,6 @@ impl Expr {
         matches!(self.range(), Some((lo, hi)) if lo >= 0 && hi < n)
     }
 
-    /// Evaluate with C semantics; `env` gives each variable's value.
     /// This sum with one term equal to `t` removed (`0` if it was the only term); None when no
     /// term of its `+` chain equals `t`.
     fn without_term(&self, t: &Expr) -> Option<Expr> {
@@ -147,12 +146,34 @@ impl Expr {
         }
     }
 
+    /// Evaluate with C semantics; `env` gives each variable's value.
     pub fn eval(&self, env: &dyn Fn(&str) -> i64) -> Option<i64> {
         match self {
             Expr::Lit(v) => Some(*v),
             Expr::Var { name, .. } => Some(env(name)),
             Expr::Bin(op, a, b) => op.apply(a.eval(env)?, b.eval(env)?),
         }
+    }
+
+    /// This expression in postfix over the variables `names` (by position), for evaluating it at
+    /// many points: the shared-memory check evaluates it at every element of a tile, and a walk
+    /// over boxes comparing names cost most of an `emit gemm`. None if it uses another variable.
+    pub fn compile(&self, names: &[&str]) -> Option<Compiled> {
+        fn go(e: &Expr, names: &[&str], code: &mut Vec<Step>) -> Option<()> {
+            match e {
+                Expr::Lit(v) => code.push(Step::Lit(*v)),
+                Expr::Var { name, .. } => code.push(Step::Var(names.iter().position(|n| n == name)?)),
+                Expr::Bin(op, a, b) => {
+                    go(a, names, code)?;
+                    go(b, names, code)?;
+                    code.push(Step::Op(*op));
+                }
+            }
+            Some(())
+        }
+        let mut code = Vec::new();
+        go(self, names, &mut code)?;
+        Some(Compiled { code })
     }
 
     /// Names of the variables used, in first-use order.
@@ -423,9 +444,64 @@ pub fn xor(a: Expr, b: Expr) -> Expr {
     bin(Op::Xor, a, b)
 }
 
+/// An `Expr` compiled by `Expr::compile`: postfix steps over numbered variables.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    code: Vec<Step>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Lit(i64),
+    Var(usize),
+    Op(Op),
+}
+
+impl Compiled {
+    /// The value at `vals` (in the order of the names given to `compile`), as `Expr::eval`
+    /// gives it; `stack` is scratch space kept between calls.
+    pub fn eval(&self, vals: &[i64], stack: &mut Vec<i64>) -> Option<i64> {
+        stack.clear();
+        for step in &self.code {
+            let v = match *step {
+                Step::Lit(v) => v,
+                Step::Var(i) => *vals.get(i)?,
+                Step::Op(op) => {
+                    let b = stack.pop()?;
+                    let a = stack.pop()?;
+                    op.apply(a, b)?
+                }
+            };
+            stack.push(v);
+        }
+        match stack.as_slice() {
+            [v] => Some(*v),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compiled_evaluates_as_the_tree_does() {
+        let (t, u) = (var("t", 0, 64), var("u", 0, 8));
+        let sw = xor(add(mul(t.clone(), lit(8)), u.clone()), bin(Op::Shr, bin(Op::And, t.clone(), lit(56)), lit(3)));
+        let e = add(sw, div(sub(u.clone(), lit(9)), rem(t.clone(), lit(5))));
+        let c = e.compile(&["t", "u"]).expect("both variables named");
+        let mut stack = Vec::new();
+        for tv in 0..64 {
+            for uv in 0..8 {
+                // t % 5 == 0 divides by zero: None from both
+                let want = e.eval(&|n| if n == "t" { tv } else { uv });
+                assert_eq!(c.eval(&[tv, uv], &mut stack), want, "t={tv} u={uv}");
+            }
+        }
+        assert!(e.compile(&["t"]).is_none(), "u is not named");
+        assert_eq!(lit(7).compile(&[]).and_then(|c| c.eval(&[], &mut stack)), Some(7));
+    }
 
     #[test]
     fn folds_and_prints() {
@@ -448,3 +524,4 @@ mod tests {
         }
     }
 }
+

@@ -388,3 +388,23 @@ fn complement_warns_where_cutes_answer_is_not_a_complement() {
         assert!(err.is_empty(), "{src}: {err}");
     }
 }
+
+/// CuTe's left inverse of a layout with unit modes and a stride-0 mode can have negative shapes
+/// (the oracle: `(_-1,_-3,1):(_0,2,2)`), and then it is not a left inverse: L is `_0, _3` at
+/// 0 and 1 (stride 3 on the one mode of size 2), and R(3) is 2 by CuTe's `crd2idx` (3 % -1 = 0,
+/// 3 / -1 = -3, -3 % -3 = 0, -3 / -3 = 1: coordinate (0,0,1), 1 * 2), not 1. A warning says so
+/// (a fuzz finding of the `laws` target; the check used to skip results with such shapes).
+#[test]
+fn left_inverse_warns_where_cutes_answer_has_negative_shapes() {
+    use cute::session::{Options, Outcome, Session};
+    let mut s = Session::new(Options::default());
+    let (mut o, mut e) = (Vec::new(), Vec::new());
+    let src = "left_inverse(((1,2,1),(1,1,1),(1,1,1)):((_3,_3,_3),(_3,_3,_3),(_0,_-1,_3)))";
+    assert_eq!(s.run(src, "<test>", &mut o, &mut e), Outcome::Ok);
+    assert_eq!(String::from_utf8(o).unwrap().trim(), "(_-1,_-3,1):(_0,2,2)");
+    let err = String::from_utf8(e).unwrap();
+    assert!(err.contains("warning: left_inverse is not a left inverse at index 1"), "{err}");
+    let (mut o, mut e) = (Vec::new(), Vec::new());
+    assert_eq!(s.run("R = (_-1,_-3,1):(_0,2,2)\nR(3)", "<test>", &mut o, &mut e), Outcome::Ok);
+    assert_eq!(String::from_utf8(o).unwrap().trim(), "2");
+}

@@ -827,7 +827,8 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
     // the first negative or repeated offset in this order is the one reported; where all are
     // small and non-negative, a table of first points replaces the hash map
     let (lo, hi) = table.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &o| (lo.min(o), hi.max(o)));
-    let mut first: Vec<u32> = if lo >= 0 && hi < (4 * total).clamp(1 << 16, 1 << 23) { vec![0; hi as usize + 1] } else { Vec::new() };
+    let mut first: Vec<u32> =
+        if lo >= 0 && hi < (4 * total).clamp(1 << 16, 1 << 23) { vec![0; hi as usize + 1] } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut max = 0i64;
     for p in 0..stages {

@@ -378,6 +378,39 @@ pub(crate) fn eval_flat<O: Off>(m: &[(O, O)], mut i: O) -> Option<O> {
     Some(acc)
 }
 
+/// `L(i)` by CuTe's `crd2idx` rule for an integer coordinate (`i % size(mode)` into each mode
+/// but the last, which takes the rest; C++ truncating division), for the layouts `eval_flat`
+/// leaves out (a shape that is not positive, as in some answers CuTe gives); `None` on overflow,
+/// a zero size or a stride that is not an integer.
+pub(crate) fn eval_tree(s: &IntTuple, d: &IntTuple, i: i64) -> Option<i64> {
+    fn size(s: &IntTuple) -> Option<i64> {
+        match s {
+            I(v) => Some(v.v),
+            T(v) => v.iter().try_fold(1i64, |acc, x| acc.checked_mul(size(x)?)),
+            _ => None,
+        }
+    }
+    match (s, d) {
+        (I(_), I(d)) => i.checked_mul(d.v),
+        (T(ss), T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
+            let (mut acc, mut i) = (0i64, i);
+            for k in 0..ss.len() {
+                let v = if k + 1 == ss.len() {
+                    eval_tree(&ss[k], &ds[k], i)?
+                } else {
+                    let p = size(&ss[k])?;
+                    let v = eval_tree(&ss[k], &ds[k], i.checked_rem(p)?)?;
+                    i = i.checked_div(p)?;
+                    v
+                };
+                acc = acc.checked_add(v)?;
+            }
+            Some(acc)
+        }
+        _ => None,
+    }
+}
+
 /// Colexicographic walk over a layout's domain, giving `L(0), L(1), ...` without divisions.
 pub(crate) struct Odometer<'a, O> {
     m: &'a [(O, O)],

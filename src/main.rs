@@ -9,9 +9,6 @@ use cute::repl::doctest;
 use cute::session::{Options, Outcome, Session};
 use std::io::{IsTerminal, Read, Write};
 
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum ColorWhen {
     Auto,

@@ -489,7 +489,7 @@ mod tests {
     fn compiled_evaluates_as_the_tree_does() {
         let (t, u) = (var("t", 0, 64), var("u", 0, 8));
         let sw = xor(add(mul(t.clone(), lit(8)), u.clone()), bin(Op::Shr, bin(Op::And, t.clone(), lit(56)), lit(3)));
-        let e = add(sw, div(sub(u.clone(), lit(9)), rem(t.clone(), lit(5))));
+        let e = add(sw, div(bin(Op::Sub, u.clone(), lit(9)), rem(t.clone(), lit(5))));
         let c = e.compile(&["t", "u"]).expect("both variables named");
         let mut stack = Vec::new();
         for tv in 0..64 {

@@ -19,9 +19,6 @@ use crate::eval::value::Value;
 use std::fmt;
 
 fn f_decode(a: &Args) -> R<Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
-        return Err(EvalError::arity("decode(\"text\") takes one string"));
-    }
     match a.arg(0)? {
         Value::Str(s) => Ok(Value::Text(decode(s))),
         v => Err(EvalError::type_err(format!("decode takes a string \"...\", got {} `{v}`", v.kind())).at_arg(0)),
@@ -38,7 +35,7 @@ pub const BUILTINS: &[Builtin] = &[Builtin {
         "decode(\"error: [with L = cute::Layout<cute::tuple<cute::C<8>, int>, cute::tuple<cute::C<1>, cute::C<8>>>]\")",
     result: "error: [with L = (_8,?):(_1,_8)]",
     f: f_decode,
-    arity: crate::eval::builtins::Arity::Own,
+    arity: crate::eval::builtins::Arity::Says(1, 1, 0, "decode(\"text\") takes one string"),
 }];
 
 /// Rewrite every CuTe type of `text` into the notation.

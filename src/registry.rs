@@ -21,17 +21,10 @@ fn print_latex(a: &Args) -> R<Value> {
     }
 }
 
-/// The entry of a name whose first (documented) form is `form` and whose function is `f`.
-fn entry(form: &Form, f: builtins::BuiltinFn) -> Builtin {
-    Builtin {
-        name: form.name,
-        sig: form.sig,
-        doc: form.doc,
-        example: form.example,
-        result: form.result,
-        f,
-        arity: builtins::Arity::Own,
-    }
+/// The entry of a name whose first (documented) form is `form`, whose function is `f` and whose
+/// arity is `arity`.
+fn entry(form: &Form, f: builtins::BuiltinFn, arity: builtins::Arity) -> Builtin {
+    Builtin { name: form.name, sig: form.sig, doc: form.doc, example: form.example, result: form.result, f, arity }
 }
 
 /// All entries, one per name: `eval`'s in module order, then `render`'s and `decode`'s.
@@ -45,7 +38,9 @@ pub fn registry() -> &'static [Builtin] {
             crate::decode::BUILTINS,
         ]);
         let latex = crate::eval::atoms::FORMS.iter().find(|f| f.name == "print_latex");
-        v.extend(latex.map(|f| entry(f, print_latex)));
+        v.extend(
+            latex.map(|f| entry(f, print_latex, builtins::Arity::Says(1, 1, 0, "print_latex(L) takes one layout"))),
+        );
         v
     })
 }

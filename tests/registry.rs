@@ -3,8 +3,10 @@
 //! panics. `dispatch_dump` (ignored) writes the full answer of each probe call to `$DIFF_OUT`,
 //! so a change to the dispatch can be compared before/after with `diff`.
 mod common;
-use cute::eval::error::take_warnings;
+use cute::eval::builtins::{Arity, MANY};
+use cute::eval::error::{take_warnings, ErrorKind};
 use cute::registry::{self, TArg};
+use cute::session::{Options, Session};
 use std::collections::HashSet;
 
 #[test]
@@ -122,4 +124,76 @@ fn every_name_answers_every_kind() {
 fn dispatch_dump() {
     let path = std::env::var("DIFF_OUT").unwrap_or_else(|_| "registry_dispatch.txt".into());
     std::fs::write(path, probe(&registry::names(), true)).unwrap();
+}
+
+/// The entries that still count their own arguments (`Arity::Own`), and why: the count or its
+/// wording depends on the argument kinds, or a wrong count is refused by kind (`does not
+/// accept`) rather than counted. The list may shrink, never grow: a new function declares its
+/// arity in its registry entry.
+const OWN_ARITY: &[&str] = &[
+    // count depends on the kinds: make_layout(shape [, stride]) or make_layout(L0, L1, ...)
+    "make_layout",
+    // a swizzled argument words its own count (`get<I...>(S) takes template indices and one argument`)
+    "get",
+    "select",
+    "append",
+    "prepend",
+    "replace",
+    // the missing coordinate is worded by the callee's kind (layout, swizzle, tensor)
+    "__apply",
+    // `banks` words the count for `bank_picture` and `banks` (the error points at argument 1)
+    "bank_picture",
+    // no count of their own: any other count is refused by kind
+    "filter_zeros",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
+    "swizzle_bytes",
+    "swizzle_elems",
+    "tma_swizzle",
+    "as_position_independent_swizzle_layout",
+];
+
+#[test]
+fn own_arity_cannot_grow() {
+    let own: Vec<&str> = registry::registry().iter().filter(|b| b.arity == Arity::Own).map(|b| b.name).collect();
+    let new: Vec<&&str> = own.iter().filter(|n| !OWN_ARITY.contains(n)).collect();
+    assert!(new.is_empty(), "entries without a declared arity (declare it in the entry): {new:?}");
+    assert!(own.len() <= OWN_ARITY.len(), "{} entries count their own arguments: {own:?}", own.len());
+}
+
+/// Every declared arity refuses one argument too few and one too many, before the function
+/// runs, with the declared wording: through the registry (an arity error) and through the
+/// session (`error: wrong number of arguments: ...`).
+#[test]
+fn declared_arity_rejects_neighbours() {
+    let mut checked = 0;
+    for b in registry::registry() {
+        let Some((lo, hi)) = b.arity.range() else { continue };
+        let mut counts = Vec::new();
+        if lo > 0 {
+            counts.push(lo - 1);
+        }
+        if hi != MANY {
+            counts.push(hi + 1);
+        }
+        for n in counts {
+            let want = b.arity.check(b.name, n).expect_err("outside the range");
+            let arg = common::eval_value("_4").unwrap();
+            let args = vec![arg; n];
+            let e = registry::call(b.name, &[], &args).expect_err(b.name);
+            assert_eq!(e.kind, ErrorKind::Arity, "{}({n} arguments): {e:?}", b.name);
+            assert_eq!(e.to_string(), want.to_string(), "{}({n} arguments)", b.name);
+            let src = format!("{}({})", b.name, vec!["_4"; n].join(", "));
+            let mut s = Session::new(Options::default());
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            s.run(&src, "<test>", &mut out, &mut err);
+            let err = String::from_utf8_lossy(&err);
+            assert!(err.starts_with("error:"), "`{src}` printed {err:?}");
+            assert!(err.contains(&want.to_string()), "`{src}` printed {err:?}, not `{want}`");
+            checked += 1;
+        }
+        // and the counts it declares get past the check
+        assert!(b.arity.check(b.name, lo).is_ok() && b.arity.check(b.name, hi.min(lo + 3)).is_ok());
+    }
+    assert!(checked > 200, "only {checked} calls checked");
 }

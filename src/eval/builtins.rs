@@ -75,14 +75,24 @@ pub type BuiltinFn = fn(&Args) -> R<Value>;
 /// before the entry's function runs, so the function does not count them again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arity {
-    /// The function counts its own arguments: an overloaded name (each form words its own count),
-    /// or a function whose errors check a kind before the count (kept as CuTe's order needs).
+    /// The function counts its own arguments: the count (or its wording) depends on the argument
+    /// kinds, or a wrong count is refused by kind (`does not accept`); `tests/registry.rs` lists
+    /// how many may stay.
     Own,
+    /// Any number of arguments (a variadic function with no minimum).
+    Any,
     /// `lo..=hi` arguments; otherwise the arity error `usage: USAGE` (the atoms' wording).
     Usage(usize, usize, &'static str),
     /// `lo..=hi` arguments; otherwise `NAME takes N arguments, got M` (`N` is `LO to HI` for a range).
     Takes(usize, usize),
+    /// `lo..=hi` arguments (`hi` = `usize::MAX`: no maximum). With fewer than `missing`
+    /// arguments the error is `missing argument K` (K the first one absent, as `Args::arg` words
+    /// it); otherwise it is `MESSAGE`, with `{n}` replaced by the number of arguments given.
+    Says(usize, usize, usize, &'static str),
 }
+
+/// Any number from `lo` up: `Arity::Says(lo, MANY, ...)`.
+pub const MANY: usize = usize::MAX;
 
 impl Arity {
     /// The arity error of a call of `name` with `n` arguments, if any.
@@ -93,7 +103,21 @@ impl Arity {
                 let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
                 Err(EvalError::arity(format!("{name} takes {want} arguments, got {n}")))
             }
+            Arity::Says(_, _, missing, _) if n < missing => {
+                Err(EvalError::arity(format!("missing argument {}", n + 1)))
+            }
+            Arity::Says(lo, hi, _, msg) if n < lo || n > hi => {
+                Err(EvalError::arity(msg.replace("{n}", &n.to_string())))
+            }
             _ => Ok(()),
+        }
+    }
+    /// The range of argument counts it takes (`None` for `Own`).
+    pub fn range(self) -> Option<(usize, usize)> {
+        match self {
+            Arity::Own => None,
+            Arity::Any => Some((0, MANY)),
+            Arity::Usage(lo, hi, _) | Arity::Takes(lo, hi) | Arity::Says(lo, hi, _, _) => Some((lo, hi)),
         }
     }
 }

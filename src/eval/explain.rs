@@ -219,35 +219,41 @@ fn composition(a: &Layout, b: &Layout) -> R<Vec<String>> {
     Ok(out)
 }
 
+/// The steps of `complement(L, M)` as the operation took them (`ops::algebra::complement_traced`):
+/// the modes of filter(L) it sorted, the mode each gap became, and where the rest starts.
 fn complement(l: &Layout, cotarget: Option<&Value>) -> R<Vec<String>> {
     let v = Value::Layout(l.clone());
-    let mut ms: Vec<(Int, Int)> = modes(l).into_iter().filter(|(s, d)| s.v != 1 && d.v != 0).collect();
-    ms.sort_by_key(|(_, d)| d.v);
-    let mut out = vec![
-        "  complement(L, M): sort L's modes by stride (size-1 and stride-0 modes ignored); each gap".to_string(),
-        "  between one mode's end (s*d) and the next stride becomes a mode; the rest up to M ends it".to_string(),
-        format!(
-            "  sorted modes: {}",
-            if ms.is_empty() {
-                "none".to_string()
-            } else {
-                ms.iter().map(|&(s, d)| mode_str(s, d)).collect::<Vec<_>>().join(", ")
-            }
-        ),
-    ];
-    let mut current = 1i64;
-    for &(s, d) in &ms {
-        if d.v % current == 0 && d.v / current > 1 {
-            out.push(format!("  gap below stride {}: shape {}, stride {}", d, d.v / current, current));
-        }
-        current = s.v.saturating_mul(d.v);
-    }
     let mut args = vec![v.clone()];
     if let Some(c) = cotarget {
         args.push(c.clone());
     }
     let r = call("complement", &args)?;
-    out.push(format!("  the rest: stride {current} up to the cotarget; with the gaps, coalesced: {r}"));
+    // The steps do not depend on the cotarget (only the rest's extent does, which `r` shows): a
+    // cotarget of another kind (a swizzle) is left to the real call above.
+    let cot = match cotarget {
+        Some(Value::Layout(c)) => Some(c.shape.clone()),
+        Some(Value::Tuple(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let (_, trace) = ops::algebra::complement_traced(l, cot.as_ref())?;
+    let mut out = vec![
+        "  complement(L, M): sort L's modes by stride (size-1 and stride-0 modes ignored); each gap".to_string(),
+        "  between one mode's end (s*d) and the next stride becomes a mode; the rest up to M ends it".to_string(),
+        format!(
+            "  sorted modes: {}",
+            if trace.sorted.is_empty() {
+                "none".to_string()
+            } else {
+                trace.sorted.iter().map(|&(s, d)| mode_str(s, d)).collect::<Vec<_>>().join(", ")
+            }
+        ),
+    ];
+    for (&(_, d), &(gs, gd)) in trace.sorted.iter().zip(&trace.gaps) {
+        if gs.v > 1 {
+            out.push(format!("  gap below stride {d}: shape {}, stride {}", gs.v, gd.v));
+        }
+    }
+    out.push(format!("  the rest: stride {} up to the cotarget; with the gaps, coalesced: {r}", trace.rest_stride.v));
     if let Value::Layout(rl) = &r {
         // disjoint images (away from 0), ordered strides
         let n = size(&v)?.min(CHECK_POINTS);

@@ -573,7 +573,8 @@ fn type_arg(v: &Value) -> R<u32> {
 fn atom(a: &Args, major: Major, bytes: u32) -> R<Value> {
     match a.args {
         [t] => try_gmma_atom(major, bytes, type_arg(t).map_err(|e| e.at_arg(0))?),
-        _ => Err(EvalError::arity("a GMMA layout atom takes one value type: Layout_K_SW128_Atom(half_t)")),
+        // (one argument: the registry's arity)
+        _ => Err(a.refuse()),
     }
 }
 
@@ -702,17 +703,21 @@ fn f_as_pi(a: &Args) -> R<Value> {
     }
 }
 
+/// The arity of the GMMA layout atoms `Layout_*_Atom(T)`.
+const ATOM_ARITY: crate::eval::builtins::Arity =
+    crate::eval::builtins::Arity::Says(1, 1, 0, "a GMMA layout atom takes one value type: Layout_K_SW128_Atom(half_t)");
+
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
-    b!("Layout_K_INTER_Atom", "Layout_K_INTER_Atom(T)", "GMMA smem layout atom, K-major, no swizzle: 8 rows of 16 bytes (the swizzle acts on bytes, through the smem pointer)", "Layout_K_INTER_Atom(half_t)", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)", f_k_inter),
-    b!("Layout_K_SW32_Atom", "Layout_K_SW32_Atom(T)", "GMMA smem layout atom, K-major, 32-byte swizzle: 8 rows of 32 bytes", "Layout_K_SW32_Atom(half_t)", "Sw<1,4,3> o smem_ptr[16b](unset) o (_8,_16):(_16,_1)", f_k_sw32),
-    b!("Layout_K_SW64_Atom", "Layout_K_SW64_Atom(T)", "GMMA smem layout atom, K-major, 64-byte swizzle: 8 rows of 64 bytes", "Layout_K_SW64_Atom(half_t)", "Sw<2,4,3> o smem_ptr[16b](unset) o (_8,_32):(_32,_1)", f_k_sw64),
-    b!("Layout_K_SW128_Atom", "Layout_K_SW128_Atom(T)", "GMMA smem layout atom, K-major, 128-byte swizzle: 8 rows of 128 bytes", "Layout_K_SW128_Atom(half_t)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", f_k_sw128),
-    b!("Layout_MN_INTER_Atom", "Layout_MN_INTER_Atom(T)", "GMMA smem layout atom, MN-major, no swizzle: 8 columns of 16 bytes", "Layout_MN_INTER_Atom(half_t)", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_1,_8)", f_mn_inter),
-    b!("Layout_MN_SW32_Atom", "Layout_MN_SW32_Atom(T)", "GMMA smem layout atom, MN-major, 32-byte swizzle: 8 columns of 32 bytes", "Layout_MN_SW32_Atom(half_t)", "Sw<1,4,3> o smem_ptr[16b](unset) o (_16,_8):(_1,_16)", f_mn_sw32),
-    b!("Layout_MN_SW64_Atom", "Layout_MN_SW64_Atom(T)", "GMMA smem layout atom, MN-major, 64-byte swizzle: 8 columns of 64 bytes", "Layout_MN_SW64_Atom(half_t)", "Sw<2,4,3> o smem_ptr[16b](unset) o (_32,_8):(_1,_32)", f_mn_sw64),
-    b!("Layout_MN_SW128_Atom", "Layout_MN_SW128_Atom(T)", "GMMA smem layout atom, MN-major, 128-byte swizzle: 8 columns of 128 bytes", "Layout_MN_SW128_Atom(half_t)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_8):(_1,_64)", f_mn_sw128),
-    b!("make_gmma_desc", "make_gmma_desc<K|MN>(L, T) | make_gmma_desc<K|MN>(Sw, L, T)", "the wgmma shared-memory descriptor of one operand tile L of T (a plain layout, a GMMA atom layout, or L behind the byte swizzle Sw); CuTe's refusal when L is not canonical (`explain` says why)", "make_gmma_desc<K>(Sw<3,4,3>, (_64,_16):(_64,_1), half_t)", "GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000\n  leading_off:  0x0001 (1)\n  stride_off :  0x0040 (64)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)", f_make_gmma_desc),
+    b!("Layout_K_INTER_Atom", "Layout_K_INTER_Atom(T)", "GMMA smem layout atom, K-major, no swizzle: 8 rows of 16 bytes (the swizzle acts on bytes, through the smem pointer)", "Layout_K_INTER_Atom(half_t)", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)", f_k_inter; ATOM_ARITY),
+    b!("Layout_K_SW32_Atom", "Layout_K_SW32_Atom(T)", "GMMA smem layout atom, K-major, 32-byte swizzle: 8 rows of 32 bytes", "Layout_K_SW32_Atom(half_t)", "Sw<1,4,3> o smem_ptr[16b](unset) o (_8,_16):(_16,_1)", f_k_sw32; ATOM_ARITY),
+    b!("Layout_K_SW64_Atom", "Layout_K_SW64_Atom(T)", "GMMA smem layout atom, K-major, 64-byte swizzle: 8 rows of 64 bytes", "Layout_K_SW64_Atom(half_t)", "Sw<2,4,3> o smem_ptr[16b](unset) o (_8,_32):(_32,_1)", f_k_sw64; ATOM_ARITY),
+    b!("Layout_K_SW128_Atom", "Layout_K_SW128_Atom(T)", "GMMA smem layout atom, K-major, 128-byte swizzle: 8 rows of 128 bytes", "Layout_K_SW128_Atom(half_t)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", f_k_sw128; ATOM_ARITY),
+    b!("Layout_MN_INTER_Atom", "Layout_MN_INTER_Atom(T)", "GMMA smem layout atom, MN-major, no swizzle: 8 columns of 16 bytes", "Layout_MN_INTER_Atom(half_t)", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_1,_8)", f_mn_inter; ATOM_ARITY),
+    b!("Layout_MN_SW32_Atom", "Layout_MN_SW32_Atom(T)", "GMMA smem layout atom, MN-major, 32-byte swizzle: 8 columns of 32 bytes", "Layout_MN_SW32_Atom(half_t)", "Sw<1,4,3> o smem_ptr[16b](unset) o (_16,_8):(_1,_16)", f_mn_sw32; ATOM_ARITY),
+    b!("Layout_MN_SW64_Atom", "Layout_MN_SW64_Atom(T)", "GMMA smem layout atom, MN-major, 64-byte swizzle: 8 columns of 64 bytes", "Layout_MN_SW64_Atom(half_t)", "Sw<2,4,3> o smem_ptr[16b](unset) o (_32,_8):(_1,_32)", f_mn_sw64; ATOM_ARITY),
+    b!("Layout_MN_SW128_Atom", "Layout_MN_SW128_Atom(T)", "GMMA smem layout atom, MN-major, 128-byte swizzle: 8 columns of 128 bytes", "Layout_MN_SW128_Atom(half_t)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_8):(_1,_64)", f_mn_sw128; ATOM_ARITY),
+    b!("make_gmma_desc", "make_gmma_desc<K|MN>(L, T) | make_gmma_desc<K|MN>(Sw, L, T)", "the wgmma shared-memory descriptor of one operand tile L of T (a plain layout, a GMMA atom layout, or L behind the byte swizzle Sw); CuTe's refusal when L is not canonical (`explain` says why)", "make_gmma_desc<K>(Sw<3,4,3>, (_64,_16):(_64,_1), half_t)", "GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000\n  leading_off:  0x0001 (1)\n  stride_off :  0x0040 (64)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)", f_make_gmma_desc; crate::eval::builtins::Arity::Says(2, 3, 0, "make_gmma_desc<K>(L, T) or make_gmma_desc<K>(Sw, L, T)")),
     b!("swizzle_bytes", "swizzle_bytes(Sw, T) | swizzle_bytes(A)", "the byte swizzle of an element swizzle of T (recast_layout<T,uint8_t>); of a GMMA atom, its swizzle (already on bytes)", "swizzle_bytes(Sw<3,3,3>, half_t)", "Sw<3,4,3>", f_swizzle_bytes),
     b!("swizzle_elems", "swizzle_elems(Sw, T) | swizzle_elems(A)", "the element swizzle of a byte swizzle for T (recast_layout<uint8_t,T>); of a GMMA atom, for its element type", "swizzle_elems(Sw<3,4,3>, half_t)", "Sw<3,3,3>", f_swizzle_elems),
     b!("tma_swizzle", "tma_swizzle(A) | tma_swizzle(Sw) | tma_swizzle(Sw, T)", "the TMA swizzle mode (none/32B/64B/128B) of a GMMA atom, a byte swizzle, or an element swizzle of T (CuTe's get_tma_swizzle_bits), or why there is none", "tma_swizzle(Layout_K_SW128_Atom(half_t))", "128B (CU_TENSOR_MAP_SWIZZLE_128B) on 16-byte units (byte swizzle Sw<3,4,3>)", f_tma_swizzle),

@@ -29,7 +29,7 @@ pub use svg::svg;
 pub use table::print_layout;
 
 fn one_arg<'a>(a: &'a Args, name: &str) -> R<&'a Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
+    if !a.targs.is_empty() {
         return Err(EvalError::arity(format!("{name}(L) takes one layout")));
     }
     a.arg(0)
@@ -38,7 +38,7 @@ fn one_arg<'a>(a: &'a Args, name: &str) -> R<&'a Value> {
 fn f_print_layout(a: &Args) -> R<Value> {
     let t = term::get();
     let args: Vec<Value> = (0..a.nargs()).map(|i| a.arg(i).cloned()).collect::<R<_>>()?;
-    if !a.targs.is_empty() || !(1..=2).contains(&args.len()) {
+    if !a.targs.is_empty() {
         return Err(EvalError::arity(
             "print_layout(L), print_layout(X) of a TiledMMA or TiledCopy, or print_layout(TV, (M,N))",
         ));
@@ -89,7 +89,7 @@ fn no_targs(a: &Args, name: &str) -> R<()> {
 }
 
 fn f_cpp(a: &Args) -> R<Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
+    if !a.targs.is_empty() {
         return Err(EvalError::arity("cpp(x) takes one value"));
     }
     Ok(Value::Text(cpp::cpp(a.arg(0)?).map_err(|e| e.at_arg(0))?))
@@ -108,11 +108,8 @@ fn f_bank_picture(a: &Args) -> R<Value> {
 /// `f(X, ..., "path")`: the picture `draw(X, ...)` as a file to be written (the session writes it).
 fn to_file(a: &Args, name: &str, ext: &str, draw: fn(&[Value]) -> R<String>) -> R<Value> {
     no_targs(a, name)?;
-    let Some((last, rest)) = a.args.split_last().filter(|(_, r)| !r.is_empty()) else {
-        return Err(EvalError::arity(format!(
-            "{name}(X, \"file.{ext}\") takes the value and a file name; print_{name}(X) prints the picture instead"
-        )));
-    };
+    // (at least two arguments, the value and the path: the registry's arity)
+    let Some((last, rest)) = a.args.split_last().filter(|(_, r)| !r.is_empty()) else { return Err(a.refuse()) };
     let at = rest.len();
     let path = match last {
         Value::Str(s) if !s.is_empty() => s.clone(),
@@ -159,7 +156,7 @@ pub const BUILTINS: &[Builtin] = &[
               not a CuTe printer: tests/cpp_compile.rs compiles it and checks what CuTe prints)",
         example: "cpp((_8,4):(_1,16))",
         result: "make_layout(make_shape(Int<8>{}, 4), make_stride(Int<1>{}, 16))",
-        f: f_cpp, arity: crate::eval::builtins::Arity::Own,
+        f: f_cpp, arity: crate::eval::builtins::Arity::Says(1, 1, 0, "cpp(x) takes one value"),
 },
     Builtin {
         name: "print_layout",
@@ -171,7 +168,7 @@ pub const BUILTINS: &[Builtin] = &[
               the chunk its swizzle moves them to, T#V# by thread) and a wide table is cut into bands",
         example: "print_layout((_2,_4):(_1,_2))",
         result: "(_2,_4):(_1,_2)\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 2 | 4 | 6 |\n    +---+---+---+---+\n 1  | 1 | 3 | 5 | 7 |\n    +---+---+---+---+",
-        f: f_print_layout, arity: crate::eval::builtins::Arity::Own,
+        f: f_print_layout, arity: crate::eval::builtins::Arity::Says(1, 2, 0, "print_layout(L), print_layout(X) of a TiledMMA or TiledCopy, or print_layout(TV, (M,N))"),
 },
     Builtin {
         name: "print_svg",
@@ -182,7 +179,7 @@ pub const BUILTINS: &[Builtin] = &[
               swizzled one coloured by the chunk its swizzle moves each cell to",
         example: "print_svg(_1:_1)",
         result: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"269\" height=\"96\" viewBox=\"0 0 269 96\">\n<title>(_1,_1):(_1,_0)</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n<text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"start\">(_1,_1):(_1,_0)</text>\n<text x=\"8\" y=\"36\" font-size=\"11\" text-anchor=\"start\">shade: index mod 8 (as print_latex)</text>\n<text x=\"35\" y=\"54\" font-size=\"10\">0</text>\n<text x=\"11\" y=\"76\" font-size=\"10\">0</text>\n<rect x=\"23\" y=\"64\" width=\"24\" height=\"24\" fill=\"rgb(255,255,255)\" stroke=\"black\"/>\n<text x=\"35\" y=\"76\" font-size=\"10\">0</text>\n</g>\n</svg>",
-        f: f_print_svg, arity: crate::eval::builtins::Arity::Own,
+        f: f_print_svg, arity: crate::eval::builtins::Arity::Says(1, 2, 0, "print_svg(X) or print_svg(TV, (M,N))"),
 },
     Builtin {
         name: "bank_picture",
@@ -200,7 +197,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "writes bank_picture(S, T [, access]) to a file and says `wrote file.svg` on stderr",
         example: "banks(Sw<3,3,3> o (_8,_64):(_64,_1), half_t, \"/tmp/banks.svg\")",
         result: "",
-        f: f_banks, arity: crate::eval::builtins::Arity::Own,
+        f: f_banks, arity: crate::eval::builtins::Arity::Says(2, crate::eval::builtins::MANY, 0, "banks(X, \"file.svg\") takes the value and a file name; print_banks(X) prints the picture instead"),
 },
     Builtin {
         name: "svg",
@@ -208,7 +205,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "writes print_svg(X [, (M,N)]) to a file (whole or not at all) and says `wrote file.svg` on stderr",
         example: "svg((_4,_4):(_4,_1), \"/tmp/layout.svg\")",
         result: "",
-        f: f_svg, arity: crate::eval::builtins::Arity::Own,
+        f: f_svg, arity: crate::eval::builtins::Arity::Says(2, crate::eval::builtins::MANY, 0, "svg(X, \"file.svg\") takes the value and a file name; print_svg(X) prints the picture instead"),
 },
     Builtin {
         name: "latex",
@@ -216,7 +213,7 @@ pub const BUILTINS: &[Builtin] = &[
         doc: "writes print_latex(X) to a file (whole or not at all) and says `wrote file.tex` on stderr",
         example: "latex((_4,_4):(_4,_1), \"/tmp/layout.tex\")",
         result: "",
-        f: f_latex, arity: crate::eval::builtins::Arity::Own,
+        f: f_latex, arity: crate::eval::builtins::Arity::Says(2, crate::eval::builtins::MANY, 0, "latex(X, \"file.tex\") takes the value and a file name; print_latex(X) prints the picture instead"),
 },
 ];
 

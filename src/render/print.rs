@@ -2,13 +2,10 @@
 //! that `print(L)` written as in C++ shows `L`. May import: `eval` (values), nothing else.
 
 use crate::eval::builtins::{Args, Builtin};
-use crate::eval::error::{EvalError, R};
+use crate::eval::error::R;
 use crate::eval::value::Value;
 
 fn f_print(a: &Args) -> R<Value> {
-    if a.nargs() != 1 || !a.targs.is_empty() {
-        return Err(EvalError::arity("print(x) takes one value"));
-    }
     let v = a.arg(0)?;
     if let Value::Atom(atom) = v {
         // CuTe has no print for an operation type (`print(SM80_...{})` does not compile).
@@ -28,5 +25,5 @@ pub const BUILTINS: &[Builtin] = &[Builtin {
     example: "print((_2,_4):(_1,_2))",
     result: "(_2,_4):(_1,_2)",
     f: f_print,
-    arity: crate::eval::builtins::Arity::Own,
+    arity: crate::eval::builtins::Arity::Says(1, 1, 0, "print(x) takes one value"),
 }];

@@ -12,7 +12,7 @@ pub mod gemm;
 pub mod injective;
 pub mod slice;
 
-use crate::eval::builtins::{b, Arity};
+use crate::eval::builtins::{b, Arity, MANY};
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
@@ -92,7 +92,8 @@ fn slice_args<'a>(a: &Args<'a>) -> R<(&'a Value, Value)> {
     match a.args {
         [l, c] => Ok((l, c.clone())),
         [l, rest @ ..] if rest.len() > 1 => Ok((l, Value::tuple(rest.to_vec()))),
-        _ => Err(EvalError::arity("swizzle_slice takes (Sw<B,M,S> o L, coordinate with `_`)")),
+        // (at least two arguments: the registry's arity)
+        _ => Err(a.refuse()),
     }
 }
 
@@ -103,14 +104,6 @@ fn f_swizzle_slice(a: &Args) -> R<Value> {
 
 /// (layout, codomain size) of is_surjective / is_bijective; (layout) of is_injective.
 fn image_args(a: &Args, f: &str, with_n: bool) -> R<injective::Image> {
-    let want = if with_n { 2 } else { 1 };
-    if a.nargs() != want {
-        return Err(EvalError::arity(format!(
-            "{f} takes {}, got {} arguments",
-            if with_n { "(L, n)" } else { "(L)" },
-            a.nargs()
-        )));
-    }
     let n = if with_n { Some(int_at(a, 1, f)?.v) } else { None };
     injective::image(a.arg(0)?, n)
 }
@@ -205,12 +198,12 @@ pub fn static_note(
 /// Built-in functions of this module.
 #[rustfmt::skip]
 pub const BUILTINS: &[Builtin] = &[
-    b!("bank_conflicts", "bank_conflicts(copy_or_tv, smem [, elem])", "Shared-memory bank-conflict degree of one warp's access (wavefronts / ideal, rounded up; 1 = conflict-free): a TiledCopy, an ldmatrix/stmatrix atom (or operation with elem), or a (thread, value) layout of elem-byte accesses (default 4) over a swizzled or plain smem layout", "bank_conflicts(SM75_U32x4_LDSM_N, (_8,_64):(_64,_1), half_t)", "_8", f_bank_conflicts),
-    b!("coalescing", "coalescing(copy_or_tv, gmem [, elem])", "Global-memory coalescing degree of one warp's requests (32-byte sectors / minimum, rounded up; 1 = coalesced)", "coalescing((_32,_4):(_4,_1), _128:_1)", "_4", f_coalescing),
-    b!("swizzle_slice", "swizzle_slice(Sw<B,M,S> o L, coord)", "CuTe's slice of a swizzled layout: a plain layout when no Y/Z bit pair of the swizzle is active on both sides over the slice, else still composed (explain shows A, sw(A), A & ~sw(A))", "swizzle_slice(Sw<3,3,3> o (_8,_64):(_64,_1), (_,5))", "((_2,_2,_2)):((72,144,288))", f_swizzle_slice),
-    b!("is_injective", "is_injective(L)", "Test: no two points of L's domain map to the same offset", "is_injective((_2,_2):(_1,_1))", "_0", f_is_injective),
-    b!("is_surjective", "is_surjective(L, n)", "Test: L hits every offset in [0, n)", "is_surjective((_4,_2):(_2,_1), _8)", "_1", f_is_surjective),
-    b!("is_bijective", "is_bijective(L, n)", "Test: L maps its domain one-to-one onto [0, n)", "is_bijective((_4,_2):(_2,_2), _8)", "_0", f_is_bijective),
+    b!("bank_conflicts", "bank_conflicts(copy_or_tv, smem [, elem])", "Shared-memory bank-conflict degree of one warp's access (wavefronts / ideal, rounded up; 1 = conflict-free): a TiledCopy, an ldmatrix/stmatrix atom (or operation with elem), or a (thread, value) layout of elem-byte accesses (default 4) over a swizzled or plain smem layout", "bank_conflicts(SM75_U32x4_LDSM_N, (_8,_64):(_64,_1), half_t)", "_8", f_bank_conflicts; Arity::Says(2, 3, 0, "bank_conflicts takes (access, memory layout [, element]), got {n} arguments")),
+    b!("coalescing", "coalescing(copy_or_tv, gmem [, elem])", "Global-memory coalescing degree of one warp's requests (32-byte sectors / minimum, rounded up; 1 = coalesced)", "coalescing((_32,_4):(_4,_1), _128:_1)", "_4", f_coalescing; Arity::Says(2, 3, 0, "coalescing takes (access, memory layout [, element]), got {n} arguments")),
+    b!("swizzle_slice", "swizzle_slice(Sw<B,M,S> o L, coord)", "CuTe's slice of a swizzled layout: a plain layout when no Y/Z bit pair of the swizzle is active on both sides over the slice, else still composed (explain shows A, sw(A), A & ~sw(A))", "swizzle_slice(Sw<3,3,3> o (_8,_64):(_64,_1), (_,5))", "((_2,_2,_2)):((72,144,288))", f_swizzle_slice; Arity::Says(2, MANY, 0, "swizzle_slice takes (Sw<B,M,S> o L, coordinate with `_`)")),
+    b!("is_injective", "is_injective(L)", "Test: no two points of L's domain map to the same offset", "is_injective((_2,_2):(_1,_1))", "_0", f_is_injective; Arity::Says(1, 1, 0, "is_injective takes (L), got {n} arguments")),
+    b!("is_surjective", "is_surjective(L, n)", "Test: L hits every offset in [0, n)", "is_surjective((_4,_2):(_2,_1), _8)", "_1", f_is_surjective; Arity::Says(2, 2, 0, "is_surjective takes (L, n), got {n} arguments")),
+    b!("is_bijective", "is_bijective(L, n)", "Test: L maps its domain one-to-one onto [0, n)", "is_bijective((_4,_2):(_2,_2), _8)", "_0", f_is_bijective; Arity::Says(2, 2, 0, "is_bijective takes (L, n), got {n} arguments")),
     b!("shiftl", "shiftl(x, s)", "CuTe's shiftl: x << s (x >> -s for negative s); static iff both are", "shiftl(_3, _4)", "_48", f_shiftl; Arity::Takes(2, 2)),
     b!("shiftr", "shiftr(x, s)", "CuTe's shiftr: x >> s, arithmetic (x << -s for negative s); static iff both are", "shiftr(_-48, _4)", "_-3", f_shiftr; Arity::Takes(2, 2)),
 ];

@@ -254,7 +254,7 @@ fn gmma(name: &str, targs: &[TArg]) -> Option<R<MmaTraits>> {
         }
         for t in f.types {
             for (suffix, args) in f.variants {
-                if rest != format!("{t}{suffix}") {
+                if rest.strip_prefix(t) != Some(*suffix) {
                     continue;
                 }
                 if !GMMA_N.contains(&n) {
@@ -383,16 +383,33 @@ pub fn lookup(name: &str, targs: &[TArg]) -> Option<R<MmaTraits>> {
     if let Some(t) = templated(name, targs) {
         return Some(t);
     }
-    for line in MMA_ROWS.lines() {
-        let cols: Vec<&str> = line.split('|').map(|s| s.trim()).collect();
-        if cols.len() == 6 && cols[0] == name {
-            if !targs.is_empty() {
-                return Some(Err(not_template(name)));
-            }
-            return Some(row_traits(name, &cols[1..]));
+    if let Some(t) = row(name) {
+        if !targs.is_empty() {
+            return Some(Err(not_template(name)));
         }
+        return Some(t.clone());
     }
     gmma(name, targs)
+}
+
+/// The traits of the `MMA_ROWS` row named `name`, read once: the rows sorted by name (the first
+/// of equal names kept, as a walk of the table finds it), found by binary search.
+fn row(name: &str) -> Option<&'static R<MmaTraits>> {
+    static ROWS: std::sync::OnceLock<Vec<(&'static str, R<MmaTraits>)>> = std::sync::OnceLock::new();
+    let rows = ROWS.get_or_init(|| {
+        let mut v: Vec<(&'static str, R<MmaTraits>)> = Vec::new();
+        for line in MMA_ROWS.lines() {
+            let cols: Vec<&'static str> = line.split('|').map(|s| s.trim()).collect();
+            if cols.len() == 6 {
+                v.push((cols[0], row_traits(cols[0], &cols[1..])));
+            }
+        }
+        // a stable sort keeps equal names in table order; the dedup keeps the first
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v.dedup_by(|later, first| later.0 == first.0);
+        v
+    });
+    rows.binary_search_by(|r| r.0.cmp(name)).ok().map(|i| &rows[i].1)
 }
 
 /// An unknown `SM<digits>_...` name: CuTe's "is not a member" error.

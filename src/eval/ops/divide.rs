@@ -337,17 +337,9 @@ fn wrap_vec(t: &IntTuple) -> Vec<IntTuple> {
 // Built-ins
 // ----------------------------------------------------------------------------------------
 
-fn two(a: &Args, name: &str) -> R<()> {
-    if a.nargs() != 2 {
-        return Err(EvalError::arity(format!("{name} takes 2 arguments, got {}", a.nargs())));
-    }
-    Ok(())
-}
-
 macro_rules! tiler_fn {
-    ($fname:ident, $name:literal, $op:ident) => {
+    ($fname:ident, $op:ident) => {
         pub(crate) fn $fname(a: &Args) -> R<Value> {
-            two(a, $name)?;
             let l = layout_arg(a, 0)?;
             let t = tiler_arg(a, 1)?;
             Ok(Value::Layout($op(l, &t).map_err(|e| e.at_arg(1))?))
@@ -355,20 +347,17 @@ macro_rules! tiler_fn {
     };
 }
 
-tiler_fn!(b_logical_divide, "logical_divide", logical_divide_tiler);
-tiler_fn!(b_zipped_divide, "zipped_divide", zipped_divide);
-tiler_fn!(b_tiled_divide, "tiled_divide", tiled_divide);
-tiler_fn!(b_flat_divide, "flat_divide", flat_divide);
-tiler_fn!(b_logical_product, "logical_product", logical_product_tiler);
-tiler_fn!(b_zipped_product, "zipped_product", zipped_product);
-tiler_fn!(b_tiled_product, "tiled_product", tiled_product);
-tiler_fn!(b_flat_product, "flat_product", flat_product);
-tiler_fn!(b_tile_unzip, "tile_unzip", tile_unzip);
+tiler_fn!(b_logical_divide, logical_divide_tiler);
+tiler_fn!(b_zipped_divide, zipped_divide);
+tiler_fn!(b_tiled_divide, tiled_divide);
+tiler_fn!(b_flat_divide, flat_divide);
+tiler_fn!(b_logical_product, logical_product_tiler);
+tiler_fn!(b_zipped_product, zipped_product);
+tiler_fn!(b_tiled_product, tiled_product);
+tiler_fn!(b_flat_product, flat_product);
+tiler_fn!(b_tile_unzip, tile_unzip);
 
 pub(crate) fn b_tile(a: &Args) -> R<Value> {
-    if a.nargs() < 2 {
-        return Err(EvalError::arity("tile(L, t0, ...) needs a layout and at least one tiler"));
-    }
     let l = layout_arg(a, 0)?;
     let t = if a.nargs() == 2 {
         tiler_arg(a, 1)?
@@ -391,20 +380,19 @@ fn b_zip2_by(a: &Args) -> R<Value> {
     Ok(Value::Tuple(zip2_by(t, &g)?))
 }
 
-fn rank_sensitive_args(a: &Args, name: &str) -> R<(Layout, Layout)> {
-    two(a, name)?;
+fn rank_sensitive_args(a: &Args) -> R<(Layout, Layout)> {
     let b = layout_arg(a, 0)?.clone();
     let t = layout_arg(a, 1)?.clone();
     Ok((b, t))
 }
 
 pub(crate) fn b_blocked_product(a: &Args) -> R<Value> {
-    let (b, t) = rank_sensitive_args(a, "blocked_product")?;
+    let (b, t) = rank_sensitive_args(a)?;
     Ok(Value::Layout(blocked_product(&b, &t)?))
 }
 
 pub(crate) fn b_raked_product(a: &Args) -> R<Value> {
-    let (b, t) = rank_sensitive_args(a, "raked_product")?;
+    let (b, t) = rank_sensitive_args(a)?;
     Ok(Value::Layout(raked_product(&b, &t)?))
 }
 
@@ -422,9 +410,6 @@ pub fn order_arg(v: &Value) -> R<Order> {
 }
 
 pub(crate) fn b_tile_to_shape(a: &Args) -> R<Value> {
-    if !(2..=3).contains(&a.nargs()) {
-        return Err(EvalError::arity(format!("tile_to_shape takes 2 or 3 arguments, got {}", a.nargs())));
-    }
     let block = layout_arg(a, 0)?;
     let shape = match a.arg(1)? {
         Value::Tuple(t) => t.clone(),
@@ -451,7 +436,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "logical_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_2),(_3,_2)):((_6,_12),(_1,_3))",
         f: crate::eval::overloads::logical_divide,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "zipped_divide",
@@ -460,7 +445,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "zipped_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_3),(_2,_2)):((_6,_1),(_12,_3))",
         f: crate::eval::overloads::zipped_divide,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "tiled_divide",
@@ -469,7 +454,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tiled_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "((_2,_3),_2,_2):((_6,_1),_12,_3)",
         f: crate::eval::overloads::tiled_divide,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "flat_divide",
@@ -478,7 +463,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "flat_divide((_4,_6):(_6,_1), <_2,_3>)",
         result: "(_2,_3,_2,_2):(_6,_1,_12,_3)",
         f: crate::eval::overloads::flat_divide,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "tile",
@@ -487,7 +472,12 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tile((_4,_6):(_6,_1), _2, _3)",
         result: "((_2,_3),_2,_2):((_6,_1),_12,_3)",
         f: crate::eval::overloads::tile,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Says(
+            2,
+            crate::eval::builtins::MANY,
+            0,
+            "tile(L, t0, ...) needs a layout and at least one tiler",
+        ),
     },
     Builtin {
         name: "tile_unzip",
@@ -496,7 +486,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tile_unzip(logical_divide((_4,_8):(_1,_4), <_2,_4>), <_2,_4>)",
         result: "((_2,_4),(_2,_2)):((_1,_4),(_2,_16))",
         f: crate::eval::overloads::tile_unzip,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "zip2_by",
@@ -514,7 +504,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "logical_product((_2,_2):(_4,_1), _6:_1)",
         result: "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))",
         f: crate::eval::overloads::logical_product,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "zipped_product",
@@ -523,7 +513,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "zipped_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "((_2,_5),(_3,_4)):((_5,_1),(_10,_30))",
         f: crate::eval::overloads::zipped_product,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "tiled_product",
@@ -532,7 +522,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tiled_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "((_2,_5),_3,_4):((_5,_1),_10,_30)",
         f: crate::eval::overloads::tiled_product,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "flat_product",
@@ -541,7 +531,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "flat_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
         result: "(_2,_5,_3,_4):(_5,_1,_10,_30)",
         f: crate::eval::overloads::flat_product,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "blocked_product",
@@ -550,7 +540,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "blocked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3))",
         result: "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))",
         f: crate::eval::overloads::blocked_product,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "raked_product",
@@ -559,7 +549,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "raked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3))",
         result: "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))",
         f: crate::eval::overloads::raked_product,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "tile_to_shape",
@@ -568,6 +558,6 @@ pub const BUILTINS: &[Builtin] = &[
         example: "tile_to_shape((_2,_2):(_1,_2), (_4,_8), (_2,_1))",
         result: "((_2,_2),(_2,_4)):((_1,_16),(_2,_4))",
         f: crate::eval::overloads::tile_to_shape,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Says(2, 3, 0, "tile_to_shape takes 2 or 3 arguments, got {n}"),
     },
 ];

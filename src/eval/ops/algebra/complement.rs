@@ -4,17 +4,36 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{coalesce, coalesce_shape};
-use super::composition::CHECK_LIMIT;
+use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{compact_col_major, leaf_int, leaf_refs, Leaves};
-use crate::eval::error::{warn, EvalError, R};
+use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::structure::{cosize, filter};
 use crate::eval::ops::tuple::ceil_div;
 
-/// `detail::complement(shape, stride, cotarget)` on a filtered layout.
-fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> R<Layout> {
+/// The steps `complement` took, as it took them (what `explain complement` shows): the modes of
+/// `filter(L)` in the order it picked them (the smallest remaining stride first), the mode each
+/// pick made of the gap below that stride (`(shape, stride)`; shape 1: no gap), and the stride
+/// the rest up to the cotarget starts at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComplementTrace {
+    pub sorted: Vec<(Int, Int)>,
+    pub gaps: Vec<(Int, Int)>,
+    pub rest_stride: Int,
+}
+
+/// `detail::complement(shape, stride, cotarget)` on a filtered layout, recording its steps in
+/// `trace` when there is one.
+fn complement_impl(
+    shape: &IntTuple,
+    stride: &IntTuple,
+    cotarget: &IntTuple,
+    mut trace: Option<&mut ComplementTrace>,
+) -> R<Layout> {
+    // a traced run is a second run of a call already made (explain): its law warning is that call's
+    let check = trace.is_none();
     if let I(d) = stride {
         if d.is_const(0) {
             // irreducible rank-1 stride-0 layout
@@ -66,6 +85,10 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
         if new_shape.is_const(0) {
             return Err(non_injective());
         }
+        if let Some(t) = trace.as_deref_mut() {
+            t.sorted.push((shp[min_idx], min_stride));
+            t.gaps.push((new_shape, result_stride[i]));
+        }
         shp.remove(min_idx);
         strd.remove(min_idx);
         result_shape.push(new_shape);
@@ -78,12 +101,17 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
     }
     result_shape.push(new_shape);
     let new_stride = strd[0].mul(shp[0])?;
+    if let Some(t) = trace {
+        t.sorted.push((shp[0], strd[0]));
+        t.gaps.push((new_shape, result_stride[r - 1]));
+        t.rest_stride = new_stride;
+    }
     let rest_shape = coalesce_shape(&ceil_div(cotarget, &I(new_stride))?)?;
     let rest_stride = compact_col_major(&rest_shape, new_stride)?;
     let rs = T(result_shape.into_iter().map(I).collect());
     let rd = T(result_stride.into_iter().map(I).collect());
     let res = coalesce(&Layout::new(T(vec![rs, rest_shape]), T(vec![rd, rest_stride])))?;
-    if inexact {
+    if inexact && check {
         check_complement(shape, stride, cotarget, &res);
     }
     Ok(res)
@@ -91,27 +119,38 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
 
 /// Records a warning when `res` breaks complement's postconditions (`layout.hpp`): ordered,
 /// disjoint from L except at 0, and `size(res) >= cotarget / size(L)` (L filtered). Both domains
-/// are enumerated, so only for at most `CHECK_LIMIT` points each.
+/// are enumerated (odometer walks, i64 then i128 on overflow, no hashing), so only for at most
+/// `CHECK_LIMIT` points each.
 fn check_complement(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple, res: &Layout) {
     let l = Layout::new(shape.clone(), stride.clone());
-    let (Some(mut vl), Some(vr), Some(cot)) = (offsets(&l), offsets(res), product(cotarget)) else {
+    let (Some(nl), Some(nr), Some(cot)) = (points(&l), points(res), product(cotarget)) else {
         return;
     };
-    let why = if !vl.is_empty() && (vr.len() as i128) < cot / vl.len() as i128 {
-        format!("it has {} points, fewer than {cot}/{}", vr.len(), vl.len())
+    check_law(
+        || complement_law::<i64>(&l, res, cotarget, (nl, nr, cot)),
+        || complement_law::<i128>(&l, res, cotarget, (nl, nr, cot)),
+    );
+}
+
+/// The law of [`check_complement`] in `O` for `L` of `nl` points, `res` of `nr`, and the
+/// cotarget's product `cot`.
+fn complement_law<O: Off + Ord>(l: &Layout, res: &Layout, cotarget: &IntTuple, (nl, nr, cot): (i64, i64, i128)) -> Law {
+    let (Some(mut vl), Some(vr)) = (offsets::<O>(l, nl), offsets::<O>(res, nr)) else { return Law::Overflow };
+    let why = if nl > 0 && (nr as i128) < cot / nl as i128 {
+        format!("it has {nr} points, fewer than {cot}/{nl}")
     } else if let Some(i) = (1..vr.len()).find(|&i| vr[i - 1] >= vr[i]) {
         format!("it is not ordered at index {i}")
     } else {
         vl.sort_unstable();
         match (1..vr.len()).find(|&i| vl.binary_search(&vr[i]).is_ok()) {
             Some(i) => format!("its value {} at index {i} is also a value of L", vr[i]),
-            None => return,
+            None => return Law::Holds,
         }
     };
-    warn(format!(
+    Law::Fails(format!(
         "complement is not a complement of L = {l} for cotarget {cotarget}: {why} (CuTe truncates a stride \
          that is not a multiple of the extent before it)"
-    ));
+    ))
 }
 
 /// The product of the integer leaves of `t`, or `None`.
@@ -124,47 +163,60 @@ fn product(t: &IntTuple) -> Option<i128> {
     })
 }
 
-/// `L(0), ..., L(size - 1)` for integer leaves and at most `CHECK_LIMIT` points, or `None`.
-fn offsets(l: &Layout) -> Option<Vec<i128>> {
+/// The number of points of `l` when its leaves are integers (as many shapes as strides, no
+/// negative shape) and there are at most `CHECK_LIMIT` of them, or `None`.
+fn points(l: &Layout) -> Option<i64> {
     let (mut s, mut d) = (Leaves::new(), Leaves::new());
     leaf_refs(&l.shape, &mut s);
     leaf_refs(&l.stride, &mut d);
-    if s.len() != d.len() {
+    if s.len() != d.len() || !d.iter().all(|x| matches!(x, I(_))) {
         return None;
     }
-    let mut modes = Vec::with_capacity(s.len());
-    let mut n: i128 = 1;
-    for (a, b) in s.iter().zip(d.iter()) {
-        let (I(e), I(st)) = (a, b) else { return None };
-        if e.v < 0 {
-            return None;
-        }
-        n = n.checked_mul(e.v as i128).filter(|&n| n <= CHECK_LIMIT as i128)?;
-        modes.push((e.v as i128, st.v as i128));
+    s.iter().try_fold(1i64, |n, x| match x {
+        I(e) if e.v >= 0 => n.checked_mul(e.v).filter(|&n| n <= CHECK_LIMIT),
+        _ => None,
+    })
+}
+
+/// `L(0), ..., L(n - 1)` for the `n` points of `l` ([`points`]), walked by an odometer; `None`
+/// on overflow.
+fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
+    if n == 0 {
+        return Some(Vec::new());
     }
-    Some(
-        (0..n)
-            .map(|i| {
-                let mut r = i;
-                modes.iter().fold(0i128, |off, &(e, st)| {
-                    let x = off + (r % e) * st;
-                    r /= e;
-                    x
-                })
-            })
-            .collect(),
-    )
+    // no flat modes with points: a rank-0 layout, whose one point is 0
+    let Some(m) = flat_modes_of::<O>(l) else { return Some(vec![O::of(0)]) };
+    let mut at = Odometer::new(&m);
+    let mut v = Vec::with_capacity(n as usize);
+    v.push(at.off);
+    for _ in 1..n {
+        at.advance()?;
+        v.push(at.off);
+    }
+    Some(v)
 }
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
     let f = filter(l)?;
-    complement_impl(&f.shape, &f.stride, cotarget)
+    complement_impl(&f.shape, &f.stride, cotarget, None)
 }
 
 /// `complement(L)`: the complement with respect to `cosize(filter(L))`.
 pub fn complement_cosize(l: &Layout) -> R<Layout> {
     let f = filter(l)?;
     let c = cosize(&f)?;
-    complement_impl(&f.shape, &f.stride, &I(c))
+    complement_impl(&f.shape, &f.stride, &I(c), None)
+}
+
+/// `complement(L, cotarget)` (`complement(L)` for `None`) and the steps it took.
+pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, ComplementTrace)> {
+    let f = filter(l)?;
+    let cot = match cotarget {
+        Some(c) => c.clone(),
+        None => I(cosize(&f)?),
+    };
+    let mut t = ComplementTrace { sorted: Vec::new(), gaps: Vec::new(), rest_stride: st(1) };
+    let r = complement_impl(&f.shape, &f.stride, &cot, Some(&mut t))?;
+    Ok((r, t))
 }

@@ -17,7 +17,7 @@ pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_traced, coalesce_x, CoalesceTrace};
-pub use complement::{complement, complement_cosize};
+pub use complement::{complement, complement_cosize, complement_traced, ComplementTrace};
 pub use composition::{
     check_composition, composition, composition_raw, composition_tiler, composition_tiler_raw, Tiler, CHECK_LIMIT,
 };
@@ -60,14 +60,6 @@ fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
     }
 }
 
-fn nargs(a: &Args, name: &str, lo: usize, hi: usize) -> R<()> {
-    if a.nargs() < lo || a.nargs() > hi {
-        let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-        return Err(EvalError::arity(format!("{name} takes {want} arguments, got {}", a.nargs())));
-    }
-    Ok(())
-}
-
 /// `make_layout(shape)`: compact column-major.
 fn make_layout(shape: &IntTuple) -> R<Layout> {
     Ok(Layout::new(shape.clone(), compact_col_major(shape, crate::eval::int::st(1))?))
@@ -79,7 +71,6 @@ pub fn with_shape(l: &Layout, shape: &IntTuple) -> R<Layout> {
 }
 
 pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
-    nargs(a, "coalesce", 1, 2)?;
     match a.arg(0)? {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
         Value::Layout(l) => match a.args.get(1) {
@@ -99,7 +90,6 @@ pub(crate) fn b_composition(a: &Args) -> R<Value> {
     if a.nargs() == 3 {
         return Err(a.refuse());
     }
-    nargs(a, "composition", 2, 2)?;
     let l = layout_arg(a, 0)?;
     // Layout o layout, the common case, without copying B into a tiler.
     if let Value::Layout(b) = a.arg(1)? {
@@ -110,9 +100,6 @@ pub(crate) fn b_composition(a: &Args) -> R<Value> {
 }
 
 pub(crate) fn b_compose(a: &Args) -> R<Value> {
-    if a.nargs() < 2 {
-        return Err(EvalError::arity("compose(L, t0, ...) needs a layout and at least one tiler"));
-    }
     let l = layout_arg(a, 0)?;
     let t = if a.nargs() == 2 {
         tiler_arg(a, 1)?
@@ -123,9 +110,6 @@ pub(crate) fn b_compose(a: &Args) -> R<Value> {
 }
 
 pub(crate) fn b_with_shape(a: &Args) -> R<Value> {
-    if a.nargs() < 2 {
-        return Err(EvalError::arity("with_shape(L, shape) or with_shape(L, s0, s1, ...)"));
-    }
     let l = layout_arg(a, 0)?;
     let shape = if a.nargs() == 2 {
         let s = tuple_arg(a, 1)?;
@@ -148,7 +132,6 @@ pub(crate) fn b_with_shape(a: &Args) -> R<Value> {
 }
 
 pub(crate) fn b_complement(a: &Args) -> R<Value> {
-    nargs(a, "complement", 1, 2)?;
     let l = layout_arg(a, 0)?;
     match a.args.get(1) {
         None => Ok(Value::Layout(complement_cosize(l)?)),
@@ -162,8 +145,7 @@ pub(crate) fn b_complement(a: &Args) -> R<Value> {
     }
 }
 
-fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value> {
-    nargs(a, name, 1, 1)?;
+fn under_or_layout(a: &Args, f: fn(&Layout) -> R<Layout>) -> R<Value> {
     match a.arg(0)? {
         Value::Tuple(IntTuple::Under) => return Ok(Value::Tuple(IntTuple::Under)),
         // swizzle_layout.hpp's "kludge" for an offset: right_inverse(t) = left_inverse(t) = -t
@@ -174,7 +156,7 @@ fn under_or_layout(a: &Args, name: &str, f: fn(&Layout) -> R<Layout>) -> R<Value
 }
 
 pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
-    under_or_layout(a, "right_inverse", |l| {
+    under_or_layout(a, |l| {
         let r = right_inverse(l)?;
         check_right_inverse(l, &r);
         Ok(r)
@@ -182,7 +164,7 @@ pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
 }
 
 pub(crate) fn b_left_inverse(a: &Args) -> R<Value> {
-    under_or_layout(a, "left_inverse", |l| {
+    under_or_layout(a, |l| {
         let r = left_inverse(l)?;
         check_left_inverse(l, &r);
         Ok(r)
@@ -190,17 +172,14 @@ pub(crate) fn b_left_inverse(a: &Args) -> R<Value> {
 }
 
 pub(crate) fn b_max_common_layout(a: &Args) -> R<Value> {
-    nargs(a, "max_common_layout", 2, 2)?;
     Ok(Value::Layout(max_common_layout(layout_arg(a, 0)?, layout_arg(a, 1)?)?))
 }
 
 pub(crate) fn b_max_common_vector(a: &Args) -> R<Value> {
-    nargs(a, "max_common_vector", 2, 2)?;
     Ok(Value::from(max_common_vector(layout_arg(a, 0)?, layout_arg(a, 1)?)?))
 }
 
 pub(crate) fn b_nullspace(a: &Args) -> R<Value> {
-    nargs(a, "nullspace", 1, 1)?;
     Ok(Value::Layout(nullspace(layout_arg(a, 0)?)?))
 }
 
@@ -213,7 +192,6 @@ fn b_domain_distribute(a: &Args) -> R<Value> {
 }
 
 pub(crate) fn b_max_alignment(a: &Args) -> R<Value> {
-    nargs(a, "max_alignment", 1, 1)?;
     if let Value::Tuple(IntTuple::Under) = a.arg(0)? {
         return Ok(Value::from(crate::eval::int::st(0))); // Underscore is an Int<0>
     }
@@ -236,7 +214,6 @@ fn one_targ(a: &Args, name: &str) -> R<i64> {
 
 pub(crate) fn b_upcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "upcast")?;
-    nargs(a, "upcast", 1, 2)?;
     if a.nargs() == 2 {
         let (s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
         return Ok(Value::Layout(upcast(&Layout::new(s.clone(), d.clone()), n)?));
@@ -252,7 +229,6 @@ pub(crate) fn b_upcast(a: &Args) -> R<Value> {
 
 pub(crate) fn b_downcast(a: &Args) -> R<Value> {
     let n = one_targ(a, "downcast")?;
-    nargs(a, "downcast", 1, 1)?;
     match a.arg(0)? {
         Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(cast_integer(*i, n, false)?)),
         // Underscore is an Int<0>: the integral overload takes it
@@ -266,7 +242,6 @@ pub(crate) fn b_recast_layout(a: &Args) -> R<Value> {
     if a.targs.len() != 2 {
         return Err(EvalError::arity("recast_layout<OldType, NewType>(L) takes two type arguments"));
     }
-    nargs(a, "recast_layout", 1, 1)?;
     let bits = |k: usize| -> R<i64> {
         match &a.targs[k] {
             TArg::Name(n) => type_bits(n).ok_or_else(|| EvalError::type_err(format!("unknown value type `{n}`"))),
@@ -286,7 +261,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "coalesce((_2,(_1,_6)):(_1,(_6,_2)))",
         result: "_12:_1",
         f: crate::eval::overloads::coalesce,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 2),
     },
     Builtin {
         name: "composition",
@@ -295,7 +270,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))",
         result: "((_2,_2),_3):((_24,_2),_8)",
         f: crate::eval::overloads::composition,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Says(2, 3, 0, "composition takes 2 arguments, got {n}"),
     },
     Builtin {
         name: "compose",
@@ -304,7 +279,12 @@ pub const BUILTINS: &[Builtin] = &[
         example: "compose((_4,_8):(_8,_1), _, _4:_2)",
         result: "(_4,_4):(_8,_2)",
         f: crate::eval::overloads::compose,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Says(
+            2,
+            crate::eval::builtins::MANY,
+            0,
+            "compose(L, t0, ...) needs a layout and at least one tiler",
+        ),
     },
     Builtin {
         name: "with_shape",
@@ -313,7 +293,12 @@ pub const BUILTINS: &[Builtin] = &[
         example: "with_shape((_4,_6):(_1,_4), (_6,_4))",
         result: "(_6,_4):(_1,_6)",
         f: crate::eval::overloads::with_shape,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Says(
+            2,
+            crate::eval::builtins::MANY,
+            0,
+            "with_shape(L, shape) or with_shape(L, s0, s1, ...)",
+        ),
     },
     Builtin {
         name: "complement",
@@ -322,7 +307,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "complement(_4:_2, _24)",
         result: "(_2,_3):(_1,_8)",
         f: crate::eval::overloads::complement,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 2),
     },
     Builtin {
         name: "right_inverse",
@@ -331,7 +316,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "right_inverse((_2,_4):(_4,_1))",
         result: "(_4,_2):(_2,_1)",
         f: crate::eval::overloads::right_inverse,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
     Builtin {
         name: "left_inverse",
@@ -340,7 +325,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "left_inverse((_3,_8):(_1,_3))",
         result: "_24:_1",
         f: crate::eval::overloads::left_inverse,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
     Builtin {
         name: "max_common_layout",
@@ -349,7 +334,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "max_common_layout((_4,_8):(_1,_4), (_4,_8):(_1,_4))",
         result: "_32:_1",
         f: crate::eval::overloads::max_common_layout,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "max_common_vector",
@@ -358,7 +343,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "max_common_vector((_4,_8):(_8,_1), (_4,_8):(_8,_1))",
         result: "_32",
         f: crate::eval::overloads::max_common_vector,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(2, 2),
     },
     Builtin {
         name: "nullspace",
@@ -367,7 +352,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "nullspace((_4,_2,_3):(_1,_0,_4))",
         result: "_2:_4",
         f: crate::eval::overloads::nullspace,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
     Builtin {
         name: "domain_distribute",
@@ -385,7 +370,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "max_alignment((_4,_8):(_8,_1))",
         result: "_32",
         f: crate::eval::overloads::max_alignment,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
     Builtin {
         name: "upcast",
@@ -394,7 +379,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "upcast<4>((_4,_8):(_8,_1))",
         result: "(_4,_2):(_2,_1)",
         f: crate::eval::overloads::upcast,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 2),
     },
     Builtin {
         name: "downcast",
@@ -403,7 +388,7 @@ pub const BUILTINS: &[Builtin] = &[
         example: "downcast<2>((_4,_8):(_8,_1))",
         result: "(_4,_16):(_16,_1)",
         f: crate::eval::overloads::downcast,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
     Builtin {
         name: "recast_layout",
@@ -412,6 +397,6 @@ pub const BUILTINS: &[Builtin] = &[
         example: "recast_layout<uint8_t,uint32_t>((_8,_16):(_16,_1))",
         result: "(_8,_4):(_4,_1)",
         f: crate::eval::overloads::recast_layout,
-        arity: crate::eval::builtins::Arity::Own,
+        arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
 ];

@@ -4,11 +4,11 @@
 
 use super as co;
 use crate::eval::builtins::b;
-use crate::eval::builtins::{Args, Builtin};
+use crate::eval::builtins::{Args, Arity::Says, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::Layout;
-use crate::eval::ops::tuple::builtins::{layout_arg, nm, no_foreign, no_swizzle, tuple_arg, want};
+use crate::eval::ops::tuple::builtins::{layout_arg, nm, no_foreign, no_swizzle, tuple_arg};
 use crate::eval::value::Value;
 
 fn tv(t: IntTuple) -> R<Value> {
@@ -37,18 +37,12 @@ fn f_crd2idx(a: &Args) -> R<Value> {
     no_swizzle(a)?;
     let c = tuple_arg(a, 0)?;
     match a.nargs() {
-        2 => {
-            want(a, 2, "crd2idx")?;
-            match a.arg(1)? {
-                Value::Layout(l) => tv(co::crd2idx(c, &l.shape, &l.stride)?),
-                Value::Tuple(s) => tv(co::crd2idx_shape(c, s)?),
-                _ => nm(a),
-            }
-        }
-        _ => {
-            want(a, 3, "crd2idx")?;
-            tv(co::crd2idx(c, tuple_arg(a, 1)?, tuple_arg(a, 2)?)?)
-        }
+        2 => match a.arg(1)? {
+            Value::Layout(l) => tv(co::crd2idx(c, &l.shape, &l.stride)?),
+            Value::Tuple(s) => tv(co::crd2idx_shape(c, s)?),
+            _ => nm(a),
+        },
+        _ => tv(co::crd2idx(c, tuple_arg(a, 1)?, tuple_arg(a, 2)?)?),
     }
 }
 
@@ -69,20 +63,13 @@ pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
     let i = tuple_arg(a, 0)?;
     let s = tuple_arg(a, 1)?;
     match a.nargs() {
-        2 => {
-            want(a, 2, "idx2crd")?;
-            tv(co::idx2crd(i, s)?)
-        }
-        _ => {
-            want(a, 3, "idx2crd")?;
-            tv(co::idx2crd_stride(i, s, tuple_arg(a, 2)?)?)
-        }
+        2 => tv(co::idx2crd(i, s)?),
+        _ => tv(co::idx2crd_stride(i, s, tuple_arg(a, 2)?)?),
     }
 }
 
 fn f_crd2crd(a: &Args) -> R<Value> {
     let (c, s, d) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?, tuple_arg(a, 2)?);
-    want(a, 3, "crd2crd")?;
     tv(co::crd2crd(c, s, d)?)
 }
 
@@ -110,7 +97,6 @@ pub(crate) fn f_slice(a: &Args) -> R<Value> {
         return r;
     }
     let c = tuple_arg(a, 0)?;
-    want(a, 2, "slice")?;
     match a.arg(1)? {
         Value::Layout(l) => Ok(Value::Layout(co::slice(c, l)?)),
         Value::Tuple(t) => tv(co::slice_tuple(c, t)?),
@@ -125,7 +111,6 @@ fn f_dice(a: &Args) -> R<Value> {
         return r;
     }
     let c = tuple_arg(a, 0)?;
-    want(a, 2, "dice")?;
     match a.arg(1)? {
         Value::Layout(l) => Ok(Value::Layout(co::dice(c, l)?)),
         Value::Tuple(t) => tv(co::dice_tuple(c, t)?),
@@ -138,7 +123,6 @@ fn f_dice(a: &Args) -> R<Value> {
 pub(crate) fn f_slice_and_offset(a: &Args) -> R<Value> {
     let c = tuple_arg(a, 0)?;
     let l = layout_arg(a, 1)?;
-    want(a, 2, "slice_and_offset")?;
     let (s, o) = co::slice_and_offset(c, l)?;
     Ok(Value::Tile(vec![Value::Layout(s), Value::Tuple(o)]))
 }
@@ -146,7 +130,6 @@ pub(crate) fn f_slice_and_offset(a: &Args) -> R<Value> {
 pub(crate) fn f_domain_offset(a: &Args) -> R<Value> {
     let c = tuple_arg(a, 0)?;
     let l = layout_arg(a, 1)?;
-    want(a, 2, "domain_offset")?;
     let (l, o) = co::domain_offset(c, l)?;
     Ok(Value::Tile(vec![Value::Layout(l), applied(o)]))
 }
@@ -154,7 +137,6 @@ pub(crate) fn f_domain_offset(a: &Args) -> R<Value> {
 fn member(a: &Args, name: &str) -> R<(Layout, IntTuple)> {
     let l = layout_arg(a, 0)?;
     let i = tuple_arg(a, 1)?;
-    want(a, 2, name)?;
     if !matches!(i, IntTuple::I(_)) {
         return Err(EvalError::type_err(format!("{name}: the index must be an integer, got `{i}`")).at_arg(1));
     }
@@ -208,7 +190,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Index of a coordinate (with a stride: the layout's value; without: the column-major 1-D index)",
         "crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))",
         "17",
-        f_crd2idx
+        f_crd2idx; Says(2, 3, 1, "crd2idx takes 3 arguments, got {n}")
     ),
     b!(
         "idx2crd",
@@ -216,7 +198,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The natural (hierarchical) coordinate of a 1-D index",
         "idx2crd(16, (_3,(_2,_3)))",
         "(1,(1,2))",
-        crate::eval::overloads::idx2crd
+        crate::eval::overloads::idx2crd; Says(2, 3, 2, "idx2crd takes 3 arguments, got {n}")
     ),
     b!(
         "crd2crd",
@@ -224,7 +206,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A coordinate of one shape as a coordinate of another",
         "crd2crd((1,5), (_3,(_2,_3)), (_3,_6))",
         "(1,5)",
-        f_crd2crd
+        f_crd2crd; Says(3, 3, 3, "crd2crd takes 3 arguments, got {n}")
     ),
     b!(
         "slice",
@@ -232,7 +214,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The sublayout of the modes marked `_` in coord",
         "slice((_,1), (_4,_8):(_1,_4))",
         "(_4):(_1)",
-        crate::eval::overloads::slice
+        crate::eval::overloads::slice; Says(2, 2, 1, "slice takes 2 arguments, got {n}")
     ),
     b!(
         "dice",
@@ -240,7 +222,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The sublayout of the modes given by integers in coord",
         "dice((_,1), (_4,_8):(_1,_4))",
         "(_8):(_4)",
-        f_dice
+        f_dice; Says(2, 2, 1, "dice takes 2 arguments, got {n}")
     ),
     b!(
         "slice_and_offset",
@@ -248,7 +230,7 @@ pub const BUILTINS: &[Builtin] = &[
         "(slice(coord, L), offset of coord with `_` as 0)",
         "slice_and_offset((_,2), (4,8):(1,4))",
         "((4):(1),8)",
-        crate::eval::overloads::slice_and_offset
+        crate::eval::overloads::slice_and_offset; Says(2, 2, 2, "slice_and_offset takes 2 arguments, got {n}")
     ),
     b!(
         "domain_offset",
@@ -256,7 +238,7 @@ pub const BUILTINS: &[Builtin] = &[
         "(L, L(coord))",
         "domain_offset((1,2), (4,8):(1,4))",
         "((4,8):(1,4),9)",
-        crate::eval::overloads::domain_offset
+        crate::eval::overloads::domain_offset; Says(2, 2, 2, "domain_offset takes 2 arguments, got {n}")
     ),
     b!(
         "get_hier_coord",
@@ -264,7 +246,7 @@ pub const BUILTINS: &[Builtin] = &[
         "L.get_hier_coord(i): the hierarchical coordinate of index i (compact layouts)",
         "L = make_layout((_3,(_2,_3)), LayoutRight); get_hier_coord(L, 11)",
         "(1,(1,2))",
-        f_get_hier_coord
+        f_get_hier_coord; Says(2, 2, 2, "get_hier_coord takes 2 arguments, got {n}")
     ),
     b!(
         "get_flat_coord",
@@ -272,7 +254,7 @@ pub const BUILTINS: &[Builtin] = &[
         "L.get_flat_coord(i): the flat (rank-preserving) coordinate of index i",
         "L = make_layout((_3,(_2,_3)), LayoutRight); get_flat_coord(L, 11)",
         "(1,5)",
-        f_get_flat_coord
+        f_get_flat_coord; Says(2, 2, 2, "get_flat_coord takes 2 arguments, got {n}")
     ),
     b!(
         "get_1d_coord",
@@ -280,7 +262,7 @@ pub const BUILTINS: &[Builtin] = &[
         "L.get_1d_coord(i): the column-major 1-D coordinate of index i",
         "L = make_layout((_3,(_2,_3)), LayoutRight); get_1d_coord(L, 11)",
         "16",
-        f_get_1d_coord
+        f_get_1d_coord; Says(2, 2, 2, "get_1d_coord takes 2 arguments, got {n}")
     ),
     b!(
         "__apply",

@@ -11,9 +11,7 @@ use crate::eval::int::{self, Int};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple as tp;
-use crate::eval::ops::tuple::builtins::{
-    layout_arg, nm, no_foreign, no_swizzle, path, tints, tuple_arg, want, want_targs,
-};
+use crate::eval::ops::tuple::builtins::{layout_arg, nm, no_foreign, no_swizzle, path, tints, tuple_arg, want_targs};
 use crate::eval::value::Value;
 
 fn lv(l: Layout) -> R<Value> {
@@ -100,18 +98,15 @@ fn f_make_tuple(a: &Args) -> R<Value> {
 
 fn f_make_ordered_layout(a: &Args) -> R<Value> {
     let (s, o) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
-    want(a, 2, "make_ordered_layout")?;
     lv(st::make_ordered_layout(s, o)?)
 }
 
 fn f_make_layout_like(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
-    want(a, 1, "make_layout_like")?;
     lv(st::make_layout_like(l)?)
 }
 
 pub(crate) fn f_make_fragment_like(a: &Args) -> R<Value> {
-    want(a, 1, "make_fragment_like")?;
     match a.arg(0)? {
         Value::Tuple(s) => lv(st::make_fragment_like_shape(s)?),
         Value::Layout(l) => lv(st::make_fragment_like(l)?),
@@ -121,7 +116,6 @@ pub(crate) fn f_make_fragment_like(a: &Args) -> R<Value> {
 
 fn f_make_identity_layout(a: &Args) -> R<Value> {
     let s = tuple_arg(a, 0)?;
-    want(a, 1, "make_identity_layout")?;
     lv(st::make_identity_layout(s))
 }
 
@@ -140,9 +134,6 @@ pub(crate) fn f_get(a: &Args) -> R<Value> {
 
 pub(crate) fn f_layout(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity("layout<I...>(L) takes 1 argument"));
-    }
     lv(st::layout_get(l, &path(a)?)?)
 }
 
@@ -157,9 +148,6 @@ fn shape_of(v: &Value) -> R<Value> {
 
 pub(crate) fn f_shape(a: &Args) -> R<Value> {
     let v = arg0(a)?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity("shape<I...>(x) takes 1 argument"));
-    }
     let p = path(a)?;
     match v {
         Value::Layout(l) => tv(tp::get_path(&l.shape, &p)?),
@@ -171,23 +159,17 @@ pub(crate) fn f_shape(a: &Args) -> R<Value> {
 
 pub(crate) fn f_stride(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity("stride<I...>(L) takes 1 argument"));
-    }
     tv(tp::get_path(&l.stride, &path(a)?)?)
 }
 
 /// The value a `size<I...>`-style call looks at.
-fn sub(a: &Args, name: &str) -> R<Value> {
+fn sub(a: &Args) -> R<Value> {
     let v = arg0(a)?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity(format!("{name}<I...>(x) takes 1 argument")));
-    }
     vget_path(v, &path(a)?)
 }
 
 pub(crate) fn f_size(a: &Args) -> R<Value> {
-    match sub(a, "size")? {
+    match sub(a)? {
         Value::Layout(l) => iv(st::size(&l)?),
         Value::Tuple(IntTuple::Under) => tv(IntTuple::Under), // `size(_)` is `_`
         Value::Tuple(t) => iv(tp::size(&t)?),
@@ -230,43 +212,36 @@ fn depth_v(v: &Value) -> R<usize> {
 
 pub(crate) fn f_rank(a: &Args) -> R<Value> {
     // (a swizzled layout as the argument itself is the swizzle module's: `sub` refuses it)
-    let v = sub(a, "rank")?;
+    let v = sub(a)?;
     static_rank(rank_v(&v))
 }
 
 pub(crate) fn f_depth(a: &Args) -> R<Value> {
     // (a swizzled layout as the argument itself is the swizzle module's: `sub` refuses it)
-    let v = sub(a, "depth")?;
+    let v = sub(a)?;
     static_rank(depth_v(&v)?)
 }
 
-fn sub_layout(a: &Args, name: &str) -> R<Layout> {
+fn sub_layout(a: &Args) -> R<Layout> {
     let l = layout_arg(a, 0)?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity(format!("{name}<I...>(L) takes 1 argument")));
-    }
     st::layout_get(l, &path(a)?)
 }
 
 pub(crate) fn f_cosize(a: &Args) -> R<Value> {
-    iv(st::cosize(&sub_layout(a, "cosize")?)?)
+    iv(st::cosize(&sub_layout(a)?)?)
 }
 fn f_coshape(a: &Args) -> R<Value> {
-    tv(st::coshape(&sub_layout(a, "coshape")?)?)
+    tv(st::coshape(&sub_layout(a)?)?)
 }
 fn f_coprofile(a: &Args) -> R<Value> {
-    tv(st::coprofile(&sub_layout(a, "coprofile")?)?)
+    tv(st::coprofile(&sub_layout(a)?)?)
 }
 
 pub(crate) fn f_filter(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
     match a.nargs() {
-        1 => {
-            want(a, 1, "filter")?;
-            lv(st::filter(l)?)
-        }
+        1 => lv(st::filter(l)?),
         _ => {
-            want(a, 2, "filter")?;
             // a profile that is not a tuple (a layout, swizzle, tag or `_`) is a leaf: filter(L)
             if let Value::Layout(_)
             | Value::Swizzle(_)
@@ -309,7 +284,6 @@ pub(crate) fn f_filter_zeros(a: &Args) -> R<Value> {
 
 pub(crate) fn f_flatten(a: &Args) -> R<Value> {
     let v = arg0(a)?;
-    want(a, 1, "flatten")?;
     match v {
         Value::Layout(l) => lv(st::flatten(l)),
         v => Ok(tp::flatten(v)),
@@ -319,7 +293,6 @@ pub(crate) fn f_flatten(a: &Args) -> R<Value> {
 fn f_unflatten(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     let p = tuple_arg(a, 1)?;
-    want(a, 2, "unflatten")?;
     match v {
         Value::Layout(l) => lv(st::unflatten(l, p)?),
         v => tp::unflatten(v, p),
@@ -338,7 +311,6 @@ pub(crate) fn f_zip(a: &Args) -> R<Value> {
         [Value::Layout(l)] => lv(st::zip(l)?),
         [Value::Layout(x), Value::Layout(y)] => lv(st::zip2(x, y)?),
         [v] => tp::zip(v),
-        [] => Err(EvalError::arity("zip takes at least 1 argument")),
         // CuTe's variadic `zip(a, b, ...)` is `zip(make_tuple(a, b, ...))`
         vs => tp::zip(&Value::tuple(vs.to_vec())),
     }
@@ -427,7 +399,6 @@ pub(crate) fn f_replace(a: &Args) -> R<Value> {
 pub(crate) fn f_group(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     let be = want_targs(a, 2, "group")?;
-    want_one(a, "group")?;
     match v {
         Value::Layout(l) => lv(st::group(l, be[0], be[1])?),
         v => tp::group(v, be[0], be[1]),
@@ -444,7 +415,6 @@ fn want_one(a: &Args, name: &str) -> R<()> {
 pub(crate) fn f_take(a: &Args) -> R<Value> {
     let v = arg0(a)?;
     let be = want_targs(a, 2, "take")?;
-    want_one(a, "take")?;
     match v {
         Value::Layout(l) => lv(st::take(l, be[0], be[1])?),
         v => tp::take(v, be[0], be[1]),
@@ -473,7 +443,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A tuple of the arguments (a shape)",
         "make_shape(2, _3)",
         "(2,_3)",
-        f_make_tuple
+        f_make_tuple; crate::eval::builtins::Arity::Any
     ),
     b!(
         "make_stride",
@@ -481,7 +451,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A tuple of the arguments (a stride)",
         "make_stride(_1, 4)",
         "(_1,4)",
-        f_make_tuple
+        f_make_tuple; crate::eval::builtins::Arity::Any
     ),
     b!(
         "make_coord",
@@ -489,7 +459,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A tuple of the arguments (a coordinate)",
         "make_coord(1, (2,_3))",
         "(1,(2,_3))",
-        f_make_tuple
+        f_make_tuple; crate::eval::builtins::Arity::Any
     ),
     b!(
         "make_step",
@@ -497,7 +467,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A tuple of the arguments (a step / order)",
         "make_step(_1, _0)",
         "(_1,_0)",
-        f_make_tuple
+        f_make_tuple; crate::eval::builtins::Arity::Any
     ),
     b!(
         "make_tuple",
@@ -505,7 +475,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A tuple of the arguments",
         "make_tuple(8, _2)",
         "(8,_2)",
-        f_make_tuple
+        f_make_tuple; crate::eval::builtins::Arity::Any
     ),
     b!(
         "make_tile",
@@ -513,7 +483,7 @@ pub const BUILTINS: &[Builtin] = &[
         "A tiler: a tuple of layouts, shapes or integers",
         "make_tile(_3:_3, (_2,_4):(_1,_8))",
         "(_3:_3,(_2,_4):(_1,_8))",
-        f_make_tuple
+        f_make_tuple; crate::eval::builtins::Arity::Any
     ),
     b!(
         "make_ordered_layout",
@@ -521,7 +491,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Compact layout whose strides follow the order of the leaves of order",
         "make_ordered_layout((_2,_2,_2,_2), (_0,_2,_3,_1))",
         "(_2,_2,_2,_2):(_1,_4,_8,_2)",
-        f_make_ordered_layout
+        f_make_ordered_layout; crate::eval::builtins::Arity::Says(2, 2, 2, "make_ordered_layout takes 2 arguments, got {n}")
     ),
     b!(
         "make_layout_like",
@@ -529,7 +499,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Compact layout of L's shape, strides ordered like L's (static _0 strides kept)",
         "make_layout_like((2,3,4,5):(_0,42,_1,_0))",
         "(2,3,4,5):(_0,4,_1,_0)",
-        f_make_layout_like
+        f_make_layout_like; crate::eval::builtins::Arity::Says(1, 1, 1, "make_layout_like takes 1 argument, got {n}")
     ),
     b!(
         "make_fragment_like",
@@ -537,7 +507,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Register-fragment layout: mode 0 column-major, the rest ordered like L",
         "make_fragment_like((_4,_8):(_8,_1))",
         "(_4,(_8)):(_1,(_4))",
-        crate::eval::overloads::make_fragment_like
+        crate::eval::overloads::make_fragment_like; crate::eval::builtins::Arity::Says(1, 1, 0, "make_fragment_like takes 1 argument, got {n}")
     ),
     b!(
         "make_identity_layout",
@@ -545,7 +515,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Layout mapping each coordinate to itself (ScaledBasis strides)",
         "make_identity_layout((_4,_8))",
         "(_4,_8):(_1@0,_1@1)",
-        f_make_identity_layout
+        f_make_identity_layout; crate::eval::builtins::Arity::Says(1, 1, 1, "make_identity_layout takes 1 argument, got {n}")
     ),
     // structure
     b!(
@@ -562,7 +532,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The sublayout of mode I... (L itself without indices)",
         "a = make_layout((_4,(_3,_6))); layout<1>(a)",
         "(_3,_6):(_4,_12)",
-        crate::eval::overloads::layout
+        crate::eval::overloads::layout; crate::eval::builtins::Arity::Says(1, 1, 1, "layout<I...>(L) takes 1 argument")
     ),
     b!(
         "shape",
@@ -570,7 +540,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The shape of a layout (of mode I...), or an IntTuple's mode",
         "shape<0>(((2,_3),4):((1,2),_6))",
         "(2,_3)",
-        crate::eval::overloads::shape
+        crate::eval::overloads::shape; crate::eval::builtins::Arity::Says(1, 1, 1, "shape<I...>(x) takes 1 argument")
     ),
     b!(
         "stride",
@@ -578,7 +548,7 @@ pub const BUILTINS: &[Builtin] = &[
         "The stride of a layout (of mode I...)",
         "stride<0,1>(((2,_3),4):((1,2),_6))",
         "2",
-        crate::eval::overloads::stride
+        crate::eval::overloads::stride; crate::eval::builtins::Arity::Says(1, 1, 1, "stride<I...>(L) takes 1 argument")
     ),
     b!(
         "size",
@@ -586,7 +556,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Number of elements: product of the shape (of mode I...)",
         "size(((2,_3),4):((1,2),_6))",
         "24",
-        crate::eval::overloads::size
+        crate::eval::overloads::size; crate::eval::builtins::Arity::Says(1, 1, 1, "size<I...>(x) takes 1 argument")
     ),
     b!(
         "rank",
@@ -594,7 +564,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Number of top-level modes (static)",
         "rank<0>(((2,_3),4):((1,2),_6))",
         "_2",
-        crate::eval::overloads::rank
+        crate::eval::overloads::rank; crate::eval::builtins::Arity::Says(1, 1, 1, "rank<I...>(x) takes 1 argument")
     ),
     b!(
         "depth",
@@ -602,7 +572,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Nesting depth of the shape (static; an integer has depth 0)",
         "depth(((2,_3),4):((1,2),_6))",
         "_2",
-        crate::eval::overloads::depth
+        crate::eval::overloads::depth; crate::eval::builtins::Arity::Says(1, 1, 1, "depth<I...>(x) takes 1 argument")
     ),
     b!(
         "cosize",
@@ -610,7 +580,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Size of the codomain: L(size-1)+1 for non-negative strides",
         "cosize((_4,_2):(_-1,_4))",
         "_8",
-        crate::eval::overloads::cosize
+        crate::eval::overloads::cosize; crate::eval::builtins::Arity::Says(1, 1, 1, "cosize<I...>(L) takes 1 argument")
     ),
     b!(
         "coshape",
@@ -618,7 +588,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Shape of the codomain (a tuple for ScaledBasis strides)",
         "coshape((_4,(_2,_3)):(_2,(_1,_8)))",
         "_24",
-        f_coshape
+        f_coshape; crate::eval::builtins::Arity::Says(1, 1, 1, "coshape<I...>(L) takes 1 argument")
     ),
     b!(
         "coprofile",
@@ -626,7 +596,7 @@ pub const BUILTINS: &[Builtin] = &[
         "_0s congruent with the codomain",
         "coprofile((4,8):(1,4))",
         "_0",
-        f_coprofile
+        f_coprofile; crate::eval::builtins::Arity::Says(1, 1, 1, "coprofile<I...>(L) takes 1 argument")
     ),
     b!(
         "filter",
@@ -634,7 +604,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Remove stride-0 and size-1 modes and coalesce (at the profile's terminals)",
         "filter((_4,_1,_2,_3):(_1,_7,_0,_4))",
         "_12:_1",
-        crate::eval::overloads::filter
+        crate::eval::overloads::filter; crate::eval::builtins::Arity::Says(1, 2, 1, "filter takes 2 arguments, got {n}")
     ),
     b!(
         "filter_zeros",
@@ -650,7 +620,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Depth at most 1: all leaves as top-level modes",
         "flatten(((4,2),(3,(5,6))):((1,4),(8,(24,120))))",
         "(4,2,3,5,6):(1,4,8,24,120)",
-        crate::eval::overloads::flatten
+        crate::eval::overloads::flatten; crate::eval::builtins::Arity::Says(1, 1, 1, "flatten takes 1 argument, got {n}")
     ),
     b!(
         "unflatten",
@@ -658,7 +628,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Fold a flat tuple or layout into the profile's nesting",
         "unflatten((1,2,3,4,5), (_0,(_0,(_0,_0)),_0))",
         "(1,(2,(3,4)),5)",
-        f_unflatten
+        f_unflatten; crate::eval::builtins::Arity::Says(2, 2, 2, "unflatten takes 2 arguments, got {n}")
     ),
     b!(
         "zip",
@@ -666,7 +636,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Transpose a tuple of tuples (layouts: shape and stride alike)",
         "zip(((_2,_3),(_4,_5)):((_1,_2),(_6,_24)))",
         "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))",
-        crate::eval::overloads::zip
+        crate::eval::overloads::zip; crate::eval::builtins::Arity::Says(1, crate::eval::builtins::MANY, 0, "zip takes at least 1 argument")
     ),
     b!(
         "append",
@@ -698,7 +668,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Modes [B,E) grouped into one mode",
         "group<1,3>((1,2,3,4))",
         "(1,(2,3),4)",
-        crate::eval::overloads::group
+        crate::eval::overloads::group; crate::eval::builtins::Arity::Says(1, 1, 1, "group takes 1 argument")
     ),
     b!(
         "take",
@@ -706,7 +676,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Modes [B,E)",
         "a = make_layout((_2,_3,_5,_7)); take<1,3>(a)",
         "(_3,_5):(_2,_6)",
-        crate::eval::overloads::take
+        crate::eval::overloads::take; crate::eval::builtins::Arity::Says(1, 1, 1, "take takes 1 argument")
     ),
     b!(
         "select",

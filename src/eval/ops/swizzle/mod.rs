@@ -46,9 +46,6 @@ fn int_arg(a: &Args, i: usize) -> R<crate::eval::int::Int> {
 /// CuTe's `make_swizzle<Y,Z>()` (from the two bit masks). There is no `make_swizzle<B,M,S>()`
 /// in CuTe (the literal `Sw<B,M,S>` is `Swizzle<B,M,S>{}`): any other count is refused.
 fn f_make_swizzle(a: &Args) -> R<Value> {
-    if a.nargs() != 0 {
-        return Err(EvalError::arity("make_swizzle takes template arguments only: make_swizzle<Y,Z>()"));
-    }
     match a.targs.len() {
         2 => {
             let y = a.tint(0)?;
@@ -80,9 +77,6 @@ pub(crate) fn f_composition(a: &Args) -> R<Value> {
 
 /// `make_composed_layout(A, O, B)`: always a ComposedLayout.
 fn f_make_composed_layout(a: &Args) -> R<Value> {
-    if a.nargs() != 3 {
-        return Err(EvalError::arity("make_composed_layout(A, offset, B) takes 3 arguments"));
-    }
     let outer = to_func(a.args[0].clone()).map_err(|e| e.at_arg(0))?;
     let o = int_arg(a, 1)?;
     let inner = to_func(a.args[2].clone()).map_err(|e| e.at_arg(2))?;
@@ -534,9 +528,9 @@ fn f_get_nonswizzle_portion(a: &Args) -> R<Value> {
 pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
     let Some(_) = composed_arg(a, 0) else { return refused(a) };
     let shape = match a.args.len() {
-        0 | 1 => return Err(EvalError::arity("with_shape(L, shape) needs a shape")),
+        // (at least two arguments: the registry's arity)
         2 => a.args[1].clone(),
-        _ => Value::tuple(a.args[1..].to_vec()),
+        _ => Value::tuple(a.args.get(1..).unwrap_or_default().to_vec()),
     };
     let l = call("make_layout", &[], vec![shape])?;
     composed::composition(a, &a.args[0], &l)
@@ -546,9 +540,9 @@ pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
 pub(crate) fn f_compose(a: &Args) -> R<Value> {
     let Some(_) = composed_arg(a, 0) else { return refused(a) };
     let t = match a.args.len() {
-        0 | 1 => return Err(EvalError::arity("compose(L, t...) needs a tiler")),
+        // (at least two arguments: the registry's arity)
         2 => a.args[1].clone(),
-        _ => Value::tuple(a.args[1..].to_vec()),
+        _ => Value::tuple(a.args.get(1..).unwrap_or_default().to_vec()),
     };
     composed::composition(a, &a.args[0], &t)
 }
@@ -557,9 +551,9 @@ pub(crate) fn f_compose(a: &Args) -> R<Value> {
 pub(crate) fn f_tile(a: &Args) -> R<Value> {
     let Some(c) = composed_arg(a, 0) else { return refused(a) };
     let t = match a.args.len() {
-        0 | 1 => return Err(EvalError::arity("tile(L, t...) needs a tiler")),
+        // (at least two arguments: the registry's arity)
         2 => a.args[1].clone(),
-        _ => Value::tuple(a.args[1..].to_vec()),
+        _ => Value::tuple(a.args.get(1..).unwrap_or_default().to_vec()),
     };
     lift(c, "tiled_divide", &[], &[t])
 }
@@ -574,7 +568,8 @@ fn part(a: &Args, which: &str) -> R<Value> {
         [v] => {
             Err(EvalError::type_err(format!("layout_a/offset/layout_b need a composed layout, got {} `{v}`", v.kind())))
         }
-        _ => Err(EvalError::arity("takes one composed layout")),
+        // (one argument: the registry's arity)
+        _ => Err(a.refuse()),
     }
 }
 fn f_layout_a(a: &Args) -> R<Value> {
@@ -623,7 +618,7 @@ pub const BUILTINS: &[Builtin] = &[
         "the swizzle functor whose yyy and zzz bit masks are Y and Z (the literal `Sw<B,M,S>` is Swizzle<B,M,S>)",
         "make_swizzle<448,56>()",
         "Sw<3,3,3>",
-        f_make_swizzle
+        f_make_swizzle; crate::eval::builtins::Arity::Says(0, 0, 0, "make_swizzle takes template arguments only: make_swizzle<Y,Z>()")
     ),
     b!(
         "make_composed_layout",
@@ -631,7 +626,7 @@ pub const BUILTINS: &[Builtin] = &[
         "the composed layout A o offset o B: x -> A(offset + B(x))",
         "make_composed_layout(Sw<3,3,3>, _0, (_8,_64):(_64,_1))",
         "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)",
-        f_make_composed_layout
+        f_make_composed_layout; crate::eval::builtins::Arity::Says(3, 3, 0, "make_composed_layout(A, offset, B) takes 3 arguments")
     ),
     b!(
         "get_swizzle_portion",
@@ -655,7 +650,7 @@ pub const BUILTINS: &[Builtin] = &[
         "the outer function A of A o O o B",
         "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout_a(S)",
         "Sw<3,3,3>",
-        f_layout_a
+        f_layout_a; crate::eval::builtins::Arity::Says(1, 1, 0, "takes one composed layout")
     ),
     b!(
         "offset",
@@ -663,7 +658,7 @@ pub const BUILTINS: &[Builtin] = &[
         "the offset O of A o O o B",
         "S = Sw<3,3,3> o (_8,_64):(_64,_1); offset(S)",
         "_0",
-        f_offset
+        f_offset; crate::eval::builtins::Arity::Says(1, 1, 0, "takes one composed layout")
     ),
     b!(
         "layout_b",
@@ -671,7 +666,7 @@ pub const BUILTINS: &[Builtin] = &[
         "the inner layout B of A o O o B",
         "S = Sw<3,3,3> o (_8,_64):(_64,_1); layout_b(S)",
         "(_8,_64):(_64,_1)",
-        f_layout_b
+        f_layout_b; crate::eval::builtins::Arity::Says(1, 1, 0, "takes one composed layout")
     ),
 ];
 

@@ -4,7 +4,7 @@
 
 use super as tp;
 use crate::eval::builtins::b;
-use crate::eval::builtins::{Args, Builtin};
+use crate::eval::builtins::{Args, Arity::Says, Builtin, MANY};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
 use crate::eval::int_tuple::IntTuple;
@@ -51,29 +51,6 @@ pub(crate) fn shape_arg(a: &Args, i: usize) -> R<IntTuple> {
         Value::Layout(l) => Ok(l.shape.clone()),
         _ => nm(a),
     }
-}
-
-/// Exactly `n` arguments and no template arguments.
-pub(crate) fn want(a: &Args, n: usize, name: &str) -> R<()> {
-    if !a.targs.is_empty() {
-        return Err(EvalError::arity(format!("{name} takes no template arguments")));
-    }
-    if a.nargs() != n {
-        return Err(EvalError::arity(format!(
-            "{name} takes {n} argument{}, got {}",
-            if n == 1 { "" } else { "s" },
-            a.nargs()
-        )));
-    }
-    Ok(())
-}
-
-/// Between `lo` and `hi` arguments.
-pub(crate) fn want_range(a: &Args, lo: usize, hi: usize, name: &str) -> R<()> {
-    if a.nargs() < lo || a.nargs() > hi {
-        return Err(EvalError::arity(format!("{name} takes {lo} to {hi} arguments, got {}", a.nargs())));
-    }
-    Ok(())
 }
 
 /// All template arguments as integers.
@@ -135,7 +112,6 @@ fn iv(i: Int) -> R<Value> {
 
 fn f_product(a: &Args) -> R<Value> {
     let t = tuple_arg(a, 0)?;
-    want(a, 1, "product")?;
     if matches!(t, IntTuple::Under) {
         return tv(IntTuple::Under); // a non-tuple is its own product: `product(_)` is `_`
     }
@@ -144,13 +120,11 @@ fn f_product(a: &Args) -> R<Value> {
 
 fn f_product_each(a: &Args) -> R<Value> {
     let t = tuple_arg(a, 0)?;
-    want(a, 1, "product_each")?;
     tv(tp::product_each(t)?)
 }
 
 fn f_product_like(a: &Args) -> R<Value> {
     let (t, g) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
-    want(a, 2, "product_like")?;
     tv(tp::product_like(t, g)?)
 }
 
@@ -168,13 +142,11 @@ fn f_sum(a: &Args) -> R<Value> {
         return Ok(v);
     }
     let t = tuple_arg(a, 0)?;
-    want(a, 1, "sum")?;
     tv(tp::sum(t)?)
 }
 
 fn f_inner_product(a: &Args) -> R<Value> {
     let (x, y) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
-    want(a, 2, "inner_product")?;
     tv(tp::inner_product(x, y)?)
 }
 
@@ -233,13 +205,11 @@ fn f_abs(a: &Args) -> R<Value> {
         return iv(crate::eval::int::st(0)); // `_` is an `Int<0>`: abs gives `_0`
     }
     let x = int_arg(a, 0)?;
-    want(a, 1, "abs")?;
     iv(tp::abs(x)?)
 }
 
-fn two(a: &Args, name: &str) -> R<(IntTuple, IntTuple)> {
+fn two(a: &Args) -> R<(IntTuple, IntTuple)> {
     let (x, y) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
-    want(a, 2, name)?;
     Ok((x.clone(), y.clone()))
 }
 
@@ -284,44 +254,42 @@ fn f_ceil_div(a: &Args) -> R<Value> {
         if matches!(a.args.first(), Some(Value::Swizzle(_))) {
             return nm(a);
         }
-        want(a, 2, "ceil_div")?;
         return ceil_div_value(a, a.arg(0)?, a.arg(1)?);
     }
-    let (x, y) = two(a, "ceil_div")?;
+    let (x, y) = two(a)?;
     tv(tp::ceil_div(&x, &y)
         .map_err(|e| if e.kind == crate::eval::error::ErrorKind::DivZero { e.at_arg(1) } else { e })?)
 }
 fn f_shape_div(a: &Args) -> R<Value> {
-    let (x, y) = two(a, "shape_div")?;
+    let (x, y) = two(a)?;
     tv(tp::shape_div(&x, &y)?)
 }
 fn f_round_up(a: &Args) -> R<Value> {
-    let (x, y) = two(a, "round_up")?;
+    let (x, y) = two(a)?;
     tv(tp::round_up(&x, &y)?)
 }
 fn f_elem_scale(a: &Args) -> R<Value> {
-    let (x, y) = two(a, "elem_scale")?;
+    let (x, y) = two(a)?;
     tv(tp::elem_scale(&x, &y)?)
 }
 
 /// The two arguments of the profile tests, which CuTe defines for any values (layouts,
 /// tilers, swizzled layouts: through `shape`).
-fn values2<'a>(a: &Args<'a>, name: &str) -> R<(&'a Value, &'a Value)> {
+fn values2<'a>(a: &Args<'a>) -> R<(&'a Value, &'a Value)> {
     no_foreign(a)?;
-    want(a, 2, name)?;
     Ok((a.arg(0)?, a.arg(1)?))
 }
 
 fn f_congruent(a: &Args) -> R<Value> {
-    let (x, y) = values2(a, "congruent")?;
+    let (x, y) = values2(a)?;
     iv(tp::congruent_value(x, y))
 }
 fn f_weakly_congruent(a: &Args) -> R<Value> {
-    let (x, y) = values2(a, "weakly_congruent")?;
+    let (x, y) = values2(a)?;
     iv(tp::weakly_congruent_value(x, y)?)
 }
 fn f_compatible(a: &Args) -> R<Value> {
-    let (x, y) = values2(a, "compatible")?;
+    let (x, y) = values2(a)?;
     iv(tp::compatible_value(x, y)?)
 }
 /// `evenly_divides(shape, tiler)` of `layout.hpp` with a tiler of any kind: mode by mode for a
@@ -350,82 +318,65 @@ fn evenly_divides_value(s: &IntTuple, b: &Value) -> R<crate::eval::int::Int> {
 
 fn f_evenly_divides(a: &Args) -> R<Value> {
     let s = shape_arg(a, 0)?;
-    want(a, 2, "evenly_divides")?;
     match a.arg(1)? {
         b @ (Value::Tuple(_) | Value::Layout(_) | Value::Tile(_)) => iv(evenly_divides_value(&s, b)?),
         _ => nm(a),
     }
 }
 fn f_lex_less(a: &Args) -> R<Value> {
-    let (x, y) = two(a, "lex_less")?;
+    let (x, y) = two(a)?;
     iv(tp::lex_less(&x, &y)?)
 }
 fn f_colex_less(a: &Args) -> R<Value> {
-    let (x, y) = two(a, "colex_less")?;
+    let (x, y) = two(a)?;
     iv(tp::colex_less(&x, &y)?)
 }
 fn f_elem_less(a: &Args) -> R<Value> {
-    let (x, y) = two(a, "elem_less")?;
+    let (x, y) = two(a)?;
     iv(tp::elem_less(&x, &y)?)
 }
 
 fn f_reverse(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    want(a, 1, "reverse")?;
     Ok(tp::reverse(a.arg(0)?))
 }
 fn f_repeat(a: &Args) -> R<Value> {
     no_foreign(a)?;
     let n = want_targs(a, 1, "repeat")?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity("repeat<N>(x) takes 1 argument"));
-    }
     tp::repeat(n[0], a.arg(0)?)
 }
 fn f_repeat_like(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    want(a, 2, "repeat_like")?;
     Ok(tp::repeat_like(a.arg(0)?, a.arg(1)?))
 }
 fn f_wrap(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    want(a, 1, "wrap")?;
     Ok(tp::wrap(a.arg(0)?))
 }
 fn f_unwrap(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    want(a, 1, "unwrap")?;
     Ok(tp::unwrap(a.arg(0)?))
 }
 fn f_front(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    want(a, 1, "front")?;
     tp::front(a.arg(0)?)
 }
 fn f_back(a: &Args) -> R<Value> {
     no_foreign(a)?;
-    want(a, 1, "back")?;
     tp::back(a.arg(0)?)
 }
 fn f_remove(a: &Args) -> R<Value> {
     no_foreign(a)?;
     let n = want_targs(a, 1, "remove")?;
-    if a.nargs() != 1 {
-        return Err(EvalError::arity("remove<N>(t) takes 1 argument"));
-    }
     tp::remove(a.arg(0)?, n[0]).map_err(|e| e.at_arg(0))
 }
 fn f_insert(a: &Args) -> R<Value> {
     no_foreign(a)?;
     let n = want_targs(a, 1, "insert")?;
-    if a.nargs() != 2 {
-        return Err(EvalError::arity("insert<N>(t, x) takes 2 arguments"));
-    }
     tp::insert(a.arg(0)?, n[0], a.arg(1)?).map_err(|e| e.at_arg(0))
 }
 
-fn current_arg(a: &Args, name: &str) -> R<IntTuple> {
-    want_range(a, 1, 2, name)?;
+fn current_arg(a: &Args) -> R<IntTuple> {
     if a.nargs() == 2 {
         Ok(tuple_arg(a, 1)?.clone())
     } else {
@@ -434,17 +385,16 @@ fn current_arg(a: &Args, name: &str) -> R<IntTuple> {
 }
 fn f_compact_col_major(a: &Args) -> R<Value> {
     let s = tuple_arg(a, 0)?;
-    let c = current_arg(a, "compact_col_major")?;
+    let c = current_arg(a)?;
     tv(tp::compact_col_major(s, &c)?)
 }
 fn f_compact_row_major(a: &Args) -> R<Value> {
     let s = tuple_arg(a, 0)?;
-    let c = current_arg(a, "compact_row_major")?;
+    let c = current_arg(a)?;
     tv(tp::compact_row_major(s, &c)?)
 }
 fn f_compact_order(a: &Args) -> R<Value> {
     let s = tuple_arg(a, 0)?;
-    want(a, 2, "compact_order")?;
     match a.arg(1)? {
         Value::Tuple(o) => tv(tp::compact_order(s, o)?),
         Value::Tag(t) if t == "LayoutLeft" || t == "GenColMajor" => tv(tp::compact_col_major(s, &IntTuple::st(1))?),
@@ -455,36 +405,36 @@ fn f_compact_order(a: &Args) -> R<Value> {
 
 /// Built-in functions of this module.
 pub const BUILTINS: &[Builtin] = &[
-    b!("product", "product(t)", "Product of all leaves of an IntTuple (static iff every leaf is)", "product((2,_3))", "6", f_product),
-    b!("product_each", "product_each(t)", "Tuple of the products of each mode", "product_each(((2,3),4,(_5,_6)))", "(6,4,_30)", f_product_each),
-    b!("product_like", "product_like(t, guide)", "Products of t at the leaves of guide", "product_like(((2,3),(4,5)), (_0,_0))", "(6,20)", f_product_like),
-    b!("sum", "sum(t)", "Sum of all leaves", "sum((1,_2,(3,_4)))", "10", f_sum),
-    b!("inner_product", "inner_product(a, b)", "Sum of the products of corresponding leaves (ranks must match)", "inner_product((1,2,3),(4,5,6))", "32", f_inner_product),
-    b!("max", "max(t, ...)", "Largest leaf of the arguments", "max((1,_7,3))", "7", f_max),
-    b!("min", "min(t, ...)", "Smallest leaf of the arguments", "min((_4,2,_6))", "2", f_min),
-    b!("gcd", "gcd(t, ...)", "Greatest common divisor of all leaves", "gcd((_12,_18))", "_6", f_gcd),
-    b!("abs", "abs(i)", "Absolute value of an integer", "abs(_-3)", "_3", f_abs),
-    b!("ceil_div", "ceil_div(a, b)", "Ceiling division: elementwise for tuples, folded across a for an integer b; b a layout: shape(complement(b, shape(a)))", "ceil_div((_4,_6,_8), _12)", "(_1,_2,_8)", f_ceil_div),
-    b!("shape_div", "shape_div(a, b)", "Shape division; two static integers must divide one another (Divisibility Condition)", "shape_div((_4,_6,_8), _12)", "(_1,_2,_8)", f_shape_div),
-    b!("round_up", "round_up(a, b)", "Round a up to a multiple of b (elementwise for tuples)", "round_up((_5,7), (_4,_4))", "(_8,8)", f_round_up),
-    b!("elem_scale", "elem_scale(a, b)", "a scaled at each leaf by the product of the matching mode of b", "elem_scale((2,3), (4,(5,6)))", "(8,90)", f_elem_scale),
-    b!("congruent", "congruent(a, b)", "Static test: same profile (hierarchical rank structure)", "congruent((2,3), (4,5))", "_1", f_congruent),
-    b!("weakly_congruent", "weakly_congruent(a, b)", "Static test: the profile of a is a coarsening of the profile of b", "weakly_congruent((2,3), (4,(5,6)))", "_1", f_weakly_congruent),
-    b!("compatible", "compatible(a, b)", "Test: every coordinate of a is one of b (sizes agree at a's leaves); dynamic when sizes are", "compatible(24, (4,6))", "1", f_compatible),
-    b!("evenly_divides", "evenly_divides(shape, tiler)", "Test: the tiler divides the shape evenly in every mode", "evenly_divides((_8,_6), (_4,_3))", "_1", f_evenly_divides),
-    b!("lex_less", "lex_less(a, b)", "Lexicographic less-than (first mode most significant)", "lex_less((1,2),(2,1))", "1", f_lex_less),
-    b!("colex_less", "colex_less(a, b)", "Colexicographic less-than (last mode most significant)", "colex_less((1,2),(2,1))", "0", f_colex_less),
-    b!("elem_less", "elem_less(a, b)", "Elementwise less-than in every mode", "elem_less((_1,_2),(_2,_3))", "_1", f_elem_less),
-    b!("reverse", "reverse(t)", "The modes in reverse order", "reverse((1,_2,3))", "(3,_2,1)", f_reverse),
-    b!("repeat", "repeat<N>(x)", "A tuple of N copies of x (x itself for N = 1)", "repeat<3>(_1)", "(_1,_1,_1)", f_repeat),
-    b!("repeat_like", "repeat_like(t, x)", "x at every leaf of t", "repeat_like((2,(3,4)), _0)", "(_0,(_0,_0))", f_repeat_like),
-    b!("wrap", "wrap(x)", "A non-tuple as a rank-1 tuple; a tuple unchanged", "wrap(5)", "(5)", f_wrap),
-    b!("unwrap", "unwrap(t)", "Strip rank-1 tuples", "unwrap(((5)))", "5", f_unwrap),
-    b!("front", "front(t)", "The first leaf", "front(((2,3),4))", "2", f_front),
-    b!("back", "back(t)", "The last leaf", "back((2,(3,4)))", "4", f_back),
-    b!("remove", "remove<N>(t)", "t without mode N", "remove<1>((1,2,3))", "(1,3)", f_remove),
-    b!("insert", "insert<N>(t, x)", "t with x inserted as mode N", "insert<1>((1,3), 2)", "(1,2,3)", f_insert),
-    b!("compact_col_major", "compact_col_major(shape [, current])", "Column-major (LayoutLeft) strides of a shape; static size-1 modes get _0", "compact_col_major((2,(_3,4)))", "(_1,(2,6))", f_compact_col_major),
-    b!("compact_row_major", "compact_row_major(shape [, current])", "Row-major (LayoutRight) strides of a shape", "compact_row_major((2,(_3,4)))", "(12,(4,_1))", f_compact_row_major),
-    b!("compact_order", "compact_order(shape, order)", "Compact strides ordered by the leaves of order (dynamic orders count as largest)", "compact_order((2,3,4), (_1,_0,_2))", "(3,_1,6)", f_compact_order),
+    b!("product", "product(t)", "Product of all leaves of an IntTuple (static iff every leaf is)", "product((2,_3))", "6", f_product; Says(1, 1, 1, "product takes 1 argument, got {n}")),
+    b!("product_each", "product_each(t)", "Tuple of the products of each mode", "product_each(((2,3),4,(_5,_6)))", "(6,4,_30)", f_product_each; Says(1, 1, 1, "product_each takes 1 argument, got {n}")),
+    b!("product_like", "product_like(t, guide)", "Products of t at the leaves of guide", "product_like(((2,3),(4,5)), (_0,_0))", "(6,20)", f_product_like; Says(2, 2, 2, "product_like takes 2 arguments, got {n}")),
+    b!("sum", "sum(t)", "Sum of all leaves", "sum((1,_2,(3,_4)))", "10", f_sum; Says(1, 1, 1, "sum takes 1 argument, got {n}")),
+    b!("inner_product", "inner_product(a, b)", "Sum of the products of corresponding leaves (ranks must match)", "inner_product((1,2,3),(4,5,6))", "32", f_inner_product; Says(2, 2, 2, "inner_product takes 2 arguments, got {n}")),
+    b!("max", "max(t, ...)", "Largest leaf of the arguments", "max((1,_7,3))", "7", f_max; Says(1, MANY, 0, "max needs at least one argument")),
+    b!("min", "min(t, ...)", "Smallest leaf of the arguments", "min((_4,2,_6))", "2", f_min; Says(1, MANY, 0, "min needs at least one argument")),
+    b!("gcd", "gcd(t, ...)", "Greatest common divisor of all leaves", "gcd((_12,_18))", "_6", f_gcd; Says(1, MANY, 0, "gcd needs at least one argument")),
+    b!("abs", "abs(i)", "Absolute value of an integer", "abs(_-3)", "_3", f_abs; Says(1, 1, 1, "abs takes 1 argument, got {n}")),
+    b!("ceil_div", "ceil_div(a, b)", "Ceiling division: elementwise for tuples, folded across a for an integer b; b a layout: shape(complement(b, shape(a)))", "ceil_div((_4,_6,_8), _12)", "(_1,_2,_8)", f_ceil_div; Says(2, 2, 0, "ceil_div takes 2 arguments, got {n}")),
+    b!("shape_div", "shape_div(a, b)", "Shape division; two static integers must divide one another (Divisibility Condition)", "shape_div((_4,_6,_8), _12)", "(_1,_2,_8)", f_shape_div; Says(2, 2, 2, "shape_div takes 2 arguments, got {n}")),
+    b!("round_up", "round_up(a, b)", "Round a up to a multiple of b (elementwise for tuples)", "round_up((_5,7), (_4,_4))", "(_8,8)", f_round_up; Says(2, 2, 2, "round_up takes 2 arguments, got {n}")),
+    b!("elem_scale", "elem_scale(a, b)", "a scaled at each leaf by the product of the matching mode of b", "elem_scale((2,3), (4,(5,6)))", "(8,90)", f_elem_scale; Says(2, 2, 2, "elem_scale takes 2 arguments, got {n}")),
+    b!("congruent", "congruent(a, b)", "Static test: same profile (hierarchical rank structure)", "congruent((2,3), (4,5))", "_1", f_congruent; Says(2, 2, 0, "congruent takes 2 arguments, got {n}")),
+    b!("weakly_congruent", "weakly_congruent(a, b)", "Static test: the profile of a is a coarsening of the profile of b", "weakly_congruent((2,3), (4,(5,6)))", "_1", f_weakly_congruent; Says(2, 2, 0, "weakly_congruent takes 2 arguments, got {n}")),
+    b!("compatible", "compatible(a, b)", "Test: every coordinate of a is one of b (sizes agree at a's leaves); dynamic when sizes are", "compatible(24, (4,6))", "1", f_compatible; Says(2, 2, 0, "compatible takes 2 arguments, got {n}")),
+    b!("evenly_divides", "evenly_divides(shape, tiler)", "Test: the tiler divides the shape evenly in every mode", "evenly_divides((_8,_6), (_4,_3))", "_1", f_evenly_divides; Says(2, 2, 1, "evenly_divides takes 2 arguments, got {n}")),
+    b!("lex_less", "lex_less(a, b)", "Lexicographic less-than (first mode most significant)", "lex_less((1,2),(2,1))", "1", f_lex_less; Says(2, 2, 2, "lex_less takes 2 arguments, got {n}")),
+    b!("colex_less", "colex_less(a, b)", "Colexicographic less-than (last mode most significant)", "colex_less((1,2),(2,1))", "0", f_colex_less; Says(2, 2, 2, "colex_less takes 2 arguments, got {n}")),
+    b!("elem_less", "elem_less(a, b)", "Elementwise less-than in every mode", "elem_less((_1,_2),(_2,_3))", "_1", f_elem_less; Says(2, 2, 2, "elem_less takes 2 arguments, got {n}")),
+    b!("reverse", "reverse(t)", "The modes in reverse order", "reverse((1,_2,3))", "(3,_2,1)", f_reverse; Says(1, 1, 0, "reverse takes 1 argument, got {n}")),
+    b!("repeat", "repeat<N>(x)", "A tuple of N copies of x (x itself for N = 1)", "repeat<3>(_1)", "(_1,_1,_1)", f_repeat; Says(1, 1, 0, "repeat<N>(x) takes 1 argument")),
+    b!("repeat_like", "repeat_like(t, x)", "x at every leaf of t", "repeat_like((2,(3,4)), _0)", "(_0,(_0,_0))", f_repeat_like; Says(2, 2, 0, "repeat_like takes 2 arguments, got {n}")),
+    b!("wrap", "wrap(x)", "A non-tuple as a rank-1 tuple; a tuple unchanged", "wrap(5)", "(5)", f_wrap; Says(1, 1, 0, "wrap takes 1 argument, got {n}")),
+    b!("unwrap", "unwrap(t)", "Strip rank-1 tuples", "unwrap(((5)))", "5", f_unwrap; Says(1, 1, 0, "unwrap takes 1 argument, got {n}")),
+    b!("front", "front(t)", "The first leaf", "front(((2,3),4))", "2", f_front; Says(1, 1, 0, "front takes 1 argument, got {n}")),
+    b!("back", "back(t)", "The last leaf", "back((2,(3,4)))", "4", f_back; Says(1, 1, 0, "back takes 1 argument, got {n}")),
+    b!("remove", "remove<N>(t)", "t without mode N", "remove<1>((1,2,3))", "(1,3)", f_remove; Says(1, 1, 0, "remove<N>(t) takes 1 argument")),
+    b!("insert", "insert<N>(t, x)", "t with x inserted as mode N", "insert<1>((1,3), 2)", "(1,2,3)", f_insert; Says(2, 2, 0, "insert<N>(t, x) takes 2 arguments")),
+    b!("compact_col_major", "compact_col_major(shape [, current])", "Column-major (LayoutLeft) strides of a shape; static size-1 modes get _0", "compact_col_major((2,(_3,4)))", "(_1,(2,6))", f_compact_col_major; Says(1, 2, 1, "compact_col_major takes 1 to 2 arguments, got {n}")),
+    b!("compact_row_major", "compact_row_major(shape [, current])", "Row-major (LayoutRight) strides of a shape", "compact_row_major((2,(_3,4)))", "(12,(4,_1))", f_compact_row_major; Says(1, 2, 1, "compact_row_major takes 1 to 2 arguments, got {n}")),
+    b!("compact_order", "compact_order(shape, order)", "Compact strides ordered by the leaves of order (dynamic orders count as largest)", "compact_order((2,3,4), (_1,_0,_2))", "(3,_1,6)", f_compact_order; Says(2, 2, 1, "compact_order takes 2 arguments, got {n}")),
 ];

@@ -327,9 +327,17 @@ impl Session {
                         Produced::Value(v) => Some(v),
                         _ => self.interp.last(),
                     };
-                    let shown = paint_value(&v.map(|v| v.to_string()).unwrap_or_default(), c);
+                    // (room for a usual value at once: `to_string` would grow the string 3-4 times)
+                    let mut text = String::with_capacity(64);
+                    if let Some(v) = v {
+                        std::fmt::Write::write_fmt(&mut text, format_args!("{v}"))
+                            .expect("a Display implementation returned an error unexpectedly");
+                    }
+                    let mut shown = if c { paint_value(&text, c) } else { text };
                     if !self.opts.echo {
-                        let _ = writeln!(out, "{shown}");
+                        // (one piece, as `writeln!` would write it, without the formatting machinery)
+                        shown.push('\n');
+                        let _ = out.write_all(shown.as_bytes());
                     } else if shown.contains('\n') {
                         let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
                     } else {

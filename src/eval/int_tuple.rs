@@ -26,19 +26,113 @@ pub use IntTuple::{Basis, Under, I, T};
 
 impl fmt::Display for IntTuple {
     /// CuTe's `print`: `_4`, `4`, `(a,b)`, `(8)` for a rank-1 tuple, `()`, `_`, `_1@0`.
+    /// (The pieces are gathered in a buffer on the stack and handed to `f` a few at a time:
+    /// printing is a large part of a script's time. No formatting option changes the text.)
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            I(i) => fmt::Display::fmt(i, f),
-            Under => f.write_str("_"),
-            Basis(v, modes) => {
-                fmt::Display::fmt(v, f)?;
-                for m in modes {
-                    write!(f, "@{m}")?;
-                }
-                Ok(())
+        let mut w = Batch { f, buf: [0; 128], n: 0 };
+        write_tuple(&mut w, self)?;
+        w.flush()
+    }
+}
+
+/// The text of `t` (as `Display`).
+fn write_tuple(w: &mut Batch<'_, '_>, t: &IntTuple) -> fmt::Result {
+    match t {
+        I(i) => w.int(*i),
+        Under => w.byte(b'_'),
+        Basis(v, modes) => {
+            w.int(*v)?;
+            for m in modes {
+                fmt::Write::write_fmt(w, format_args!("@{m}"))?;
             }
-            T(v) => write_seq(f, "(", v, ")"),
+            Ok(())
         }
+        T(v) => {
+            w.byte(b'(')?;
+            for (k, e) in v.iter().enumerate() {
+                if k > 0 {
+                    w.byte(b',')?;
+                }
+                write_tuple(w, e)?;
+            }
+            w.byte(b')')
+        }
+    }
+}
+
+/// Gathers the text in a buffer on the stack before writing it to `f`.
+struct Batch<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    buf: [u8; 128],
+    n: usize,
+}
+
+impl Batch<'_, '_> {
+    fn flush(&mut self) -> fmt::Result {
+        if self.n > 0 {
+            // Only whole `str`s and ASCII bytes were copied in, so this is UTF-8.
+            let text = std::str::from_utf8(&self.buf[..self.n]).map_err(|_| fmt::Error)?;
+            self.f.write_str(text)?;
+            self.n = 0;
+        }
+        Ok(())
+    }
+
+    /// Room for `k` more bytes.
+    fn room(&mut self, k: usize) -> fmt::Result {
+        if self.n + k > self.buf.len() {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn byte(&mut self, b: u8) -> fmt::Result {
+        self.room(1)?;
+        self.buf[self.n] = b;
+        self.n += 1;
+        Ok(())
+    }
+
+    /// As `Int`'s `Display`: `_` when static, `-` when negative, the digits.
+    fn int(&mut self, i: Int) -> fmt::Result {
+        self.room(22)?;
+        if i.s {
+            self.buf[self.n] = b'_';
+            self.n += 1;
+        }
+        if i.v < 0 {
+            self.buf[self.n] = b'-';
+            self.n += 1;
+        }
+        let mut x = i.v.unsigned_abs();
+        // The number of digits (at most 20).
+        let mut len = 1;
+        let mut p = 10u64;
+        while len < 20 && x >= p {
+            len += 1;
+            p = p.wrapping_mul(10);
+        }
+        let end = self.n + len;
+        for at in (self.n..end).rev() {
+            self.buf[at] = b'0' + (x % 10) as u8;
+            x /= 10;
+        }
+        self.n = end;
+        Ok(())
+    }
+}
+
+impl fmt::Write for Batch<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if s.len() > self.buf.len() - self.n {
+            self.flush()?;
+            if s.len() > self.buf.len() {
+                return self.f.write_str(s);
+            }
+        }
+        self.buf[self.n..self.n + s.len()].copy_from_slice(s.as_bytes());
+        self.n += s.len();
+        Ok(())
     }
 }
 
@@ -151,4 +245,46 @@ pub fn write_seq<T: fmt::Display>(
 /// Build a tuple from elements.
 pub fn tup(v: Vec<IntTuple>) -> IntTuple {
     T(v)
+}
+
+#[cfg(test)]
+mod print_tests {
+    use super::*;
+
+    #[test]
+    fn integers_print_as_int_does() {
+        let mut vals = vec![0, 1, 9, 10, 11, 99, 100, 101, 12345, i64::MAX, i64::MIN, i64::MIN + 1];
+        let mut p = 1i64;
+        while let Some(q) = p.checked_mul(10) {
+            vals.extend([p - 1, p, p + 1, -p, 1 - p]);
+            p = q;
+        }
+        vals.extend([p - 1, p, -p]);
+        for v in vals {
+            for s in [false, true] {
+                let i = Int { v, s };
+                let want = format!("{}{v}", if s { "_" } else { "" });
+                assert_eq!(I(i).to_string(), want);
+                assert_eq!(i.to_string(), want);
+            }
+        }
+    }
+
+    #[test]
+    fn long_and_nested_tuples_print_whole() {
+        let leaves: Vec<IntTuple> = (0..100).map(|k| I(Int { v: i64::MIN + k, s: k % 2 == 0 })).collect();
+        let want = format!(
+            "({})",
+            (0..100)
+                .map(|k| format!("{}{}", if k % 2 == 0 { "_" } else { "" }, i64::MIN + k))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert_eq!(T(leaves.clone()).to_string(), want);
+        let nested =
+            T(vec![T(vec![]), Under, T(vec![I(Int { v: 3, s: true })]), Basis(Int { v: 1, s: true }, vec![1, 0])]);
+        assert_eq!(nested.to_string(), "((),_,(_3),_1@1@0)");
+        assert_eq!(format!("{:>30}", nested), "((),_,(_3),_1@1@0)");
+        assert_eq!(T(vec![T(leaves.clone()), T(leaves)]).to_string(), format!("({want},{want})"));
+    }
 }

@@ -22,7 +22,14 @@ fn is_ident_char(b: u8) -> bool {
 
 /// The statement `chunk` (one statement, no new line), with spans relative to it, or `None`.
 pub(super) fn stmt(chunk: &str) -> Option<Stmt> {
-    let mut p = P { s: chunk.as_bytes(), src: chunk, i: 0 };
+    stmt_at(chunk, 0)
+}
+
+/// The statement `text[start..]` (one statement, no new line), with spans in `text`, or `None`
+/// (nothing before `start` is looked at: the same as [`stmt`] on `&text[start..]` with its spans
+/// moved by `start`).
+pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
+    let mut p = P { s: text.as_bytes(), src: text, i: start };
     p.ws();
     let start = p.i;
     let kind = if p.keyword(b"assert") {
@@ -292,7 +299,14 @@ impl<'a> P<'a> {
             if self.s.get(j).is_some_and(|&b| is_ident_char(b)) {
                 return None;
             }
-            let value = self.src[digits_start..j].parse::<i64>().ok()?;
+            // (as `str::parse::<i64>` of `self.src[digits_start..j]`: `None` outside i64)
+            let negative = d0 > digits_start;
+            let mut value: i64 = 0;
+            for &b in &self.s[d0..j] {
+                let d = i64::from(b - b'0');
+                value = value.checked_mul(10)?;
+                value = if negative { value.checked_sub(d)? } else { value.checked_add(d)? };
+            }
             self.i = j;
             return node(ExprKind::Int { value, is_static }, Span::new(start, j), 1);
         }

@@ -170,7 +170,11 @@ impl Statements {
             if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                 continue;
             }
-            let built = match one_statement(chunk) {
+            // The fast path builds the spans in `text` directly (no `shift`).
+            if let Some(s) = fast::stmt_at(&text[..end], start) {
+                return Some(Ok(s));
+            }
+            let built = match slow_statement(chunk) {
                 Ok(s) => Ok(s),
                 Err(Failed::Syntax(e)) => Err(errors::from_pest(e, text, start)),
                 Err(Failed::Build(mut e)) => {
@@ -250,6 +254,11 @@ fn one_statement(chunk: &str) -> Result<Stmt, Failed> {
     if let Some(s) = fast::stmt(chunk) {
         return Ok(s);
     }
+    slow_statement(chunk)
+}
+
+/// pest and the builder (what the fast path does not take).
+fn slow_statement(chunk: &str) -> Result<Stmt, Failed> {
     let pair = parse_statement(chunk).map_err(Failed::Syntax)?;
     build::stmt(pair).map_err(Failed::Build)
 }
@@ -290,7 +299,8 @@ fn parse_clean(text: &str) -> Result<Program, ParseError> {
 }
 
 /// For the fuzzers: every statement of `src` that the fast path takes, pest and the builder take
-/// too, and build the same AST. `Err` describes the first statement where they differ. Inputs
+/// too, and build the same AST (and the fast path run in place in the whole text, as `Statements`
+/// runs it, builds it with the spans moved). `Err` describes the first statement where they differ. Inputs
 /// the pre-pass refuses or that nest deeply (parsed on a large stack) are not compared.
 pub fn fast_path_agrees(src: &str) -> Result<(), String> {
     let scan = prescan::scan(src);
@@ -300,8 +310,16 @@ pub fn fast_path_agrees(src: &str) -> Result<(), String> {
     for (a, b) in cut_statements(&scan.text) {
         let chunk = &scan.text[a..b];
         let Some(fast) = fast::stmt(chunk) else {
+            if fast::stmt_at(&scan.text[..b], a).is_some() {
+                return Err(format!("{chunk:?}: the fast path took it in place, not on its own"));
+            }
             continue;
         };
+        let mut moved = fast.clone();
+        build::shift(&mut moved, a);
+        if fast::stmt_at(&scan.text[..b], a).as_ref() != Some(&moved) {
+            return Err(format!("{chunk:?}: the fast path in place built other spans than on its own"));
+        }
         match parse_statement(chunk).map(build::stmt) {
             Ok(Ok(s)) if s == fast => {}
             Ok(Ok(s)) => return Err(format!("{chunk:?}: the fast path built {fast:?}, pest {s:?}")),

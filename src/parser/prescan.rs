@@ -72,6 +72,21 @@ fn opener_of(close: u8) -> u8 {
     }
 }
 
+/// The bytes that `scan` looks at (all others it steps over): quotes, `o`, operators,
+/// brackets, separators, the new line, `#` and `\`.
+const SPECIAL: &[u8] = b"\"o|^&+-*/~(<)>,;=:\n#\\";
+
+/// `PLAIN[b]`: `b` is not in `SPECIAL`.
+static PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut k = 0;
+    while k < SPECIAL.len() {
+        t[SPECIAL[k] as usize] = false;
+        k += 1;
+    }
+    t
+};
+
 pub fn scan(src: &str) -> Scan {
     let mut out: Vec<u8> = src.as_bytes().to_vec();
     let n = out.len();
@@ -86,6 +101,11 @@ pub fn scan(src: &str) -> Scan {
     let mut i = 0;
     while i < n {
         let c = out[i];
+        // Name and number characters (but `o`), blanks, ...: nothing below applies to them.
+        if PLAIN[c as usize] {
+            i += 1;
+            continue;
+        }
         if c == b'"' {
             // A string literal: skip to its closing quote (`\"` and `\\` are escapes).
             let mut j = i + 1;
@@ -149,7 +169,10 @@ pub fn scan(src: &str) -> Scan {
                     *ch = Chains { len: [ch.len[COMPOSE], 0, 0, 0, 0, 0, 0, 0] };
                 }
             }
-            b'\n' if stack.is_empty() => chains = vec![Chains::default()],
+            b'\n' if stack.is_empty() => {
+                chains.clear();
+                chains.push(Chains::default());
+            }
             _ => {}
         }
         match c {

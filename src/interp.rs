@@ -548,6 +548,14 @@ impl Interp {
     /// ([`check_size`]), so no statement can build a value that later operations take
     /// seconds (or the whole memory) to process.
     pub fn eval(&self, e: &Expr) -> E<Value> {
+        // A literal tuple or layout built straight from the AST is within the guard by
+        // construction (its leaves counted together, at most `LITERAL_DEPTH` levels).
+        if let ExprKind::Tuple(_) | ExprKind::Layout(..) = e.kind {
+            if let Some(v) = literal_value(e) {
+                crate::eval::budget::tick().map_err(|err| Located::new(err, e.span))?;
+                return Ok(v);
+            }
+        }
         let v = self.eval_unchecked(e)?;
         check_size(&v).map_err(|err| Located::new(err, e.span))?;
         Ok(v)
@@ -1097,27 +1105,48 @@ fn split_first(e: &Expr) -> (&Expr, Expr) {
 /// value the general path (evaluate each element, then `Value::tuple`) gives — when it is small
 /// enough that no element can fail the size guard; `None` sends it down the general path.
 fn literal_tuple(e: &Expr) -> Option<IntTuple> {
-    fn go(e: &Expr, depth: usize, leaves: &mut usize, limit: usize) -> Option<IntTuple> {
-        match &e.kind {
-            ExprKind::Int { value, is_static } => {
-                *leaves += 1;
-                (*leaves <= limit).then_some(IntTuple::I(Int::new(*value, *is_static)))
-            }
-            ExprKind::Under => {
-                *leaves += 1;
-                (*leaves <= limit).then_some(IntTuple::Under)
-            }
-            ExprKind::Tuple(es) if depth < LITERAL_DEPTH => {
-                let mut v = Vec::with_capacity(es.len());
-                for x in es {
-                    v.push(go(x, depth + 1, leaves, limit)?);
-                }
-                Some(IntTuple::T(v))
-            }
-            _ => None,
+    literal_go(e, 0, &mut 0, max_leaves())
+}
+
+/// [`literal_tuple`] at `depth`, after `leaves` leaves.
+fn literal_go(e: &Expr, depth: usize, leaves: &mut usize, limit: usize) -> Option<IntTuple> {
+    match &e.kind {
+        ExprKind::Int { value, is_static } => {
+            *leaves += 1;
+            (*leaves <= limit).then_some(IntTuple::I(Int::new(*value, *is_static)))
         }
+        ExprKind::Under => {
+            *leaves += 1;
+            (*leaves <= limit).then_some(IntTuple::Under)
+        }
+        ExprKind::Tuple(es) if depth < LITERAL_DEPTH => {
+            let mut v = Vec::with_capacity(es.len());
+            for x in es {
+                v.push(literal_go(x, depth + 1, leaves, limit)?);
+            }
+            Some(IntTuple::T(v))
+        }
+        _ => None,
     }
-    go(e, 0, &mut 0, max_leaves())
+}
+
+/// A tuple literal (as [`literal_tuple`]) or a layout literal `S:D` of two such sides, when
+/// [`check_size`] would pass it: its leaves counted together (shape and stride) within
+/// [`max_leaves`], its depth within `LITERAL_DEPTH` + 1 ≤ [`MAX_VALUE_DEPTH`]. `None`: the
+/// general path (which does the same thing, more slowly, and names any excess).
+fn literal_value(e: &Expr) -> Option<Value> {
+    const _: () = assert!(LITERAL_DEPTH < MAX_VALUE_DEPTH);
+    let limit = max_leaves();
+    let mut leaves = 0;
+    match &e.kind {
+        ExprKind::Tuple(_) => literal_go(e, 0, &mut leaves, limit).map(Value::Tuple),
+        ExprKind::Layout(s, d) => {
+            let shape = literal_go(s, 0, &mut leaves, limit)?;
+            let stride = literal_go(d, 0, &mut leaves, limit)?;
+            Some(Value::Layout(Layout::new(shape, stride)))
+        }
+        _ => None,
+    }
 }
 
 /// True when `v` (at depth `d`, after `n` leaves) stays within `limit` leaves and

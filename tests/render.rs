@@ -30,6 +30,21 @@ fn huge_is_refused_quickly() {
     assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
 }
 
+/// CuTe's `print_svg` of a TiledMMA draws every (thread, value) of its operands, which can be
+/// several times the tile's cells: this one (a `structured` fuzz finding) was 589 MB of text,
+/// 1.2 GB of memory and 20 s, within the cell limit. The text is bounded too (256 bytes per cell of
+/// the limit), with the same way to raise it.
+#[test]
+fn huge_tiled_mma_picture_is_refused_by_its_size() {
+    let t = std::time::Instant::now();
+    let e = eval("print_svg(make_tiled_mma(SM90_64x96x32_S32U8S8_RS_TN_SATURATE, ((_6),(_6),(_8)):((_48),(_8),(_1)), <>))")
+        .unwrap_err();
+    assert!(e.detail.contains("larger than 268435456 bytes") && e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+    assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
+    // a picture within the budget is drawn as before
+    assert!(eval("print_svg(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))").unwrap().starts_with("<!--  Tile:"));
+}
+
 // ---- latex ----
 #[test]
 fn rank_one_is_padded() {

@@ -41,6 +41,24 @@ pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
     Ok(())
 }
 
+/// Most bytes a picture's text may take: 256 per cell of the limit. A TV or TiledMMA picture
+/// draws three elements per cell, and a TiledMMA's operands can cover their tiles several times
+/// over (CuTe's `print_svg` draws every (thread, value)), so the cell count alone does not bound
+/// it: a fuzz finding wrote 589 MB (1.2 GB of memory, 20 s) within the cell limit.
+pub fn byte_budget() -> usize {
+    (limit() as usize).saturating_mul(256)
+}
+
+/// The error for a picture whose text passes `byte_budget`.
+pub fn too_many_bytes(what: &str) -> EvalError {
+    let lim = limit();
+    EvalError::limit(format!(
+        "{what}: the picture would be larger than {} bytes (256 per cell of the limit of {lim} cells); \
+         set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it",
+        byte_budget()
+    ))
+}
+
 /// C++ `%` / `/` on the values (truncating), division by zero reported like CuTe's SIGFPE.
 fn divmod(c: i64, p: i64) -> R<(i64, i64)> {
     if p == 0 {

@@ -77,6 +77,7 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
     let a = operand(&mma, "A", &tile, [0, 2])?;
     let b = operand(&mma, "B", &tile, [1, 2])?;
     let cell = 20i64;
+    let budget = super::grid::byte_budget();
     let mut out = String::new();
     let _ = writeln!(out, "<!--  Tile: {tile_v}  -->");
     let _ = writeln!(out, "<!--     A: {}  -->", a.comment);
@@ -99,6 +100,9 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
                 let (r, s) = (idx.rem_euclid(rows.max(1)), idx.div_euclid(rows.max(1)));
                 if !filled.insert((r, s)) {
                     continue;
+                }
+                if out.len() > budget {
+                    return Err(super::grid::too_many_bytes("print_svg"));
                 }
                 let (x, y) = at(r, s);
                 let _ = writeln!(

@@ -48,19 +48,27 @@ fn escape(s: &str) -> String {
 /// An SVG document under construction: elements in drawing order, the size fixed at the end.
 struct Canvas {
     body: String,
+    budget: usize,
     width: i64,
     height: i64,
 }
 
 impl Canvas {
     fn new() -> Canvas {
-        Canvas { body: String::new(), width: 0, height: 0 }
+        Canvas { body: String::new(), budget: super::grid::byte_budget(), width: 0, height: 0 }
+    }
+    /// Past the byte budget: stop writing (`finish` then refuses the picture).
+    fn full(&self) -> bool {
+        self.body.len() > self.budget
     }
     fn grow(&mut self, x: i64, y: i64) {
         self.width = self.width.max(x);
         self.height = self.height.max(y);
     }
     fn rect(&mut self, x: i64, y: i64, w: i64, h: i64, fill: &str) {
+        if self.full() {
+            return;
+        }
         let _ = writeln!(
             self.body,
             "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"rgb({fill})\" stroke=\"black\"/>"
@@ -68,9 +76,15 @@ impl Canvas {
         self.grow(x + w, y + h);
     }
     fn text(&mut self, x: i64, y: i64, size: i64, s: &str) {
+        if self.full() {
+            return;
+        }
         let _ = writeln!(self.body, "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\">{}</text>", escape(s));
     }
     fn line(&mut self, x1: i64, y1: i64, x2: i64, y2: i64, colour: &str, width: i64) {
+        if self.full() {
+            return;
+        }
         let _ = writeln!(
             self.body,
             "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{colour}\" stroke-width=\"{width}\"/>"
@@ -92,15 +106,18 @@ impl Canvas {
         }
         y + TITLE_H - 16
     }
-    fn finish(self, title: &str) -> String {
+    fn finish(self, title: &str) -> R<String> {
+        if self.body.len() > super::grid::byte_budget() {
+            return Err(super::grid::too_many_bytes("print_svg"));
+        }
         let (w, h) = (self.width + 8, self.height + 8);
-        format!(
+        Ok(format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
              <title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
              <g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n{}</g>\n</svg>",
             escape(title),
             self.body
-        )
+        ))
     }
 }
 
@@ -167,7 +184,7 @@ fn layout_picture(v: &Value) -> R<String> {
             c.text(x + cw / 2, y + CELL_H / 2, 10, &idx.to_string());
         }
     }
-    Ok(c.finish(&layout.to_string()))
+    c.finish(&layout.to_string())
 }
 
 /// (thread, value) -> (m, n) of a TV picture: `cells[(m, n)] = (tid, vid)` of its first owner.
@@ -274,7 +291,7 @@ fn label_width(t: &TvTile) -> i64 {
     (widest * 6 + 12).max(CELL_H)
 }
 
-fn tv_picture(title: Vec<String>, tiles: &[(&str, &TvTile)]) -> String {
+fn tv_picture(title: Vec<String>, tiles: &[(&str, &TvTile)]) -> R<String> {
     let mut c = Canvas::new();
     let top = c.title(&title) + 16 + if tiles.iter().any(|(n, _)| !n.is_empty()) { 16 } else { 0 };
     let cw = tiles.iter().map(|(_, t)| label_width(t)).max().unwrap_or(CELL_H);
@@ -303,7 +320,7 @@ pub fn svg_tv(tv: &Value, tile: &Value) -> R<String> {
         }
     };
     let t = tv_tile_from_index(l, dims.0, dims.1)?;
-    Ok(tv_picture(tv_title(l, &format!("{tile}"), None), &[("", &t)]))
+    tv_picture(tv_title(l, &format!("{tile}"), None), &[("", &t)])
 }
 
 fn tv_title(l: &Layout, tile: &str, what: Option<&str>) -> Vec<String> {
@@ -370,7 +387,7 @@ fn copy_picture(c: &crate::eval::atoms::copy::TiledCopy) -> R<String> {
         "cell: T thread / V value of its first owner; colour: thread mod 8 (CuTe's); thick lines: warp borders"
             .to_string(),
     ];
-    Ok(tv_picture(title, &[("source", &ts), ("destination", &td)]))
+    tv_picture(title, &[("source", &ts), ("destination", &td)])
 }
 
 /// The thread-value tiles of `X` (or of `TV` over `(M,N)`) that the text tables show, with a
@@ -452,7 +469,7 @@ pub fn svg(v: &Value) -> R<String> {
         Value::Layout(l) => match mma_operand_layouts().get(&l.to_string()) {
             Some(Some((r, c, what))) => {
                 let t = tv_tile_from_index(l, *r, *c)?;
-                Ok(tv_picture(tv_title(l, &format!("({r},{c})"), Some(what)), &[("", &t)]))
+                tv_picture(tv_title(l, &format!("({r},{c})"), Some(what)), &[("", &t)])
             }
             _ => layout_picture(v),
         },
@@ -620,7 +637,7 @@ pub fn svg_banks(smem: &Value, elem: &Value, access: Option<&Value>) -> R<String
             }
         }
     }
-    Ok(c.finish(&lines[0]))
+    c.finish(&lines[0])
 }
 
 /// ((m, n), (t, v)) for every owner of a coordinate TV layout (all owners, not only the first).

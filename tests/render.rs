@@ -37,8 +37,9 @@ fn huge_is_refused_quickly() {
 #[test]
 fn huge_tiled_mma_picture_is_refused_by_its_size() {
     let t = std::time::Instant::now();
-    let e = eval("print_svg(make_tiled_mma(SM90_64x96x32_S32U8S8_RS_TN_SATURATE, ((_6),(_6),(_8)):((_48),(_8),(_1)), <>))")
-        .unwrap_err();
+    let e =
+        eval("print_svg(make_tiled_mma(SM90_64x96x32_S32U8S8_RS_TN_SATURATE, ((_6),(_6),(_8)):((_48),(_8),(_1)), <>))")
+            .unwrap_err();
     assert!(e.detail.contains("larger than 268435456 bytes") && e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
     assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
     // a picture within the budget is drawn as before

@@ -5,7 +5,7 @@
 //! May import: `parser`, `interp`, `runtime`, `eval` (the value/error types), `diagnostic`.
 #![allow(clippy::type_complexity)]
 
-use crate::diagnostic::{paint_value, Diagnostic};
+use crate::diagnostic::{paint_value, Diagnostic, LineIndex};
 use crate::eval::error::{take_warnings, ErrorKind, EvalError};
 use crate::eval::value::quote;
 use crate::interp::{Failure, GemmCall, Interp, Located, Produced};
@@ -254,6 +254,8 @@ impl Session {
         }
         let mut outcome = Outcome::Ok;
         let mut prev_end = 0;
+        // line numbers for the diagnostics, found once (a script may warn thousands of times)
+        let lines = std::cell::OnceCell::new();
         loop {
             let stmt = match stmts.next_stmt() {
                 None => break,
@@ -388,13 +390,15 @@ impl Session {
                 if expects_warning {
                     d.severity = crate::diagnostic::Severity::ExpectedWarning;
                 }
-                sink.emit(&d.render(origin, source, self.opts.color_diagnostics));
+                let ix = lines.get_or_init(|| LineIndex::new(source));
+                sink.emit(&d.render_in(origin, source, Some(ix), self.opts.color_diagnostics));
             }
             if let Err(f) = r {
                 self.stats.failed += 1;
                 outcome = Outcome::Failed;
                 let d = self.failure_diagnostic(&f, source);
-                sink.emit(&d.render(origin, source, self.opts.color_diagnostics));
+                let ix = lines.get_or_init(|| LineIndex::new(source));
+                sink.emit(&d.render_in(origin, source, Some(ix), self.opts.color_diagnostics));
                 if !self.opts.keep_going {
                     break;
                 }

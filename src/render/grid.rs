@@ -164,6 +164,22 @@ impl Grid {
         Ok(eval2(&self.f, m, n)? as i32)
     }
 
+    /// For a plain layout, `at(m, n)` as `(row[m] + col[n]) as i32` (wrapping, as `at`): the two
+    /// parts found once, for pictures that read every (thread, value) of a TV layout, millions
+    /// of points. `None` where a part cannot be evaluated (`at` gives the error) or the grid has
+    /// more than 2^24 rows or columns.
+    pub fn parts(&self) -> Option<(Vec<i64>, Vec<i64>)> {
+        let Func::Layout(l) = &self.f else { return None };
+        let (IntTuple::T(s), IntTuple::T(d)) = (&l.shape, &l.stride) else { return None };
+        if s.len() != 2 || d.len() != 2 || !(0..=1 << 24).contains(&self.rows) || !(0..=1 << 24).contains(&self.cols) {
+            return None;
+        }
+        let part = |k: usize, n: i64| -> Option<Vec<i64>> {
+            (0..n).map(|c| crd2idx_int(c, &s[k], &d[k]).ok().flatten()).collect()
+        };
+        Some((part(0, self.rows)?, part(1, self.cols)?))
+    }
+
     /// `num_digits(cosize(layout))` with CuTe's `int` argument.
     pub fn digits(&self) -> R<usize> {
         let d = domain(&self.f)?;

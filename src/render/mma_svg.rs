@@ -92,13 +92,51 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
     );
     // (x, y) of the cell for index `idx` of each operand's tile, and the rect's closing (CuTe
     // writes `"black"/>` for C and `"black" />` for A and B).
-    let draw = |out: &mut String, op: &Operand, rows: i64, at: &dyn Fn(i64, i64) -> (i64, i64), close: &str| {
-        let mut filled = std::collections::HashSet::new();
+    // CuTe visits every (thread, value) and the first to reach a cell draws it. A GMMA operand
+    // in shared memory belongs to all 128 threads, so a picture of a few atoms has hundreds of
+    // millions of points (a fuzz finding: 28 s). With the TV layout's two parts found once, a
+    // thread whose part an earlier thread had, or a value whose part an earlier value of the
+    // same thread had, reaches only cells already drawn: they are skipped, which draws the
+    // same picture.
+    let draw = |out: &mut String,
+                op: &Operand,
+                (rows, extent): (i64, i64),
+                at: &dyn Fn(i64, i64) -> (i64, i64),
+                close: &str| {
+        let rows = rows.max(1);
+        let cells = rows.checked_mul(extent.max(0)).filter(|&n| n <= 1 << 26).unwrap_or(0);
+        let mut in_tile = vec![false; cells as usize];
+        let mut elsewhere = std::collections::HashSet::new();
+        let parts = op.tv.parts().map(|(row, col)| {
+            let mut seen = std::collections::HashSet::new();
+            let first: Vec<usize> = (0..col.len()).filter(|&v| seen.insert(col[v])).collect();
+            (row, col, first)
+        });
+        let mut rows_seen = std::collections::HashSet::new();
         for tid in 0..op.tv.rows {
-            for vid in 0..op.tv.cols {
-                let idx = op.tv.at(tid, vid)? as i64;
-                let (r, s) = (idx.rem_euclid(rows.max(1)), idx.div_euclid(rows.max(1)));
-                if !filled.insert((r, s)) {
+            if let Some((row, _, _)) = &parts {
+                if !rows_seen.insert(row[tid as usize]) {
+                    continue;
+                }
+            }
+            let n = parts.as_ref().map_or(op.tv.cols.max(0) as usize, |p| p.2.len());
+            for j in 0..n {
+                crate::eval::budget::tick()?;
+                let (vid, idx) = match &parts {
+                    Some((row, col, first)) => {
+                        let v = first[j];
+                        (v as i64, row[tid as usize].wrapping_add(col[v]) as i32 as i64)
+                    }
+                    None => (j as i64, op.tv.at(tid, j as i64)? as i64),
+                };
+                let (r, s) = (idx.rem_euclid(rows), idx.div_euclid(rows));
+                let k = s * rows + r;
+                let fresh = if (0..cells).contains(&k) && s >= 0 {
+                    !std::mem::replace(&mut in_tile[k as usize], true)
+                } else {
+                    elsewhere.insert((r, s))
+                };
+                if !fresh {
                     continue;
                 }
                 if out.len() > budget {
@@ -131,9 +169,9 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
         );
     };
     // C: (m, n) at column n + K + 2, row m + K + 2.
-    draw(&mut out, &c, m_, &|m, n| ((n + k_ + 2) * cell, (m + k_ + 2) * cell), "")?;
+    draw(&mut out, &c, (m_, n_), &|m, n| ((n + k_ + 2) * cell, (m + k_ + 2) * cell), "")?;
     // A: (m, k) at column k + 1, row m + K + 2.
-    draw(&mut out, &a, m_, &|m, k| ((k + 1) * cell, (m + k_ + 2) * cell), " ")?;
+    draw(&mut out, &a, (m_, k_), &|m, k| ((k + 1) * cell, (m + k_ + 2) * cell), " ")?;
     for m in 0..m_ {
         label(&mut out, 0, (m + k_ + 2) * cell, m);
     }
@@ -141,7 +179,7 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
         label(&mut out, (k + 1) * cell, (k_ + 1) * cell, k);
     }
     // B: (n, k) at column n + K + 2, row k + 1.
-    draw(&mut out, &b, n_, &|n, k| ((n + k_ + 2) * cell, (k + 1) * cell), " ")?;
+    draw(&mut out, &b, (n_, k_), &|n, k| ((n + k_ + 2) * cell, (k + 1) * cell), " ")?;
     for n in 0..n_ {
         label(&mut out, (n + k_ + 2) * cell, 0, n);
     }

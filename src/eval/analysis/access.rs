@@ -23,6 +23,22 @@ pub struct Touch {
     pub bytes: i64,
 }
 
+impl Touch {
+    /// Thread `thread` reads element `off` of `elem` bytes: bytes `[off * elem, off * elem +
+    /// elem)`, an overflow error where they do not fit in 64 bits (a fuzz finding: an offset of
+    /// `i64::MAX` panicked in `bank_conflicts`).
+    pub fn element(thread: i64, off: i64, elem: i64) -> R<Touch> {
+        let addr = off.checked_mul(elem).ok_or_else(|| EvalError::overflow("*", dy(off), dy(elem)))?;
+        Touch::bytes_at(thread, addr, elem)
+    }
+
+    /// Thread `thread` reads bytes `[addr, addr + bytes)`.
+    pub fn bytes_at(thread: i64, addr: i64, bytes: i64) -> R<Touch> {
+        addr.checked_add(bytes).ok_or_else(|| EvalError::overflow("+", dy(addr), dy(bytes)))?;
+        Ok(Touch { thread, addr, bytes })
+    }
+}
+
 /// The threads the hardware serves together in one request (a warp, a half or quarter warp, an
 /// ldmatrix phase of 8 row addresses), and what they touch.
 #[derive(Clone, Debug)]
@@ -144,7 +160,7 @@ pub fn from_tv(tv: &Value, mem: &Value, elem: i64, shared: bool) -> R<Pattern> {
                 let mut touches = Vec::new();
                 for t in g..(g + per).min(threads).min(32 * w + 32) {
                     let off = at(mem, int(at(tv, int(t + threads * v))?))?;
-                    touches.push(Touch { thread: t, addr: off * elem, bytes: elem });
+                    touches.push(Touch::element(t, off, elem)?);
                 }
                 groups.push(Group { label: format!("warp {w}, value {v}, threads {g}..{}", g + per), touches });
             }
@@ -247,7 +263,7 @@ pub fn from_tiled_copy(c: &TiledCopy, mem: &Value, shared: bool) -> R<Pattern> {
                     for a in 0..av {
                         let idx = at(&tv, int(t + threads * (a + av * k)))?;
                         let off = at(&mem, coord2(idx % m.max(1), idx / m.max(1)))?;
-                        touches.push(Touch { thread: t, addr: off * elem, bytes: elem });
+                        touches.push(Touch::element(t, off, elem)?);
                     }
                 }
                 groups.push(Group {
@@ -308,7 +324,7 @@ pub fn from_matrix_atom(a: &CopyAtom, mem: &Value) -> R<Pattern> {
             let (row, col) = if nm == 4 { (i + 8 * (j % 2), r * (j / 2)) } else { (i + 8 * j, 0) };
             for e in 0..r {
                 let c = if trans { coord2(col + e, row) } else { coord2(row, col + e) };
-                touches.push(Touch { thread: t, addr: at(&mem, c)? * elem, bytes: elem });
+                touches.push(Touch::element(t, at(&mem, c)?, elem)?);
             }
         }
         groups.push(Group { label: format!("phase {j}: matrix {j}, threads {}..{}", 8 * j, 8 * j + 8), touches });

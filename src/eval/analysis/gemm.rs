@@ -62,7 +62,7 @@ pub fn store_pattern(t: &SmemTraffic) -> R<Pattern> {
             let (i, j) = of[thr as usize];
             for e in 0..t.vec {
                 let c = if t.k_major { coord3(i, t.vec * j + e) } else { coord3(t.vec * i + e, j) };
-                touches.push(Touch { thread: thr, addr: at(t.smem, c)? * t.elem, bytes: t.elem });
+                touches.push(Touch::element(thr, at(t.smem, c)?, t.elem)?);
             }
         }
         groups.push(Group { label: format!("threads {g}..{}", g + per), touches });
@@ -83,7 +83,7 @@ pub fn load_pattern(t: &SmemTraffic) -> R<Pattern> {
             let (mn, k) = (start % 16, start / 16);
             for e in 0..16 / t.elem {
                 let c = if t.k_major { coord3(mn, k + e) } else { coord3(mn + e, k) };
-                touches.push(Touch { thread: lane, addr: at(t.smem, c)? * t.elem, bytes: t.elem });
+                touches.push(Touch::element(lane, at(t.smem, c)?, t.elem)?);
             }
         }
         groups.push(Group { label: format!("phase {p}, lanes {}..{}", 8 * p, 8 * p + 8), touches });
@@ -129,7 +129,7 @@ pub fn tma_pattern(t: &Sm90Traffic) -> R<Pattern> {
             for r in 0..t.rows {
                 let mut touches = Vec::new();
                 for c in k0..(k0 + t.box_k).min(t.bk) {
-                    touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+                    touches.push(Touch::element(0, at(t.smem, coord3(r, c))?, t.elem)?);
                 }
                 groups.push(Group { label: format!("box at k {k0}, row {r}"), touches });
             }
@@ -139,7 +139,7 @@ pub fn tma_pattern(t: &Sm90Traffic) -> R<Pattern> {
             for k in 0..t.bk {
                 let mut touches = Vec::new();
                 for r in r0..(r0 + t.box_rows).min(t.rows) {
-                    touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, k))? * t.elem, bytes: t.elem });
+                    touches.push(Touch::element(0, at(t.smem, coord3(r, k))?, t.elem)?);
                 }
                 groups.push(Group { label: format!("box at row {r0}, k {k}"), touches });
             }
@@ -162,7 +162,7 @@ pub fn core_matrix_pattern(t: &Sm90Traffic) -> R<Pattern> {
             let mut touches = Vec::new();
             for r in r0..(r0 + rr).min(t.rows) {
                 for c in k0..(k0 + kk).min(t.bk) {
-                    touches.push(Touch { thread: 0, addr: at(t.smem, coord3(r, c))? * t.elem, bytes: t.elem });
+                    touches.push(Touch::element(0, at(t.smem, coord3(r, c))?, t.elem)?);
                 }
             }
             groups.push(Group { label: format!("core matrix at row {r0}, k {k0}"), touches });
@@ -204,7 +204,7 @@ pub fn epilogue_pattern(e: &Sm90Epilogue) -> R<Pattern> {
                         continue;
                     }
                     let lin = m * 128 + (n - j * e.box_cols) * e.out_bytes;
-                    touches.push(Touch { thread: t, addr: at(&swizzle, int(lin))?, bytes });
+                    touches.push(Touch::bytes_at(t, at(&swizzle, int(lin))?, bytes)?);
                 }
                 if !touches.is_empty() {
                     groups.push(Group { label: format!("warp {w}, box {j}, value {v}"), touches });

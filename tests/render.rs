@@ -59,6 +59,15 @@ fn tiled_gmma_picture_draws_each_cell_once_in_time() {
     assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }
 
+/// A tile extent near i64::MAX is refused by the cell limit, not added past 64 bits (a
+/// `structured` fuzz finding: `k + n` overflowed).
+#[test]
+fn tiled_mma_picture_of_a_huge_tile_is_refused() {
+    let e = eval("print_svg(make_tiled_mma(SM90_64x32x32_S32S8U8_SS_TN, _6:_3, <_256,_9223372036854775807,_256>))")
+        .unwrap_err();
+    assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+}
+
 // ---- latex ----
 #[test]
 fn rank_one_is_padded() {
@@ -204,4 +213,17 @@ fn thread_value_tables() {
     assert_eq!(rows[0].iter().map(|c| c.1.as_str()).collect::<Vec<_>>(), ["T0V0", "T1V0"]);
     assert_eq!(rows[1].iter().map(|c| c.1.as_str()).collect::<Vec<_>>(), ["T0V1", "T1V1"]);
     assert!(!t.contains('\x1b'));
+}
+
+/// `print_latex` of 256 MMA atoms (tile (256,256,128), 589,824 nodes, 54 MB): the layouts are
+/// read once, not at each of the millions of (thread, value) points (a `structured` fuzz
+/// finding: 2 s, over the fuzzers' 1 s; the drawing itself is CuTe's, see the oracle cases of
+/// `tests/oracle/atoms_cases.jsonl`).
+#[test]
+fn latex_of_many_atoms_in_time() {
+    let t = std::time::Instant::now();
+    let tex = eval("print_latex(make_tiled_mma(SM80_8x8x16_S32U8U8S32_TN_SATURATE, (_32,_32,_8):(_256,_1,_32), <_>))")
+        .unwrap();
+    assert!(tex.starts_with("% LayoutC: ArithTuple(_0,_0) o "), "{}", &tex[..100]);
+    assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }

@@ -72,7 +72,7 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
         t => return Err(EvalError::type_err(format!("tile_shape is `{t}`, not (M,N,K)"))),
     };
     let (m_, n_, k_) = (int_of(&tile[0])?, int_of(&tile[1])?, int_of(&tile[2])?);
-    super::grid::check_limit("print_svg", (k_ + m_).max(1), (k_ + n_).max(1))?;
+    super::grid::check_limit("print_svg", k_.saturating_add(m_).max(1), k_.saturating_add(n_).max(1))?;
     let c = operand(&mma, "C", &tile, [0, 1])?;
     let a = operand(&mma, "A", &tile, [0, 2])?;
     let b = operand(&mma, "B", &tile, [1, 2])?;

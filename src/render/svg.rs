@@ -227,9 +227,13 @@ fn tv_tile_from_coords(l: &Layout, rows: i64, cols: i64) -> R<TvTile> {
     check_limit("print_svg", nt, nv)?;
     check_limit("print_svg", rows, cols)?;
     let mut owner = HashMap::new();
+    if nt <= 0 || nv <= 0 {
+        return Ok(TvTile { rows, cols, owner });
+    }
+    let ev = crate::eval::atoms::latex::TvEval::new(l)?;
     for t in 0..nt {
         for v in 0..nv {
-            let mn = crate::eval::atoms::latex::eval_tv(l, t, v)?;
+            let mn = ev.at(t, v)?;
             owner.entry(mn).or_insert((t, v));
         }
     }
@@ -650,9 +654,13 @@ fn all_owners(l: &Layout, rows: i64, cols: i64) -> R<Owners> {
     check_limit("bank_picture", nt.min(32), nv)?;
     let _ = (rows, cols);
     let mut v = Vec::new();
+    if nt <= 0 || nv <= 0 {
+        return Ok(v);
+    }
+    let ev = crate::eval::atoms::latex::TvEval::new(l)?;
     for t in 0..nt.min(32) {
         for x in 0..nv {
-            v.push((crate::eval::atoms::latex::eval_tv(l, t, x)?, (t, x)));
+            v.push((ev.at(t, x)?, (t, x)));
         }
     }
     Ok(v)

@@ -41,37 +41,60 @@ fn identity_tv(shape: &IntTuple, tv: &Layout) -> R<Layout> {
     oa::composition_raw(&id, tv)
 }
 
-/// Evaluate a layout with scaled-basis strides at (tid, vid): the 2-D coordinate.
-pub fn eval_tv(l: &Layout, tid: i64, vid: i64) -> R<(i64, i64)> {
-    let modes = l.shape.modes();
-    let strides = l.stride.modes();
-    if modes.len() != 2 || strides.len() != 2 {
-        return Err(EvalError::rule(
-            "static assertion failed",
-            format!("print_latex needs a rank-2 (thread, value) layout, got {l}"),
-        ));
-    }
-    let mut acc = [0i64; 2];
-    for (k, c) in [tid, vid].into_iter().enumerate() {
-        let shape = modes[k].leaves();
-        let stride = strides[k].leaves();
-        let mut c = c;
-        for (j, (s, d)) in shape.iter().zip(&stride).enumerate() {
-            let s = s.as_int()?.v;
-            let x = if j + 1 == shape.len() { c } else { c % s.max(1) };
-            c = if j + 1 == shape.len() { 0 } else { c / s.max(1) };
-            match d {
-                I(i) if i.v == 0 => {}
-                Basis(v, m) if m.len() == 1 && m[0] < 2 => {
-                    acc[m[0]] = acc[m[0]]
-                        .checked_add(x.checked_mul(v.v).ok_or_else(|| EvalError::overflow("*", st(x), *v))?)
-                        .ok_or_else(|| EvalError::overflow("+", st(acc[m[0]]), *v))?
-                }
-                other => return Err(EvalError::rule("not supported", format!("a coordinate stride {other} in {l}"))),
+/// A (thread, value) layout with scaled-basis strides (its value at (tid, vid) is a 2-D
+/// coordinate), read once for evaluating it at many points: per mode, its leaves as (extent, the coordinate a stride adds to and by how much).
+/// What cannot be evaluated is refused here, as at the first point.
+pub struct TvEval {
+    modes: [Vec<(i64, Option<(usize, crate::eval::int::Int)>)>; 2],
+}
+
+impl TvEval {
+    pub fn new(l: &Layout) -> R<TvEval> {
+        let modes = l.shape.modes();
+        let strides = l.stride.modes();
+        if modes.len() != 2 || strides.len() != 2 {
+            return Err(EvalError::rule(
+                "static assertion failed",
+                format!("print_latex needs a rank-2 (thread, value) layout, got {l}"),
+            ));
+        }
+        let mut out: [Vec<_>; 2] = [Vec::new(), Vec::new()];
+        for k in 0..2 {
+            let shape = modes[k].leaves();
+            let stride = strides[k].leaves();
+            for (s, d) in shape.iter().zip(&stride) {
+                let s = s.as_int()?.v;
+                let to = match d {
+                    I(i) if i.v == 0 => None,
+                    Basis(v, m) if m.len() == 1 && m[0] < 2 => Some((m[0], *v)),
+                    other => {
+                        return Err(EvalError::rule("not supported", format!("a coordinate stride {other} in {l}")))
+                    }
+                };
+                out[k].push((s, to));
             }
         }
+        Ok(TvEval { modes: out })
     }
-    Ok((acc[0], acc[1]))
+
+    /// The 2-D coordinate at (tid, vid).
+    pub fn at(&self, tid: i64, vid: i64) -> R<(i64, i64)> {
+        let mut acc = [0i64; 2];
+        for (leaves, c) in self.modes.iter().zip([tid, vid]) {
+            let mut c = c;
+            for (j, &(s, to)) in leaves.iter().enumerate() {
+                let last = j + 1 == leaves.len();
+                let x = if last { c } else { c % s.max(1) };
+                c = if last { 0 } else { c / s.max(1) };
+                if let Some((m, v)) = to {
+                    acc[m] = acc[m]
+                        .checked_add(x.checked_mul(v.v).ok_or_else(|| EvalError::overflow("*", st(x), v))?)
+                        .ok_or_else(|| EvalError::overflow("+", st(acc[m]), v))?
+                }
+            }
+        }
+        Ok((acc[0], acc[1]))
+    }
 }
 
 fn size2(l: &Layout) -> R<(i64, i64)> {
@@ -87,9 +110,13 @@ fn size2(l: &Layout) -> R<(i64, i64)> {
 fn nodes(out: &mut String, l: &Layout, place: impl Fn(i64, i64) -> (i64, i64)) -> R<()> {
     let (nt, nv) = size2(l)?;
     let mut filled = HashSet::new();
+    if nt <= 0 || nv <= 0 {
+        return Ok(());
+    }
+    let ev = TvEval::new(l)?;
     for tid in 0..nt {
         for vid in 0..nv {
-            let (a, b) = eval_tv(l, tid, vid)?;
+            let (a, b) = ev.at(tid, vid)?;
             if filled.insert((a, b)) {
                 let (x, y) = place(a, b);
                 let _ =

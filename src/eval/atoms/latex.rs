@@ -45,8 +45,11 @@ fn identity_tv(shape: &IntTuple, tv: &Layout) -> R<Layout> {
 /// coordinate), read once for evaluating it at many points: per mode, its leaves as (extent, the coordinate a stride adds to and by how much).
 /// What cannot be evaluated is refused here, as at the first point.
 pub struct TvEval {
-    modes: [Vec<(i64, Option<(usize, crate::eval::int::Int)>)>; 2],
+    modes: [Vec<TvLeaf>; 2],
 }
+
+/// A leaf's extent, and the coordinate (0 or 1) its stride adds to with the amount.
+type TvLeaf = (i64, Option<(usize, crate::eval::int::Int)>);
 
 impl TvEval {
     pub fn new(l: &Layout) -> R<TvEval> {

@@ -8,6 +8,7 @@ use super::grid::Grid;
 use crate::eval::atoms::AtomValue;
 use crate::eval::builtins;
 use crate::eval::error::{EvalError, R};
+use crate::eval::int::write_i64;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::value::Value;
 use std::fmt::Write;
@@ -77,6 +78,7 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
     let a = operand(&mma, "A", &tile, [0, 2])?;
     let b = operand(&mma, "B", &tile, [1, 2])?;
     let cell = 20i64;
+    let size = format!("\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb(");
     let budget = super::grid::byte_budget();
     let mut out = String::new();
     let _ = writeln!(out, "<!--  Tile: {tile_v}  -->");
@@ -143,18 +145,29 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
                     return Err(super::grid::too_many_bytes("print_svg"));
                 }
                 let (x, y) = at(r, s);
-                let _ = writeln!(
-                    out,
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"{close}/>",
-                    tv_colour(tid)
-                );
+                // what the format strings below would write, in pieces (a picture has up to
+                // hundreds of thousands of cells; `write!` took most of its time)
+                let num = |out: &mut String, v: i64| {
+                    let _ = write_i64(out, v);
+                };
+                out.push_str("<rect x=\"");
+                num(out, x);
+                out.push_str("\" y=\"");
+                num(out, y);
+                out.push_str(&size);
+                out.push_str(tv_colour(tid));
+                out.push_str(")\" stroke=\"black\"");
+                out.push_str(close);
+                out.push_str("/>\n");
                 for (label, i, q) in [("T", tid, 1), ("V", vid, 3)] {
-                    let _ = writeln!(
-                        out,
-                        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">{label}{i}</text>",
-                        x + cell / 2,
-                        y + q * cell / 4
-                    );
+                    out.push_str("<text x=\"");
+                    num(out, x + cell / 2);
+                    out.push_str("\" y=\"");
+                    num(out, y + q * cell / 4);
+                    out.push_str("\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">");
+                    out.push_str(label);
+                    num(out, i);
+                    out.push_str("</text>\n");
                 }
             }
         }

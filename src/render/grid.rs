@@ -180,6 +180,37 @@ impl Grid {
         Some((part(0, self.rows)?, part(1, self.cols)?))
     }
 
+    /// Calls `f(m, n, at(m, n))` for the points in order (m outer), leaving out points whose
+    /// value an earlier visited point had: a row whose part an earlier row had, a column whose
+    /// part an earlier column had. For loops that act on each value's first point only: a TV
+    /// layout's threads often all hold the same values (a GMMA operand in shared memory belongs
+    /// to all 128 threads), hundreds of millions of points for a few atoms. The statement
+    /// clock ticks at each point.
+    pub fn each_first(&self, f: &mut dyn FnMut(i64, i64, i64) -> R<()>) -> R<()> {
+        let Some((row, col)) = self.parts() else {
+            for m in 0..self.rows {
+                for n in 0..self.cols {
+                    crate::eval::budget::tick()?;
+                    f(m, n, self.at(m, n)? as i64)?;
+                }
+            }
+            return Ok(());
+        };
+        let mut seen = std::collections::HashSet::new();
+        let cols: Vec<usize> = (0..col.len()).filter(|&n| seen.insert(col[n])).collect();
+        seen.clear();
+        for (m, &r) in row.iter().enumerate() {
+            if !seen.insert(r) {
+                continue;
+            }
+            for &n in &cols {
+                crate::eval::budget::tick()?;
+                f(m as i64, n as i64, r.wrapping_add(col[n]) as i32 as i64)?;
+            }
+        }
+        Ok(())
+    }
+
     /// `num_digits(cosize(layout))` with CuTe's `int` argument.
     pub fn digits(&self) -> R<usize> {
         let d = domain(&self.f)?;

@@ -202,18 +202,16 @@ fn tv_tile_from_index(tv: &Layout, rows: i64, cols: i64) -> R<TvTile> {
     check_limit("print_svg", g.rows, g.cols)?;
     check_limit("print_svg", rows, cols)?;
     let mut owner = HashMap::new();
-    for t in 0..g.rows {
-        for v in 0..g.cols {
-            let idx = g.at(t, v)? as i64;
-            if idx < 0 || idx >= rows * cols {
-                return Err(EvalError::rule(
-                    "TV(t, v) inside the tile",
-                    format!("({t},{v}) maps to {idx}, outside the {rows} x {cols} tile"),
-                ));
-            }
-            owner.entry((idx % rows, idx / rows)).or_insert((t, v));
+    g.each_first(&mut |t, v, idx| {
+        if idx < 0 || idx >= rows * cols {
+            return Err(EvalError::rule(
+                "TV(t, v) inside the tile",
+                format!("({t},{v}) maps to {idx}, outside the {rows} x {cols} tile"),
+            ));
         }
-    }
+        owner.entry((idx % rows, idx / rows)).or_insert((t, v));
+        Ok(())
+    })?;
     Ok(TvTile { rows, cols, owner })
 }
 

@@ -76,6 +76,15 @@ refuses!(
     "copy layout",
     "has 128 threads; the block has 256"
 );
+// past 64 bits: a count, not a panic or a wrapped number (a `structured` fuzz finding)
+refuses!(
+    copy_with_more_threads_than_64_bits,
+    (1024, 1024, 1024),
+    [opt("copy_a", layout(&[4, i64::MAX], &[i64::MAX, 1]))],
+    Some(3),
+    "copy layout",
+    "has 4 x 9223372036854775807 threads; the block has 256"
+);
 refuses!(
     copy_that_does_not_tile,
     (1024, 1024, 1024),

@@ -7,7 +7,7 @@ use super::GemmOpt;
 use crate::eval::atoms::mma_table::MmaTraits;
 use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
-use crate::eval::int::st;
+use crate::eval::int::{dy, st};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
 use crate::eval::ops::algebra::Tiler;
@@ -561,7 +561,7 @@ fn parse_mma(o: &Opts, dtype: DType, bm: i64, bn: i64, bk: i64) -> R<MmaChoice> 
     } else {
         warps
     };
-    if wm <= 0 || wn <= 0 || wm * wn > 16 {
+    if wm <= 0 || wn <= 0 || wm.checked_mul(wn).is_none_or(|w| w > 16) {
         return Err(
             EvalError::rule("gemm mma", format!("{wm}x{wn} warps: between 1 and 16 warps per block")).at_arg(mma_at)
         );
@@ -790,9 +790,9 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
         ));
     }
     // evaluate every point once
-    let total = tile_mn * bk * stages;
+    let total = tile_mn.checked_mul(bk).and_then(|x| x.checked_mul(stages)).unwrap_or(i64::MAX);
     if total > 1 << 21 {
-        return Err(EvalError::limit(format!("{what}: {total} elements")));
+        return Err(EvalError::limit(format!("{what}: {tile_mn} x {bk} x {stages} elements (more than {})", 1 << 21)));
     }
     let e = lower::value_at(
         &tiled,
@@ -882,7 +882,7 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
                     offs.push(at(m2, k2, p)?);
                 }
                 let _ = j;
-                if base % 8 != 0 || offs.iter().enumerate().any(|(d, &o)| o != base + d as i64) {
+                if base % 8 != 0 || offs.iter().enumerate().any(|(d, &o)| Some(o) != base.checked_add(d as i64)) {
                     let (c0, c1) = if major == Major::K { ((mm, kk), (mm, kk + 7)) } else { ((mm, kk), (mm + 7, kk)) };
                     return Err(EvalError::rule(
                         "smem layout",
@@ -896,11 +896,18 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
         }
     }
     // stages one after another with one stride
-    let stride = if stages > 1 { at(0, 0, 1)? - at(0, 0, 0)? } else { 0 };
+    let stride = if stages > 1 {
+        let (a1, a0) = (at(0, 0, 1)?, at(0, 0, 0)?);
+        a1.checked_sub(a0).ok_or_else(|| EvalError::overflow("-", dy(a1), dy(a0)))?
+    } else {
+        0
+    };
     for p in 0..stages {
         for kk in 0..bk {
             for mm in 0..tile_mn {
-                if at(mm, kk, p)? != at(mm, kk, 0)? + p * stride {
+                // a shift past 64 bits is no shift of stage 0
+                let base = at(mm, kk, 0)?;
+                if Some(at(mm, kk, p)?) != p.checked_mul(stride).and_then(|d| base.checked_add(d)) {
                     return Err(EvalError::rule(
                         "smem layout",
                         format!("{what}: stage {p} is not stage 0 shifted by one stride ({stride}) at ({mm},{kk})"),
@@ -910,7 +917,7 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
         }
     }
     let _ = host_eval;
-    Ok((tiled, stride, max + 1))
+    Ok((tiled, stride, max.checked_add(1).ok_or_else(|| EvalError::overflow("+", dy(max), dy(1)))?))
 }
 
 /// Check a copy thread layout against the tile; returns the (mn, k) extent one step covers.
@@ -922,14 +929,16 @@ fn check_copy(name: char, copy: &Layout, major: Major, tile_mn: i64, bk: i64, th
             format!("copy_{name} = {copy} must have rank 2 (threads in rows, threads in k)"),
         ));
     };
-    if t0 * t1 != threads {
+    let n = t0.checked_mul(*t1);
+    if n != Some(threads) {
+        let n = n.map_or(format!("{t0} x {t1}"), |n| n.to_string());
         return Err(EvalError::rule(
             "copy layout",
-            format!("copy_{name} = {copy} has {} threads; the block has {threads}", t0 * t1),
+            format!("copy_{name} = {copy} has {n} threads; the block has {threads}"),
         ));
     }
     inverse_coords(copy, super::expr::var("tid", 0, threads))?;
-    let (cm, ck) = if major == Major::K { (*t0, t1 * 8) } else { (t0 * 8, *t1) };
+    let (cm, ck) = if major == Major::K { (*t0, t1.saturating_mul(8)) } else { (t0.saturating_mul(8), *t1) };
     if tile_mn % cm != 0 || bk % ck != 0 {
         return Err(EvalError::rule(
             "copy layout",

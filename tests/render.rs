@@ -59,6 +59,18 @@ fn tiled_gmma_picture_draws_each_cell_once_in_time() {
     assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }
 
+/// 663,552 atoms over a (256,16,16) tile: B's TV layout is `(_84934656, ...):(_0, ...)`, 85 million
+/// threads holding the same values (a `structured` fuzz finding: the picture ran into the 10 s
+/// statement limit; points along stride-0 leaves are never enumerated now).
+#[test]
+fn tiled_mma_with_far_more_atoms_than_its_tile_is_drawn() {
+    let svg = eval(
+        "print_svg(make_tiled_mma(SM90_64x256x32_F32E4M3E4M3_SS_TN, ((_6,_6,_4),_8,(_6,_16,_6)):((_1,_6,_36),_144,(_1152,_6912,_110592)), <_256,_16,_16>))",
+    )
+    .unwrap();
+    assert!(svg.starts_with("<!--  Tile: (_256,_16,_16)  -->"), "{}", &svg[..100]);
+}
+
 /// A tile extent near i64::MAX is refused by the cell limit, not added past 64 bits (a
 /// `structured` fuzz finding: `k + n` overflowed).
 #[test]

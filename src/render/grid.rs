@@ -101,6 +101,67 @@ fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> R<Option<i64>> {
     }
 }
 
+/// The points of one mode `s:d` (integer coordinates 0..size) at which its value
+/// (`crd2idx_int`) is seen first, in order, with the values: `None` where the mode is not a
+/// tree of positive integer extents and integer strides (the point-by-point path then gives
+/// `at`'s error), or more than 2^24 points remain after leaving out the coordinates along
+/// stride-0 leaves (they are 0 at a value's first point: a point is the smallest with its value
+/// when its stride-0 coordinates are 0, and among those the order by index is the order of the
+/// other coordinates).
+fn first_parts(s: &IntTuple, d: &IntTuple) -> Option<Vec<(i64, i64)>> {
+    fn leaves(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
+        match (s, d) {
+            (IntTuple::I(a), IntTuple::I(b)) if a.v > 0 => {
+                out.push((a.v, b.v));
+                Some(())
+            }
+            (IntTuple::T(ss), IntTuple::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
+                ss.iter().zip(ds).try_for_each(|(a, b)| leaves(a, b, out))
+            }
+            _ => None,
+        }
+    }
+    let mut flat = Vec::new();
+    leaves(s, d, &mut flat)?;
+    // (extent, weight of the coordinate in the index, stride) of the leaves that move the value
+    let mut moving = Vec::new();
+    let mut weight = 1i64;
+    for &(n, stride) in &flat {
+        if stride != 0 {
+            moving.push((n, weight, stride));
+        }
+        weight = weight.checked_mul(n)?;
+    }
+    let count = moving.iter().try_fold(1i64, |acc, &(n, _, _)| acc.checked_mul(n))?;
+    if count > 1 << 24 {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut coord = vec![0i64; moving.len()];
+    let (mut index, mut value) = (0i64, 0i64);
+    loop {
+        if seen.insert(value) {
+            out.push((index, value));
+        }
+        // next coordinate, first leaf fastest (colexicographic, as the index counts)
+        let mut k = 0;
+        loop {
+            let Some(&(n, w, stride)) = moving.get(k) else { return Some(out) };
+            coord[k] += 1;
+            index += w;
+            value = value.wrapping_add(stride);
+            if coord[k] < n {
+                break;
+            }
+            index -= n * w;
+            value = value.wrapping_sub(n.wrapping_mul(stride));
+            coord[k] = 0;
+            k += 1;
+        }
+    }
+}
+
 fn not_printable(f: &dyn std::fmt::Display) -> EvalError {
     EvalError::rule(
         "cannot evaluate",
@@ -164,30 +225,25 @@ impl Grid {
         Ok(eval2(&self.f, m, n)? as i32)
     }
 
-    /// For a plain layout, `at(m, n)` as `(row[m] + col[n]) as i32` (wrapping, as `at`): the two
-    /// parts found once, for pictures that read every (thread, value) of a TV layout, millions
-    /// of points. `None` where a part cannot be evaluated (`at` gives the error) or the grid has
-    /// more than 2^24 rows or columns.
-    pub fn parts(&self) -> Option<(Vec<i64>, Vec<i64>)> {
-        let Func::Layout(l) = &self.f else { return None };
-        let (IntTuple::T(s), IntTuple::T(d)) = (&l.shape, &l.stride) else { return None };
-        if s.len() != 2 || d.len() != 2 || !(0..=1 << 24).contains(&self.rows) || !(0..=1 << 24).contains(&self.cols) {
-            return None;
-        }
-        let part = |k: usize, n: i64| -> Option<Vec<i64>> {
-            (0..n).map(|c| crd2idx_int(c, &s[k], &d[k]).ok().flatten()).collect()
-        };
-        Some((part(0, self.rows)?, part(1, self.cols)?))
-    }
-
     /// Calls `f(m, n, at(m, n))` for the points in order (m outer), leaving out points whose
-    /// value an earlier visited point had: a row whose part an earlier row had, a column whose
-    /// part an earlier column had. For loops that act on each value's first point only: a TV
-    /// layout's threads often all hold the same values (a GMMA operand in shared memory belongs
-    /// to all 128 threads), hundreds of millions of points for a few atoms. The statement
-    /// clock ticks at each point.
+    /// value an earlier visited point had. For loops that act on each value's first point
+    /// only: a TV layout's threads often all hold the same values (a GMMA operand in shared
+    /// memory belongs to all 128 threads), hundreds of millions of points for a few atoms. For a
+    /// plain layout, `at(m, n)` is `(row(m) + col(n)) as i32` (wrapping, as `at`), so a row or
+    /// column whose part an earlier one had is left out, and those are never enumerated: a
+    /// coordinate along a stride-0 leaf is 0 at a part's first point. The statement clock ticks
+    /// at each point.
     pub fn each_first(&self, f: &mut dyn FnMut(i64, i64, i64) -> R<()>) -> R<()> {
-        let Some((row, col)) = self.parts() else {
+        let firsts = match &self.f {
+            Func::Layout(l) => match (&l.shape, &l.stride) {
+                (IntTuple::T(s), IntTuple::T(d)) if s.len() == 2 && d.len() == 2 => {
+                    first_parts(&s[0], &d[0]).zip(first_parts(&s[1], &d[1]))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((rows, cols)) = firsts else {
             for m in 0..self.rows {
                 for n in 0..self.cols {
                     crate::eval::budget::tick()?;
@@ -196,16 +252,10 @@ impl Grid {
             }
             return Ok(());
         };
-        let mut seen = std::collections::HashSet::new();
-        let cols: Vec<usize> = (0..col.len()).filter(|&n| seen.insert(col[n])).collect();
-        seen.clear();
-        for (m, &r) in row.iter().enumerate() {
-            if !seen.insert(r) {
-                continue;
-            }
-            for &n in &cols {
+        for &(m, r) in &rows {
+            for &(n, c) in &cols {
                 crate::eval::budget::tick()?;
-                f(m as i64, n as i64, r.wrapping_add(col[n]) as i32 as i64)?;
+                f(m, n, r.wrapping_add(c) as i32 as i64)?;
             }
         }
         Ok(())

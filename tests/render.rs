@@ -71,6 +71,14 @@ fn tiled_mma_with_far_more_atoms_than_its_tile_is_drawn() {
     assert!(svg.starts_with("<!--  Tile: (_256,_16,_16)  -->"), "{}", &svg[..100]);
 }
 
+/// `print_latex` of a TiledMMA is bounded by the cell limit like the other pictures (a
+/// `structured` fuzz finding: a tile of 2^31 rows wrote row labels until 24 GB of memory).
+#[test]
+fn latex_of_a_huge_tile_is_refused() {
+    let e = eval("print_latex(make_tiled_mma(SM61_DP4A, (_2147483648,1):2, <>))").unwrap_err();
+    assert!(e.detail.contains("print_latex") && e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+}
+
 /// A tile extent near i64::MAX is refused by the cell limit, not added past 64 bits (a
 /// `structured` fuzz finding: `k + n` overflowed).
 #[test]

@@ -1,7 +1,8 @@
 //! The time limit of one statement: the session starts a clock before each statement
 //! ([`start`]); the evaluator's loops and recursions call [`tick`], which fails with a `Limit`
 //! error naming the limit once the statement has run past it. Per thread (a session may run on
-//! its big-stack thread), like the warnings of `error`.
+//! its big-stack thread), like the warnings of `error`. Also the size limit of pictures
+//! (`CUTE_PRINT_LIMIT`), which every printer checks before it draws.
 //! May import: `eval::error` only.
 
 use super::error::{ErrorKind, EvalError, R};
@@ -98,6 +99,37 @@ pub fn parse_seconds(text: &str) -> Option<Option<Duration>> {
         return None;
     }
     Some(if s == 0.0 { None } else { Some(Duration::from_secs_f64(s)) })
+}
+
+/// Default largest number of cells a printer produces; `CUTE_PRINT_LIMIT` overrides it.
+pub const DEFAULT_LIMIT: i64 = 1 << 20;
+
+/// The cell limit: `CUTE_PRINT_LIMIT` if set to a positive integer, else `DEFAULT_LIMIT`.
+pub fn limit() -> i64 {
+    std::env::var("CUTE_PRINT_LIMIT")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .filter(|&v| v > 0)
+        .unwrap_or(DEFAULT_LIMIT)
+}
+
+/// Refuse a `rows x cols` picture larger than the limit (never hang on huge layouts).
+pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
+    check_limit_with(what, rows, cols, limit())
+}
+
+/// `check_limit` with an explicit limit.
+pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
+    let cells = rows.max(0).checked_mul(cols.max(0));
+    let too_big = rows > lim || cols > lim || cells.is_none_or(|c| c > lim);
+    if too_big {
+        let cells = cells.map_or_else(|| "more than 2^63".to_string(), |c| c.to_string());
+        return Err(EvalError::limit(format!(
+            "{what} of a {rows} x {cols} layout ({cells} cells) exceeds the limit of {lim} cells; \
+             set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -10,36 +10,8 @@ use crate::eval::layout::{Func, Layout};
 use crate::eval::ops::swizzle::bits;
 use crate::eval::value::Value;
 
-/// Default largest number of cells a printer produces; `CUTE_PRINT_LIMIT` overrides it.
-pub const DEFAULT_LIMIT: i64 = 1 << 20;
-
-/// The cell limit: `CUTE_PRINT_LIMIT` if set to a positive integer, else `DEFAULT_LIMIT`.
-pub fn limit() -> i64 {
-    std::env::var("CUTE_PRINT_LIMIT")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .filter(|&v| v > 0)
-        .unwrap_or(DEFAULT_LIMIT)
-}
-
-/// Refuse a `rows x cols` picture larger than the limit (never hang on huge layouts).
-pub fn check_limit(what: &str, rows: i64, cols: i64) -> R<()> {
-    check_limit_with(what, rows, cols, limit())
-}
-
-/// `check_limit` with an explicit limit.
-pub fn check_limit_with(what: &str, rows: i64, cols: i64, lim: i64) -> R<()> {
-    let cells = rows.max(0).checked_mul(cols.max(0));
-    let too_big = rows > lim || cols > lim || cells.is_none_or(|c| c > lim);
-    if too_big {
-        let cells = cells.map_or_else(|| "more than 2^63".to_string(), |c| c.to_string());
-        return Err(EvalError::limit(format!(
-            "{what} of a {rows} x {cols} layout ({cells} cells) exceeds the limit of {lim} cells; \
-             set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it"
-        )));
-    }
-    Ok(())
-}
+// The cell limit lives in `eval::budget` (the atoms' LaTeX pictures check it too).
+pub use crate::eval::budget::{check_limit, check_limit_with, limit, DEFAULT_LIMIT};
 
 /// Most bytes a picture's text may take: 256 per cell of the limit. A TV or TiledMMA picture
 /// draws three elements per cell, and a TiledMMA's operands can cover their tiles several times

@@ -146,6 +146,10 @@ pub fn print_latex_mma(t: &TiledMma) -> R<String> {
     let a = identity_tv(&T(vec![I(m), I(k)]), &t.get_layout_tv(Operand::A)?)?;
     let b = identity_tv(&T(vec![I(n), I(k)]), &t.get_layout_tv(Operand::B)?)?;
     let (m, n, k) = (m.v, n.v, k.v);
+    // C, A and B with their labels: (m + k + 2) x (n + k + 2) cells (a `structured` fuzz
+    // finding: a tile of 2^31 rows wrote labels until 24 GB of memory)
+    let extent = |x: i64| x.saturating_add(k).saturating_add(2);
+    crate::eval::budget::check_limit("print_latex", extent(m), extent(n))?;
     let mut out = String::new();
     let _ = writeln!(out, "% LayoutC: ArithTuple(_0,_0) o {c}");
     let _ = writeln!(out, "% LayoutA: ArithTuple(_0,_0) o {a}");

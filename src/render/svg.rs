@@ -167,7 +167,7 @@ fn layout_picture(v: &Value) -> R<String> {
         None => lines.push("shade: index mod 8 (as print_latex)".to_string()),
     }
     let top = c.title(&lines) + 16;
-    let left = (g.rows - 1).max(0).to_string().len() as i64 * CHAR_W + 16;
+    let left = g.rows.saturating_sub(1).max(0).to_string().len() as i64 * CHAR_W + 16;
     for n in 0..g.cols {
         c.text(left + n * cw + cw / 2, top - 10, 10, &n.to_string());
     }
@@ -614,7 +614,7 @@ pub fn svg_banks(smem: &Value, elem: &Value, access: Option<&Value>) -> R<String
         ));
     }
     let top = c.title(&lines) + 16;
-    let left = (g.rows - 1).max(0).to_string().len() as i64 * CHAR_W + 16;
+    let left = g.rows.saturating_sub(1).max(0).to_string().len() as i64 * CHAR_W + 16;
     for n in 0..g.cols {
         c.text(left + n * cw + cw / 2, top - 10, 10, &n.to_string());
     }

@@ -827,9 +827,7 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
     // the first negative or repeated offset in this order is the one reported; where all are
     // small and non-negative, a table of first points replaces the hash map
     let (lo, hi) = table.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &o| (lo.min(o), hi.max(o)));
-    let mut first: Vec<u32> =
-        if lo >= 0 && hi < (4 * total).clamp(1 << 16, 1 << 23) { vec![0; hi as usize + 1] } else { Vec::new() };
-    let mut seen = std::collections::HashMap::new();
+    let mut first = Firsts::new(lo, hi, total);
     let mut max = 0i64;
     for p in 0..stages {
         for kk in 0..bk {
@@ -841,20 +839,8 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
                         format!("{what} maps ({mm},{kk},{p}) to the negative offset {off}"),
                     ));
                 }
-                let earlier = if first.is_empty() {
-                    seen.insert(off, (mm, kk, p))
-                } else {
-                    let slot = &mut first[off as usize];
-                    let was = *slot;
-                    if was == 0 {
-                        *slot = 1 + ((p * bk + kk) * tile_mn + mm) as u32;
-                        None
-                    } else {
-                        let i = (was - 1) as i64;
-                        Some((i % tile_mn, i / tile_mn % bk, i / (tile_mn * bk)))
-                    }
-                };
-                if let Some((m0, k0, p0)) = earlier {
+                if let Some(i) = first.insert(off, (p * bk + kk) * tile_mn + mm) {
+                    let (m0, k0, p0) = (i % tile_mn, i / tile_mn % bk, i / (tile_mn * bk));
                     return Err(EvalError::rule(
                         "smem layout",
                         format!(
@@ -918,6 +904,47 @@ fn check_smem(name: char, given: &Value, major: Major, tile_mn: i64, bk: i64, st
     }
     let _ = host_eval;
     Ok((tiled, stride, max.checked_add(1).ok_or_else(|| EvalError::overflow("+", dy(max), dy(1)))?))
+}
+
+/// The first point (its index in the tile's order) at each offset: a table where the offsets
+/// are small and non-negative (the usual case; no hashing), else a hash map.
+enum Firsts {
+    /// `slot[off]` = 1 + the first point's index, 0 for none yet.
+    Table(Vec<u32>),
+    Map(std::collections::HashMap<i64, i64>),
+}
+
+impl Firsts {
+    /// For offsets in `[lo, hi]` of a tile of `total` points.
+    fn new(lo: i64, hi: i64, total: i64) -> Firsts {
+        if lo >= 0 && hi < (4 * total).clamp(1 << 16, 1 << 23) {
+            Firsts::Table(vec![0; hi as usize + 1])
+        } else {
+            Firsts::Map(std::collections::HashMap::new())
+        }
+    }
+
+    /// Record point `i` at `off` (not negative); the earlier point there, if any.
+    fn insert(&mut self, off: i64, i: i64) -> Option<i64> {
+        match self {
+            Firsts::Table(slot) => {
+                let was = std::mem::replace(&mut slot[off as usize], 1 + i as u32);
+                if was == 0 {
+                    None
+                } else {
+                    slot[off as usize] = was;
+                    Some(was as i64 - 1)
+                }
+            }
+            Firsts::Map(m) => match m.entry(off) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                    None
+                }
+            },
+        }
+    }
 }
 
 /// Check a copy thread layout against the tile; returns the (mn, k) extent one step covers.

@@ -168,9 +168,7 @@ fn left_law_tree(l: &Layout, li: &Layout, n: i64) -> Law {
             None => return Law::Overflow,
         }
     }
-    let mut sorted = image.clone();
-    sorted.sort_unstable();
-    if sorted.windows(2).any(|w| w[0] == w[1]) {
+    if !all_distinct(image.clone()) {
         return Law::Holds; // not injective: no left inverse to check
     }
     for (i, &x) in image.iter().enumerate() {
@@ -193,8 +191,13 @@ fn injective<O: Off>(fl: &[(O, O)], n: i64) -> Option<bool> {
     for i in 0..n {
         image.push(eval_flat(fl, O::of(i))?);
     }
+    Some(all_distinct(image))
+}
+
+/// Whether the offsets are all different (sorted, not hashed: O(n log n)).
+fn all_distinct<O: PartialOrd>(mut image: Vec<O>) -> bool {
     image.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    Some(!image.windows(2).any(|w| w[0] == w[1]))
+    !image.windows(2).any(|w| w[0] == w[1])
 }
 
 /// The static identity part of `coalesce(a o right_inverse(b))`, if any: `(inv_b, common)`.

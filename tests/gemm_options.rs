@@ -76,6 +76,16 @@ refuses!(
     "copy layout",
     "has 128 threads; the block has 256"
 );
+// a rank-3 warp layout whose stride is not a 3-tuple (a `structured` fuzz finding: slicing
+// its stride panicked)
+refuses!(
+    warp_layout_not_congruent,
+    (1024, 1024, 1024),
+    [opt("mma", layout(&[2, 4, 1], &[7]))],
+    Some(3),
+    "gemm mma",
+    "not congruent"
+);
 // past 64 bits: a count, not a panic or a wrapped number (a `structured` fuzz finding)
 refuses!(
     copy_with_more_threads_than_64_bits,

@@ -557,7 +557,18 @@ fn parse_mma(o: &Opts, dtype: DType, bm: i64, bn: i64, bk: i64) -> R<MmaChoice> 
         }
     };
     let warps = if warp_sizes.len() == 3 {
-        Layout::new(IntTuple::T(warps.shape.modes()[..2].to_vec()), IntTuple::T(warps.stride.modes()[..2].to_vec()))
+        // (a stride that is not a 3-tuple: a structured fuzz finding, the slice panicked)
+        let (s, d) = (warps.shape.modes(), warps.stride.modes());
+        match (s.get(..2), d.get(..2)) {
+            (Some(s), Some(d)) => Layout::new(IntTuple::T(s.to_vec()), IntTuple::T(d.to_vec())),
+            _ => {
+                return Err(EvalError::rule(
+                    "gemm mma",
+                    format!("the warp layout {warps}: its shape and stride are not congruent"),
+                )
+                .at_arg(mma_at))
+            }
+        }
     } else {
         warps
     };

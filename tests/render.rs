@@ -247,3 +247,74 @@ fn latex_of_many_atoms_in_time() {
     assert!(tex.starts_with("% LayoutC: ArithTuple(_0,_0) o "), "{}", &tex[..100]);
     assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }
+
+// ---- the first points of a picture ----
+
+/// A mode of 1-3 leaves (sometimes nested) with extents 1-4 and strides in -3..4, zero often.
+fn random_mode(seed: &mut u64) -> (cute::eval::int_tuple::IntTuple, cute::eval::int_tuple::IntTuple) {
+    use cute::eval::int_tuple::IntTuple;
+    let mut next = |n: u64| {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed % n
+    };
+    let leaves = 1 + next(3) as usize;
+    let mut s = Vec::new();
+    let mut d = Vec::new();
+    for _ in 0..leaves {
+        s.push(IntTuple::st(1 + next(4) as i64));
+        d.push(IntTuple::st(if next(3) == 0 { 0 } else { next(7) as i64 - 3 }));
+    }
+    if leaves == 1 && next(2) == 0 {
+        return (s.remove(0), d.remove(0));
+    }
+    if leaves == 3 && next(2) == 0 {
+        // ((a,b),c)
+        let (s2, d2) = (s.split_off(2), d.split_off(2));
+        return (IntTuple::T(vec![IntTuple::T(s), s2[0].clone()]), IntTuple::T(vec![IntTuple::T(d), d2[0].clone()]));
+    }
+    (IntTuple::T(s), IntTuple::T(d))
+}
+
+proptest::proptest! {
+    /// `Grid::each_first` (which enumerates only each part's first points) visits exactly the
+    /// points a brute-force walk over every (m, n) finds first for their value, in order.
+    #[test]
+    fn each_first_is_the_first_point_of_each_value(seed in 1u64..u64::MAX) {
+        use cute::eval::int_tuple::IntTuple;
+        use cute::eval::layout::Layout;
+        use cute::eval::value::Value;
+        let mut seed = seed;
+        let (s0, d0) = random_mode(&mut seed);
+        let (s1, d1) = random_mode(&mut seed);
+        let l = Layout::new(IntTuple::T(vec![s0, s1]), IntTuple::T(vec![d0, d1]));
+        let g = cute::render::grid::Grid::new(&Value::Layout(l.clone())).unwrap();
+        let mut got = Vec::new();
+        g.each_first(&mut |m, n, idx| {
+            got.push((m, n, idx));
+            Ok(())
+        })
+        .unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let mut want = Vec::new();
+        for m in 0..g.rows {
+            for n in 0..g.cols {
+                let idx = g.at(m, n).unwrap() as i64;
+                if seen.insert(idx) {
+                    want.push((m, n, idx));
+                }
+            }
+        }
+        let got_first: Vec<_> = {
+            let mut seen = std::collections::HashSet::new();
+            got.iter().copied().filter(|p| seen.insert(p.2)).collect()
+        };
+        // each value's first point is visited, in order, with the value `at` gives
+        proptest::prop_assert_eq!(&got_first, &want, "{}", l);
+        for &(m, n, idx) in &got {
+            proptest::prop_assert_eq!(idx, g.at(m, n).unwrap() as i64, "{} at ({},{})", l, m, n);
+        }
+        proptest::prop_assert!(got.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)), "{}: not in order", l);
+    }
+}

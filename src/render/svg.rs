@@ -195,12 +195,12 @@ pub struct TvTile {
 }
 
 /// A TV layout (plain: (t, v) -> index in the column-major (M, N) tile) over its tile.
-fn tv_tile_from_index(tv: &Layout, rows: i64, cols: i64) -> R<TvTile> {
+fn tv_tile_from_index(what: &str, tv: &Layout, rows: i64, cols: i64) -> R<TvTile> {
     let g = Grid::new(&Value::Layout(tv.clone())).map_err(|e| {
         EvalError::rule("rank(TV) == 2", format!("a thread-value layout must be (thread, value): {}", e.detail))
     })?;
-    check_limit("print_svg", g.rows, g.cols)?;
-    check_limit("print_svg", rows, cols)?;
+    check_limit(what, g.rows, g.cols)?;
+    check_limit(what, rows, cols)?;
     let mut owner = HashMap::new();
     g.each_first(&mut |t, v, idx| {
         if idx < 0 || idx >= rows * cols {
@@ -216,14 +216,14 @@ fn tv_tile_from_index(tv: &Layout, rows: i64, cols: i64) -> R<TvTile> {
 }
 
 /// A TV layout with scaled-basis strides ((t, v) -> (m, n) coordinates) over an (M, N) tile.
-fn tv_tile_from_coords(l: &Layout, rows: i64, cols: i64) -> R<TvTile> {
+fn tv_tile_from_coords(what: &str, l: &Layout, rows: i64, cols: i64) -> R<TvTile> {
     let shape = l.shape.modes();
     let (nt, nv) = match shape.as_slice() {
         [t, v] => (size_of(t)?, size_of(v)?),
         _ => return Err(EvalError::rule("rank(TV) == 2", format!("`{l}` is not a (thread, value) layout"))),
     };
-    check_limit("print_svg", nt, nv)?;
-    check_limit("print_svg", rows, cols)?;
+    check_limit(what, nt, nv)?;
+    check_limit(what, rows, cols)?;
     let mut owner = HashMap::new();
     if nt <= 0 || nv <= 0 {
         return Ok(TvTile { rows, cols, owner });
@@ -321,7 +321,7 @@ pub fn svg_tv(tv: &Value, tile: &Value) -> R<String> {
             return Err(EvalError::type_err(format!("the tile must be a shape (M,N), got {} `{v}`", v.kind())).at_arg(1))
         }
     };
-    let t = tv_tile_from_index(l, dims.0, dims.1)?;
+    let t = tv_tile_from_index("print_svg", l, dims.0, dims.1)?;
     tv_picture(tv_title(l, &format!("{tile}"), None), &[("", &t)])
 }
 
@@ -381,8 +381,8 @@ fn mma_operand_layouts() -> &'static OperandTable {
 /// `print_svg(TiledCopy)`: source and destination (thread, value) tiles side by side.
 fn copy_picture(c: &crate::eval::atoms::copy::TiledCopy) -> R<String> {
     let (m, n, s, d) = crate::eval::atoms::latex::copy_tv(c)?;
-    let ts = tv_tile_from_coords(&s, m, n)?;
-    let td = tv_tile_from_coords(&d, m, n)?;
+    let ts = tv_tile_from_coords("print_svg", &s, m, n)?;
+    let td = tv_tile_from_coords("print_svg", &d, m, n)?;
     let title = vec![
         format!("TiledCopy {} ({})", c.atom.op.name, c.atom.val_type),
         format!("Tiler_MN {}   TiledLayout_TV {}", c.tiler, c.layout_tv),
@@ -417,7 +417,7 @@ pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
                         .at_arg(1))
                 }
             };
-            let t = tv_tile_from_index(l, r, c).map_err(|e| e.at_arg(0))?;
+            let t = tv_tile_from_index("print_layout", l, r, c).map_err(|e| e.at_arg(0))?;
             Ok(Some(vec![(format!("{l} over the tile {tile}: cell T#V# = its first (thread, value)"), t)]))
         }
         [v @ Value::Atom(a)] => match &**a {
@@ -437,7 +437,7 @@ pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
                         Value::Layout(l) => l,
                         x => return Err(EvalError::type_err(format!("get_layout{op}_TV is `{x}`, not a layout"))),
                     };
-                    let t = tv_tile_from_index(&tv, r, c)?;
+                    let t = tv_tile_from_index("print_layout", &tv, r, c)?;
                     out.push((format!("{op} ({r} x {c}): get_layout{op}_TV = {tv}"), t));
                 }
                 Ok(Some(out))
@@ -445,8 +445,11 @@ pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
             AtomValue::TiledCopy(c) => {
                 let (m, n, s, d) = crate::eval::atoms::latex::copy_tv(c)?;
                 Ok(Some(vec![
-                    (format!("source ({m} x {n}) of TiledCopy {}", c.atom.op.name), tv_tile_from_coords(&s, m, n)?),
-                    (format!("destination ({m} x {n})"), tv_tile_from_coords(&d, m, n)?),
+                    (
+                        format!("source ({m} x {n}) of TiledCopy {}", c.atom.op.name),
+                        tv_tile_from_coords("print_layout", &s, m, n)?,
+                    ),
+                    (format!("destination ({m} x {n})"), tv_tile_from_coords("print_layout", &d, m, n)?),
                 ]))
             }
             _ => Ok(None),
@@ -470,7 +473,7 @@ pub fn svg(v: &Value) -> R<String> {
         },
         Value::Layout(l) => match mma_operand_layouts().get(&l.to_string()) {
             Some(Some((r, c, what))) => {
-                let t = tv_tile_from_index(l, *r, *c)?;
+                let t = tv_tile_from_index("print_svg", l, *r, *c)?;
                 tv_picture(tv_title(l, &format!("({r},{c})"), Some(what)), &[("", &t)])
             }
             _ => layout_picture(v),

@@ -79,6 +79,18 @@ fn latex_of_a_huge_tile_is_refused() {
     assert!(e.detail.contains("print_latex") && e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
 }
 
+/// A TiledMMA picture visits at most 16 points per cell of the print limit: 2^31 atoms along M
+/// over a (256,1,2) tile give C 2^36 distinct thread parts (a `structured` fuzz finding: it ran
+/// into the 10 s statement limit), refused at once by the limit, which names how to raise it.
+#[test]
+fn tiled_mma_picture_with_too_many_points_is_refused() {
+    let t = std::time::Instant::now();
+    let e =
+        eval("print_svg(make_tiled_mma(SM90_64x128x32_F32E5M2E5M2_SS_TN, 2147483647:_256, <_256,_1,_2>))").unwrap_err();
+    assert!(e.detail.contains("points to visit") && e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
+    assert!(t.elapsed().as_secs() < 5, "took {:?}", t.elapsed());
+}
+
 /// A tile extent near i64::MAX is refused by the cell limit, not added past 64 bits (a
 /// `structured` fuzz finding: `k + n` overflowed).
 #[test]
@@ -291,7 +303,7 @@ proptest::proptest! {
         let l = Layout::new(IntTuple::T(vec![s0, s1]), IntTuple::T(vec![d0, d1]));
         let g = cute::render::grid::Grid::new(&Value::Layout(l.clone())).unwrap();
         let mut got = Vec::new();
-        g.each_first(&mut |m, n, idx| {
+        g.each_first("test", &mut |m, n, idx| {
             got.push((m, n, idx));
             Ok(())
         })

@@ -74,13 +74,13 @@ fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> R<Option<i64>> {
 }
 
 /// The points of one mode `s:d` (integer coordinates 0..size) at which its value
-/// (`crd2idx_int`) is seen first, in order, with the values: `None` where the mode is not a
-/// tree of positive integer extents and integer strides (the point-by-point path then gives
-/// `at`'s error), or more than 2^24 points remain after leaving out the coordinates along
-/// stride-0 leaves (they are 0 at a value's first point: a point is the smallest with its value
+/// (`crd2idx_int`) is seen first, in order, with the values: `Ok(None)` where the mode is
+/// not a tree of positive integer extents and integer strides (the point-by-point path then
+/// gives `at`'s error); `Err(n)` where `n` points, more than `max`, remain after leaving out
+/// the coordinates along stride-0 leaves (they are 0 at a value's first point: a point is the smallest with its value
 /// when its stride-0 coordinates are 0, and among those the order by index is the order of the
 /// other coordinates).
-fn first_parts(s: &IntTuple, d: &IntTuple) -> Option<Vec<(i64, i64)>> {
+fn first_parts(s: &IntTuple, d: &IntTuple, max: i64) -> Result<Option<Vec<(i64, i64)>>, i64> {
     fn leaves(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
         match (s, d) {
             (IntTuple::I(a), IntTuple::I(b)) if a.v > 0 => {
@@ -94,7 +94,9 @@ fn first_parts(s: &IntTuple, d: &IntTuple) -> Option<Vec<(i64, i64)>> {
         }
     }
     let mut flat = Vec::new();
-    leaves(s, d, &mut flat)?;
+    if leaves(s, d, &mut flat).is_none() {
+        return Ok(None);
+    }
     // (extent, weight of the coordinate in the index, stride) of the leaves that move the value
     let mut moving = Vec::new();
     let mut weight = 1i64;
@@ -102,11 +104,11 @@ fn first_parts(s: &IntTuple, d: &IntTuple) -> Option<Vec<(i64, i64)>> {
         if stride != 0 {
             moving.push((n, weight, stride));
         }
-        weight = weight.checked_mul(n)?;
+        weight = weight.checked_mul(n).ok_or(i64::MAX)?;
     }
-    let count = moving.iter().try_fold(1i64, |acc, &(n, _, _)| acc.checked_mul(n))?;
-    if count > 1 << 24 {
-        return None;
+    let count = moving.iter().try_fold(1i64, |acc, &(n, _, _)| acc.checked_mul(n)).unwrap_or(i64::MAX);
+    if count > max {
+        return Err(count);
     }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -119,7 +121,7 @@ fn first_parts(s: &IntTuple, d: &IntTuple) -> Option<Vec<(i64, i64)>> {
         // next coordinate, first leaf fastest (colexicographic, as the index counts)
         let mut k = 0;
         loop {
-            let Some(&(n, w, stride)) = moving.get(k) else { return Some(out) };
+            let Some(&(n, w, stride)) = moving.get(k) else { return Ok(Some(out)) };
             coord[k] += 1;
             index += w;
             value = value.wrapping_add(stride);
@@ -204,18 +206,35 @@ impl Grid {
     /// plain layout, `at(m, n)` is `(row(m) + col(n)) as i32` (wrapping, as `at`), so a row or
     /// column whose part an earlier one had is left out, and those are never enumerated: a
     /// coordinate along a stride-0 leaf is 0 at a part's first point. The statement clock ticks
-    /// at each point.
-    pub fn each_first(&self, f: &mut dyn FnMut(i64, i64, i64) -> R<()>) -> R<()> {
+    /// at each point. At most 16 points per cell of the print limit are visited: more is a
+    /// limit error naming `what` (a fuzz finding: 2^31 threads with distinct parts ran into the
+    /// statement's time limit).
+    pub fn each_first(&self, what: &str, f: &mut dyn FnMut(i64, i64, i64) -> R<()>) -> R<()> {
+        let lim = limit();
+        let max = lim.saturating_mul(16);
+        let too_many = |n: i64| {
+            let n = if n == i64::MAX { "more than 2^63".to_string() } else { n.to_string() };
+            EvalError::limit(format!(
+                "{what}: {n} (thread, value) points to visit, more than {max} (16 per cell of the limit of {lim} cells); \
+                 set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it"
+            ))
+        };
         let firsts = match &self.f {
             Func::Layout(l) => match (&l.shape, &l.stride) {
                 (IntTuple::T(s), IntTuple::T(d)) if s.len() == 2 && d.len() == 2 => {
-                    first_parts(&s[0], &d[0]).zip(first_parts(&s[1], &d[1]))
+                    let rows = first_parts(&s[0], &d[0], max).map_err(too_many)?;
+                    let cols = first_parts(&s[1], &d[1], max).map_err(too_many)?;
+                    rows.zip(cols)
                 }
                 _ => None,
             },
             _ => None,
         };
         let Some((rows, cols)) = firsts else {
+            let n = self.rows.max(0).checked_mul(self.cols.max(0)).unwrap_or(i64::MAX);
+            if n > max {
+                return Err(too_many(n));
+            }
             for m in 0..self.rows {
                 for n in 0..self.cols {
                     crate::eval::budget::tick()?;
@@ -224,6 +243,10 @@ impl Grid {
             }
             return Ok(());
         };
+        let n = (rows.len() as i64).saturating_mul(cols.len() as i64);
+        if n > max {
+            return Err(too_many(n));
+        }
         for &(m, r) in &rows {
             for &(n, c) in &cols {
                 crate::eval::budget::tick()?;

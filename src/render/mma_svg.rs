@@ -106,7 +106,7 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
         let cells = rows.checked_mul(extent.max(0)).filter(|&n| n <= 1 << 26).unwrap_or(0);
         let mut in_tile = vec![false; cells as usize];
         let mut elsewhere = std::collections::HashSet::new();
-        op.tv.each_first(&mut |tid, vid, idx| {
+        op.tv.each_first("print_svg", &mut |tid, vid, idx| {
             let (r, s) = (idx.rem_euclid(rows), idx.div_euclid(rows));
             let k = s * rows + r;
             let fresh = if (0..cells).contains(&k) && s >= 0 {

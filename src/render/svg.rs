@@ -202,7 +202,7 @@ fn tv_tile_from_index(what: &str, tv: &Layout, rows: i64, cols: i64) -> R<TvTile
     check_limit(what, g.rows, g.cols)?;
     check_limit(what, rows, cols)?;
     let mut owner = HashMap::new();
-    g.each_first(&mut |t, v, idx| {
+    g.each_first(what, &mut |t, v, idx| {
         if idx < 0 || idx >= rows * cols {
             return Err(EvalError::rule(
                 "TV(t, v) inside the tile",

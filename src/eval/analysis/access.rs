@@ -199,7 +199,10 @@ fn cover(mem: &Value, shape: &[i64]) -> R<Value> {
         if m <= 0 {
             return Err(EvalError::type_err(format!("the memory layout `{mem}` has an empty mode")));
         }
-        let r = (s + m - 1) / m * m;
+        // s rounded up to a multiple of m, without the sum `s + m - 1` passing 64 bits (a fuzz
+        // finding: a mode of size 2^63 - 1 overflowed)
+        let q = if s > 0 { (s - 1) / m + 1 } else { (s + m - 1) / m };
+        let r = q.checked_mul(m).ok_or_else(|| EvalError::overflow("*", dy(q), dy(m)))?;
         grow |= r != m;
         need.push(IntTuple::I(dy(r)));
     }

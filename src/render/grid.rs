@@ -77,9 +77,9 @@ fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> R<Option<i64>> {
 /// (`crd2idx_int`) is seen first, in order, with the values: `Ok(None)` where the mode is
 /// not a tree of positive integer extents and integer strides (the point-by-point path then
 /// gives `at`'s error); `Err(n)` where `n` points, more than `max`, remain after leaving out
-/// the coordinates along stride-0 leaves (they are 0 at a value's first point: a point is the smallest with its value
-/// when its stride-0 coordinates are 0, and among those the order by index is the order of the
-/// other coordinates).
+/// the coordinates along stride-0 leaves (they are 0 at a value's first point: a point is the
+/// smallest with its value when its stride-0 coordinates are 0, and among those the order by
+/// index is the order of the other coordinates).
 fn first_parts(s: &IntTuple, d: &IntTuple, max: i64) -> Result<Option<Vec<(i64, i64)>>, i64> {
     fn leaves(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
         match (s, d) {

@@ -880,21 +880,14 @@ pub fn congruent(a: &IntTuple, b: &IntTuple) -> Int {
 
 /// `weakly_congruent(a, b)`: a's profile is a coarsening of b's (static).
 pub fn weakly_congruent(a: &IntTuple, b: &IntTuple) -> Int {
-    match (a, b) {
-        (T(x), T(y)) => {
-            if x.len() != y.len() {
-                return false_t();
-            }
-            x.iter().zip(y).fold(true_t(), |acc, (p, q)| band(acc, weakly_congruent(p, q)))
-        }
-        (T(_), _) => false_t(),
-        _ => true_t(),
-    }
+    let r: R<Int> = leafwise(a, b, &mut |_, _| Ok(true_t()));
+    r.unwrap_or_else(|_| false_t())
 }
 
-/// `compatible(a, b)`: sizes agree at every leaf of a (`a == size(b)` there: dynamic when
-/// either side is dynamic).
-pub fn compatible(a: &IntTuple, b: &IntTuple) -> R<Int> {
+/// The tests that walk a's tree against b's: tuples of equal rank mode by mode (a static
+/// `_1` AND of the modes), a tuple against anything else false (static), and `leaf(x, y)`
+/// where a is not a tuple.
+fn leafwise<F: FnMut(&IntTuple, &IntTuple) -> R<Int>>(a: &IntTuple, b: &IntTuple, leaf: &mut F) -> R<Int> {
     match (a, b) {
         (T(x), T(y)) => {
             if x.len() != y.len() {
@@ -902,13 +895,19 @@ pub fn compatible(a: &IntTuple, b: &IntTuple) -> R<Int> {
             }
             let mut acc = true_t();
             for (p, q) in x.iter().zip(y) {
-                acc = band(acc, compatible(p, q)?);
+                acc = band(acc, leafwise(p, q, leaf)?);
             }
             Ok(acc)
         }
         (T(_), _) => Ok(false_t()),
-        _ => Ok(leaf_int(a, "compatible")?.eq(size(b)?)),
+        _ => leaf(a, b),
     }
+}
+
+/// `compatible(a, b)`: sizes agree at every leaf of a (`a == size(b)` there: dynamic when
+/// either side is dynamic).
+pub fn compatible(a: &IntTuple, b: &IntTuple) -> R<Int> {
+    leafwise(a, b, &mut |a, b| Ok(leaf_int(a, "compatible")?.eq(size(b)?)))
 }
 
 // ---- the same tests on any values (layouts, tilers, swizzles), as CuTe's templates see them --
@@ -1019,23 +1018,10 @@ pub fn compatible_value(a: &Value, b: &Value) -> R<Int> {
 
 /// `weakly_compatible(a, b)` (CuTe's older test): b's size at each leaf of a is divisible by a.
 pub fn weakly_compatible(a: &IntTuple, b: &IntTuple) -> R<Int> {
-    match (a, b) {
-        (T(x), T(y)) => {
-            if x.len() != y.len() {
-                return Ok(false_t());
-            }
-            let mut acc = true_t();
-            for (p, q) in x.iter().zip(y) {
-                acc = band(acc, weakly_compatible(p, q)?);
-            }
-            Ok(acc)
-        }
-        (T(_), _) => Ok(false_t()),
-        _ => {
-            let x = leaf_int(a, "weakly_compatible")?;
-            Ok(size(b)?.rem(x)?.eq(st(0)))
-        }
-    }
+    leafwise(a, b, &mut |a, b| {
+        let x = leaf_int(a, "weakly_compatible")?;
+        Ok(size(b)?.rem(x)?.eq(st(0)))
+    })
 }
 
 /// `evenly_divides(shape, tiler)`: `size(a) == size(b) * size(ceil_div(shape(a), b))` per mode.

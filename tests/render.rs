@@ -100,6 +100,20 @@ fn tiled_mma_picture_of_a_huge_tile_is_refused() {
     assert!(e.detail.contains("CUTE_PRINT_LIMIT"), "{e}");
 }
 
+/// A TiledMMA whose tile has no columns (`N = _-1`) and 2^41 rows of B's and C's grids: the
+/// picture draws A's 2 x 1 cells (threads 0 and 2^40, the second M atom's stride) and nothing
+/// of B and C (a `structured` fuzz finding: the walk over the empty grid's rows spun for
+/// minutes, outside the statement clock).
+#[test]
+fn tiled_mma_picture_with_an_empty_tile_is_quick() {
+    let t = std::time::Instant::now();
+    let svg = eval("print_svg(make_tiled_mma(SM61_DP2A, 2:_1099511627776, <_,_-1,()>))").unwrap();
+    assert!(svg.starts_with("<!--  Tile: (2,_-1,_1)  -->"), "{}", &svg[..100]);
+    assert_eq!(svg.matches("<rect ").count(), 2);
+    assert!(svg.contains(">T1099511627776</text>"));
+    assert!(t.elapsed().as_secs() < 5, "took {:?}", t.elapsed());
+}
+
 // ---- latex ----
 #[test]
 fn rank_one_is_padded() {

@@ -154,7 +154,10 @@ pub fn from_tv(tv: &Value, mem: &Value, elem: i64, shared: bool) -> R<Pattern> {
     let values = if threads == 0 { 0 } else { size / threads };
     let per = if shared { threads_per_group(elem) } else { 32 };
     let mut groups = Vec::new();
-    for w in 0..(threads + 31) / 32 {
+    // No values, no accesses: 2^63 - 1 threads of size 0 counted warps without end (and
+    // `threads + 31` overflowed; a structured fuzz finding).
+    let warps = if values <= 0 || threads <= 0 { 0 } else { threads / 32 + i64::from(threads % 32 != 0) };
+    for w in 0..warps {
         for v in 0..values {
             for g in (32 * w..(32 * w + 32).min(threads)).step_by(per as usize) {
                 let mut touches = Vec::new();
@@ -258,7 +261,9 @@ pub fn from_tiled_copy(c: &TiledCopy, mem: &Value, shared: bool) -> R<Pattern> {
         None => (32, 32),
     };
     let mut groups = Vec::new();
-    for w in 0..(threads + 31) / 32 {
+    // (as in `from_tv`: no values, no warps to walk)
+    let warps = if values <= 0 || threads <= 0 { 0 } else { threads / 32 + i64::from(threads % 32 != 0) };
+    for w in 0..warps {
         for k in 0..values / av.max(1) {
             for g in (32 * w..(32 * w + active).min(threads)).step_by(per as usize) {
                 let mut touches = Vec::new();

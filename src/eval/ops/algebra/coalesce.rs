@@ -2,7 +2,7 @@
 //! from `layout.hpp` (`detail::bw_coalesce`). Only *static* modes merge: a dynamic layout
 //! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
 
-use super::util::{concat, flat_modes, from_modes, leaf_int, lmode, lrank};
+use super::util::{concat, flat_modes, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, I, T};
@@ -50,7 +50,7 @@ pub struct CoalesceTrace {
 /// as the trace holds them.
 fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple), mut trace: Option<&mut CoalesceTrace>) -> R<Layout> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
-    let mut new: Vec<(Int, IntTuple)> = vec![init];
+    let mut new: Modes = smallvec::smallvec![init];
     let mut front = flat.len();
     for (k, (s, d)) in flat.iter().enumerate().rev() {
         let s = *s;
@@ -87,7 +87,7 @@ fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple), mut trace: Optio
         }
         return Ok(Layout::new(I(st(1)), I(st(0))));
     }
-    Ok(from_modes(new))
+    Ok(from_modes(&new))
 }
 
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
@@ -100,6 +100,14 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     bw_coalesce(&flat, last, None)
 }
 
+/// `coalesce` of a layout given by its flat modes (at least one).
+pub fn coalesce_modes(flat: &[(Int, IntTuple)]) -> R<Layout> {
+    let Some((last, rest)) = flat.split_last() else {
+        return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
+    };
+    bw_coalesce(rest, last.clone(), None)
+}
+
 /// `coalesce(L)` and the decisions that led to it (for `explain`).
 pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
     let mut flat = flat_modes(l, "coalesce")?;
@@ -110,7 +118,7 @@ pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
     let mut t = CoalesceTrace { flat: Vec::new(), dropped: vec![false; n], joins_next: vec![false; n] };
     let r = bw_coalesce(&flat, last.clone(), Some(&mut t))?;
     flat.push(last);
-    t.flat = flat;
+    t.flat = flat.into_vec();
     Ok((r, t))
 }
 
@@ -178,12 +186,13 @@ pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 /// `coalesce(shape)`: merge neighbouring modes of the flattened shape that are both static or
 /// both dynamic (`(_2,_3,4,5)` → `(_6,20)`).
 pub fn coalesce_shape(s: &IntTuple) -> R<IntTuple> {
-    let leaves = s.leaves();
+    let mut leaves = Leaves::new();
+    leaf_refs(s, &mut leaves);
     let Some((first, rest)) = leaves.split_first() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty shape {s}")));
     };
     if !s.is_tuple() {
-        return Ok(first.clone());
+        return Ok((*first).clone());
     }
     let mut out = vec![leaf_int(first, "coalesce")?];
     for a in rest {

@@ -3,9 +3,9 @@
 //! Post: the result is ordered (strides increasing), disjoint from L (their images meet only at
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
-use super::coalesce::{coalesce, coalesce_shape};
+use super::coalesce::{coalesce, coalesce_modes, coalesce_shape};
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
-use super::util::{compact_col_major, leaf_int, leaf_refs, Leaves};
+use super::util::{compact_col_major, congruent_modes, leaf_int, leaf_refs, Leaves, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -108,9 +108,21 @@ fn complement_impl(
     }
     let rest_shape = coalesce_shape(&ceil_div(cotarget, &I(new_stride))?)?;
     let rest_stride = compact_col_major(&rest_shape, new_stride)?;
-    let rs = T(result_shape.into_iter().map(I).collect());
-    let rd = T(result_stride.into_iter().map(I).collect());
-    let res = coalesce(&Layout::new(T(vec![rs, rest_shape]), T(vec![rd, rest_stride])))?;
+    // coalesce((result, rest)): its flat modes are the result's, then the rest's (a compact
+    // stride has its shape's form), so they are gathered without building the tuple first.
+    let rest = Layout::new(rest_shape, rest_stride);
+    let res = match congruent_modes(&rest) {
+        Some(tail) => {
+            let mut modes: Modes = result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, I(*d))).collect();
+            modes.extend(tail);
+            coalesce_modes(&modes)?
+        }
+        None => {
+            let rs = T(result_shape.into_iter().map(I).collect());
+            let rd = T(result_stride.into_iter().map(I).collect());
+            coalesce(&Layout::new(T(vec![rs, rest.shape]), T(vec![rd, rest.stride])))?
+        }
+    };
     if inexact && check {
         check_complement(shape, stride, cotarget, &res);
     }

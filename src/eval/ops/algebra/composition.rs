@@ -194,8 +194,9 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     }
     let lshape = |k: usize| leaf_int(&lsv[k], "composition");
 
-    let mut result_shape: Vec<IntTuple> = Vec::with_capacity(r);
-    let mut result_stride: Vec<IntTuple> = Vec::with_capacity(r);
+    // (no capacity up front: a single mode, the common answer, is returned without them)
+    let mut result_shape: Vec<IntTuple> = Vec::new();
+    let mut result_stride: Vec<IntTuple> = Vec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
     for (i, curr_stride) in lstride.iter().enumerate().take(r - 1) {
@@ -347,6 +348,21 @@ pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 16]>;
 /// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
 /// strides or non-positive shapes).
 pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<FlatModes<O>> {
+    // Shape and stride of the same form (nearly always): one walk over both.
+    fn same_form<O: Off>(s: &IntTuple, d: &IntTuple, out: &mut FlatModes<O>) -> Option<()> {
+        match (s, d) {
+            (I(a), I(b)) if a.v > 0 => {
+                out.push((O::of(a.v), O::of(b.v)));
+                Some(())
+            }
+            (T(a), T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| same_form(x, y, out)),
+            _ => None,
+        }
+    }
+    let mut out = FlatModes::new();
+    if same_form(&l.shape, &l.stride, &mut out).is_some() && !out.is_empty() {
+        return Some(out);
+    }
     let (mut s, mut d) = (Leaves::new(), Leaves::new());
     leaf_refs(&l.shape, &mut s);
     leaf_refs(&l.stride, &mut d);

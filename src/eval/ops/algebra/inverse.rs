@@ -2,28 +2,39 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::coalesce;
+use super::coalesce::{coalesce, coalesce_modes};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
-use super::util::size_of;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
+use super::util::{size_of, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple::{gcd, get_mode};
 
+/// Integers inline up to 8 (the inverses' working lists; no allocation for most layouts).
+type Ints = smallvec::SmallVec<[Int; 8]>;
+
+/// The modes of a tuple, by reference (a non-tuple is its own single mode).
+fn modes_ref(t: &IntTuple) -> &[IntTuple] {
+    match t {
+        T(v) => v,
+        x => std::slice::from_ref(x),
+    }
+}
+
 /// Coalesced layout as (shape, stride) leaves, wrapped to tuples, plus the exclusive prefix
 /// products of the shape `(_1, s0, s0*s1, ...)`.
-fn prepared(l: &Layout, what: &str) -> R<(Vec<Int>, Vec<Int>, Vec<Int>)> {
+fn prepared(l: &Layout, what: &str) -> R<(Ints, Ints, Ints)> {
     let c = coalesce(l)?;
-    let shape: Vec<Int> = c.shape.modes().iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
-    let stride: Vec<Int> = c.stride.modes().iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
+    let shape: Ints = modes_ref(&c.shape).iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
+    let stride: Ints = modes_ref(&c.stride).iter().map(|x| leaf_int(x, what)).collect::<R<_>>()?;
     if shape.len() != stride.len() {
         return Err(EvalError::rule("mismatched ranks", format!("{what} of {l}")));
     }
-    let mut pre = vec![st(1)];
+    let mut pre: Ints = smallvec::smallvec![st(1)];
     for s in &shape {
         let b = *pre.last().unwrap_or(&st(1));
         pre.push(s.mul(b)?);
@@ -35,14 +46,20 @@ fn tup(v: Vec<Int>) -> IntTuple {
     T(v.into_iter().map(I).collect())
 }
 
+/// `coalesce(rshape:rstride)` of two flat lists of integers (what the inverses end with).
+fn coalesce_flat(rshape: &[Int], rstride: &[Int]) -> R<Layout> {
+    let modes: Modes = rshape.iter().zip(rstride).map(|(s, d)| (*s, I(*d))).collect();
+    coalesce_modes(&modes)
+}
+
 /// `right_inverse(L)`: a layout R with `L(R(i)) == i` for all `i < size(R)`, built from the
 /// static strides of L only (dynamic strides are ignored).
 pub fn right_inverse(l: &Layout) -> R<Layout> {
     let (shape, stride, pre) = prepared(l, "right_inverse")?;
     let keyed: Vec<(i64, usize)> = stride.iter().enumerate().filter(|(_, d)| d.s).map(|(k, d)| (d.v, k)).collect();
     let sorted = exchange_sort_by_key(keyed);
-    let mut rshape = vec![st(1)];
-    let mut rstride = vec![st(0)];
+    let mut rshape: Ints = smallvec::smallvec![st(1)];
+    let mut rstride: Ints = smallvec::smallvec![st(0)];
     let mut curr = st(1);
     for (_, i) in sorted {
         let (ishape, istride) = (shape[i], stride[i]);
@@ -52,7 +69,7 @@ pub fn right_inverse(l: &Layout) -> R<Layout> {
             curr = ishape.mul(istride)?;
         }
     }
-    coalesce(&Layout::new(tup(rshape), tup(rstride)))
+    coalesce_flat(&rshape, &rstride)
 }
 
 /// `left_inverse(L)`: a layout R with `R(L(i)) == i` for injective L (static strides only).
@@ -62,28 +79,35 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
         return Err(EvalError::rule("left inverse requires static strides", format!("{l} has dynamic strides")));
     }
     let sorted = exchange_sort_by_key(stride.iter().enumerate().map(|(k, d)| (d.v, k)).collect());
-    let mut rshape: Vec<Int> = vec![];
-    let mut rstride = vec![st(0)];
+    let mut rshape = Ints::new();
+    let mut rstride: Ints = smallvec::smallvec![st(0)];
+    // `product(rshape)`, kept as it grows (the product of no modes is `_1`; `_1 * x` is x); the
+    // last mode pushed is multiplied in when the next one needs it, as `product` would be.
+    let (mut sz, mut unmul) = (st(1), None);
     for &(_, i) in &sorted {
         let istride = stride[i];
         if istride.is_const(0) {
             continue;
         }
-        let sz = product(&tup(rshape.clone()))?;
+        if let Some(m) = unmul.take() {
+            sz = sz.mul(m)?;
+        }
         if sz.v == 0 || istride.v.wrapping_rem(sz.v) != 0 {
             return Err(EvalError::rule(
                 "left inverse divisibility condition",
                 format!("stride {istride} of {l} is not divisible by {sz}"),
             ));
         }
-        rshape.push(istride.div(sz)?);
+        let m = istride.div(sz)?;
+        rshape.push(m);
+        unmul = Some(m);
         rstride.push(pre[i]);
     }
     let Some(&(_, last)) = sorted.last() else {
         return Err(EvalError::rule("index out of range", format!("left_inverse of {l}")));
     };
     rshape.push(shape[last]);
-    coalesce(&Layout::new(tup(rshape), tup(rstride)))
+    coalesce_flat(&rshape, &rstride)
 }
 
 /// Record a warning when `right_inverse(L) = ri` does not satisfy `L(ri(i)) == i` (CuTe's

@@ -16,7 +16,9 @@ mod inverse;
 pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
-pub use coalesce::{coalesce, coalesce_profile, coalesce_shape, coalesce_traced, coalesce_x, CoalesceTrace};
+pub use coalesce::{
+    coalesce, coalesce_modes, coalesce_profile, coalesce_shape, coalesce_traced, coalesce_x, CoalesceTrace,
+};
 pub use complement::{complement, complement_cosize, complement_traced, ComplementTrace};
 pub use composition::{
     check_composition, composition, composition_raw, composition_tiler, composition_tiler_raw, Tiler, CHECK_LIMIT,

@@ -33,7 +33,7 @@ pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
 /// Flat leaves of shape and stride, paired (CuTe flattens both separately and indexes them
 /// together, so they need the same number of leaves, not the same nesting). Shapes must be
 /// integers; strides may be integers or ScaledBasis elements (identity layouts).
-pub fn flat_modes(l: &Layout, what: &str) -> R<Vec<(Int, IntTuple)>> {
+pub fn flat_modes(l: &Layout, what: &str) -> R<Modes> {
     // Leaves by reference: no clone of the trees, no allocation for up to 16 leaves.
     let (mut s, mut d) = (Leaves::new(), Leaves::new());
     leaf_refs(&l.shape, &mut s);
@@ -53,6 +53,30 @@ pub fn flat_modes(l: &Layout, what: &str) -> R<Vec<(Int, IntTuple)>> {
         .collect()
 }
 
+/// The flat modes of a layout whose shape and stride have the same form, leaf for leaf, with
+/// integer shapes and integer or ScaledBasis strides (nearly every layout); `None` otherwise,
+/// and for the empty layout. Leaf-by-leaf operations (`filter_zeros`) can then work on the
+/// modes directly.
+pub fn congruent_modes(l: &Layout) -> Option<Modes> {
+    fn go(s: &IntTuple, d: &IntTuple, out: &mut Modes) -> Option<()> {
+        match (s, d) {
+            (I(a), I(_) | Basis(..)) => {
+                out.push((*a, d.clone()));
+                Some(())
+            }
+            (T(a), T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out)),
+            _ => None,
+        }
+    }
+    let mut out = Modes::new();
+    go(&l.shape, &l.stride, &mut out)?;
+    (!out.is_empty()).then_some(out)
+}
+
+/// A layout's flat `(shape, stride)` modes, inline up to 6 (no allocation for most layouts;
+/// a larger inline buffer costs more in copies than it saves).
+pub type Modes = smallvec::SmallVec<[(Int, IntTuple); 6]>;
+
 /// The leaves of a tuple, by reference, inline up to 16.
 pub(crate) type Leaves<'a> = smallvec::SmallVec<[&'a IntTuple; 16]>;
 
@@ -66,12 +90,15 @@ pub(crate) fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Leaves<'a>) {
 
 /// Build a layout from flat modes: a single mode is a plain `s:d`, more are a flat tuple (this
 /// is how `bw_coalesce` ends).
-pub fn from_modes(mut v: Vec<(Int, IntTuple)>) -> Layout {
-    if v.len() == 1 {
-        let (s, d) = v.remove(0);
-        Layout::new(I(s), d)
+pub fn from_modes(v: &[(Int, IntTuple)]) -> Layout {
+    if let [(s, d)] = v {
+        Layout::new(I(*s), d.clone())
     } else {
-        let (s, d): (Vec<_>, Vec<_>) = v.into_iter().map(|(s, d)| (I(s), d)).unzip();
+        let (mut s, mut d) = (Vec::with_capacity(v.len()), Vec::with_capacity(v.len()));
+        for (a, b) in v {
+            s.push(I(*a));
+            d.push(b.clone());
+        }
         Layout::new(T(s), T(d))
     }
 }

@@ -152,7 +152,18 @@ pub fn filter_zeros_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 
 /// `filter(L)` = `coalesce(filter_zeros(L))`: removes stride-0 and size-1 modes.
 pub fn filter(l: &Layout) -> R<Layout> {
-    crate::eval::ops::algebra::coalesce(&filter_zeros(l)?)
+    use crate::eval::ops::algebra::{coalesce, coalesce_modes, util::congruent_modes};
+    // Shape and stride of the same form (nearly always): `filter_zeros` acts leaf by leaf, so
+    // the modes are filtered as `coalesce` flattens them, without building the filtered layout.
+    if let Some(mut modes) = congruent_modes(l) {
+        for (s, d) in modes.iter_mut() {
+            if matches!(d, I(z) if z.is_const(0)) {
+                *s = st(1);
+            }
+        }
+        return coalesce_modes(&modes);
+    }
+    coalesce(&filter_zeros(l)?)
 }
 
 /// `filter(L, profile)`: filter at the terminals of the profile.

@@ -9,7 +9,7 @@
 // A failure carries both values of a failed assert: large, and rare.
 #![allow(clippy::result_large_err)]
 
-use crate::eval::builtins::TArg;
+use crate::eval::builtins::{FnvMap, TArg};
 use crate::eval::error::{ErrorKind, EvalError};
 use crate::eval::explain;
 use crate::eval::int::Int;
@@ -20,8 +20,6 @@ use crate::eval::printed;
 use crate::eval::value::Value;
 use crate::parser::ast::{self, BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// An evaluation error located in the source: the algebra's error plus the span to underline.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,30 +150,12 @@ pub const TAG_NAMES: &[&str] = &[
 /// The name under which the last printed value is available (besides a lone `_` in the REPL).
 pub const LAST_NAME: &str = "last";
 
-/// FNV-1a: the bindings are looked up on every name and call, with short keys and no
-/// adversary; SipHash costs more than the lookup is worth.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
 /// The environment and the evaluation rules.
 #[derive(Default)]
 pub struct Interp {
     /// Bindings in the order they were first made (for `:vars`).
     vars: Vec<(String, Value)>,
-    index: HashMap<String, usize, BuildHasherDefault<Fnv>>,
+    index: FnvMap<String, usize>,
     /// The value of the last expression statement (not text).
     last: Option<Value>,
     /// REPL mode: a statement that is exactly `_` shows the last value.

@@ -4,11 +4,10 @@
 //! through it; help, completion, the README's function table and the registry tests read it.
 //! May import: `eval`, `render`, `decode`. Never the parser, the interpreter, the session or a terminal.
 
-use crate::eval::builtins::{self, Slot};
+use crate::eval::builtins::{self, FnvMap, Slot};
 pub use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::R;
 use crate::eval::value::Value;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// `print_latex` of an MMA atom, TiledMMA or TiledCopy is the atoms module's picture, of
@@ -52,8 +51,8 @@ fn all_forms() -> Vec<&'static [Form]> {
     v
 }
 
-fn index() -> &'static HashMap<&'static str, Slot> {
-    static IDX: OnceLock<HashMap<&'static str, Slot>> = OnceLock::new();
+fn index() -> &'static FnvMap<&'static str, Slot> {
+    static IDX: OnceLock<FnvMap<&'static str, Slot>> = OnceLock::new();
     IDX.get_or_init(|| builtins::index_of(registry(), &all_forms()))
 }
 

@@ -241,8 +241,29 @@ pub struct Slot {
 
 /// One slot per name of `table` (the name is unique: a second entry is a programming error that
 /// `tests/registry.rs` reports), with the forms of `forms` counted for template arguments.
-pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> HashMap<&'static str, Slot> {
-    let mut m: HashMap<&'static str, Slot> = HashMap::new();
+/// FNV-1a: names are looked up on every call and binding, with short keys and no adversary;
+/// SipHash costs more than the lookup is worth.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// A hash map keyed by short names.
+pub type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> FnvMap<&'static str, Slot> {
+    let mut m: FnvMap<&'static str, Slot> = FnvMap::default();
     for b in table.iter() {
         m.entry(b.name).or_insert(Slot { entry: b, targs: b.sig.contains('<') });
     }
@@ -254,8 +275,8 @@ pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> HashMap
     m
 }
 
-fn index() -> &'static HashMap<&'static str, Slot> {
-    static IDX: OnceLock<HashMap<&'static str, Slot>> = OnceLock::new();
+fn index() -> &'static FnvMap<&'static str, Slot> {
+    static IDX: OnceLock<FnvMap<&'static str, Slot>> = OnceLock::new();
     IDX.get_or_init(|| index_of(registry(), forms()))
 }
 

@@ -342,8 +342,8 @@ pub(crate) fn check_law(f64: impl FnOnce() -> Law, f128: impl FnOnce() -> Law) {
     }
 }
 
-/// A layout's flat integer modes, inline up to 16 (no allocation per law check).
-pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 16]>;
+/// A layout's flat integer modes, inline up to 8 (no allocation per law check for most).
+pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 8]>;
 
 /// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
 /// strides or non-positive shapes).

@@ -73,9 +73,9 @@ pub fn congruent_modes(l: &Layout) -> Option<Modes> {
     (!out.is_empty()).then_some(out)
 }
 
-/// A layout's flat `(shape, stride)` modes, inline up to 6 (no allocation for most layouts;
+/// A layout's flat `(shape, stride)` modes, inline up to 4 (no allocation for most layouts;
 /// a larger inline buffer costs more in copies than it saves).
-pub type Modes = smallvec::SmallVec<[(Int, IntTuple); 6]>;
+pub type Modes = smallvec::SmallVec<[(Int, IntTuple); 4]>;
 
 /// The leaves of a tuple, by reference, inline up to 16.
 pub(crate) type Leaves<'a> = smallvec::SmallVec<[&'a IntTuple; 16]>;

@@ -41,8 +41,32 @@ const CHAR_W: i64 = 7;
 /// Height of the title band.
 const TITLE_H: i64 = 28;
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+fn escape(s: &str) -> std::borrow::Cow<'_, str> {
+    // Most labels are numbers and names: nothing to replace, nothing to allocate.
+    if !s.contains(['&', '<', '>', '"']) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;"))
+}
+
+/// `v` in decimal at the end of `out` (the pictures write a few numbers per cell).
+fn push_i64(out: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut n = v.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    // ASCII digits: each byte is its own char.
+    out.extend(buf[at..].iter().map(|&d| d as char));
 }
 
 /// An SVG document under construction: elements in drawing order, the size fixed at the end.
@@ -65,30 +89,79 @@ impl Canvas {
         self.width = self.width.max(x);
         self.height = self.height.max(y);
     }
+    // The elements are written piece by piece rather than through `format!`: a picture can hold a
+    // million cells.
     fn rect(&mut self, x: i64, y: i64, w: i64, h: i64, fill: &str) {
         if self.full() {
             return;
         }
-        let _ = writeln!(
-            self.body,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"rgb({fill})\" stroke=\"black\"/>"
-        );
+        let b = &mut self.body;
+        b.push_str("<rect x=\"");
+        push_i64(b, x);
+        b.push_str("\" y=\"");
+        push_i64(b, y);
+        b.push_str("\" width=\"");
+        push_i64(b, w);
+        b.push_str("\" height=\"");
+        push_i64(b, h);
+        b.push_str("\" fill=\"rgb(");
+        b.push_str(fill);
+        b.push_str(")\" stroke=\"black\"/>\n");
         self.grow(x + w, y + h);
     }
     fn text(&mut self, x: i64, y: i64, size: i64, s: &str) {
+        self.text_parts(x, y, size, "", s);
+    }
+    /// A text element whose text is `prefix` then `s` (escaped).
+    fn text_parts(&mut self, x: i64, y: i64, size: i64, prefix: &str, s: &str) {
         if self.full() {
             return;
         }
-        let _ = writeln!(self.body, "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\">{}</text>", escape(s));
+        self.text_open(x, y, size);
+        let b = &mut self.body;
+        b.push_str(&escape(prefix));
+        b.push_str(&escape(s));
+        b.push_str("</text>\n");
+    }
+    fn text_open(&mut self, x: i64, y: i64, size: i64) {
+        let b = &mut self.body;
+        b.push_str("<text x=\"");
+        push_i64(b, x);
+        b.push_str("\" y=\"");
+        push_i64(b, y);
+        b.push_str("\" font-size=\"");
+        push_i64(b, size);
+        b.push_str("\">");
+    }
+    /// A text element showing `prefix` (no markup in it) followed by the number `v`.
+    fn text_num(&mut self, x: i64, y: i64, size: i64, prefix: &str, v: i64) {
+        if self.full() {
+            return;
+        }
+        self.text_open(x, y, size);
+        let b = &mut self.body;
+        b.push_str(prefix);
+        push_i64(b, v);
+        b.push_str("</text>\n");
     }
     fn line(&mut self, x1: i64, y1: i64, x2: i64, y2: i64, colour: &str, width: i64) {
         if self.full() {
             return;
         }
-        let _ = writeln!(
-            self.body,
-            "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{colour}\" stroke-width=\"{width}\"/>"
-        );
+        let b = &mut self.body;
+        b.push_str("<line x1=\"");
+        push_i64(b, x1);
+        b.push_str("\" y1=\"");
+        push_i64(b, y1);
+        b.push_str("\" x2=\"");
+        push_i64(b, x2);
+        b.push_str("\" y2=\"");
+        push_i64(b, y2);
+        b.push_str("\" stroke=\"");
+        b.push_str(colour);
+        b.push_str("\" stroke-width=\"");
+        push_i64(b, width);
+        b.push_str("\"/>\n");
     }
     /// Title lines at the top left (the first in bold), widening the page to fit them.
     fn title(&mut self, lines: &[String]) -> i64 {
@@ -191,8 +264,11 @@ fn layout_picture(v: &Value) -> R<String> {
 pub struct TvTile {
     pub rows: i64,
     pub cols: i64,
-    pub owner: HashMap<(i64, i64), (i64, i64)>,
+    pub owner: CellOwners,
 }
+
+/// The first (thread, value) at each (m, n) (FNV: a picture looks up each cell three times).
+pub type CellOwners = crate::eval::builtins::FnvMap<(i64, i64), (i64, i64)>;
 
 /// A TV layout (plain: (t, v) -> index in the column-major (M, N) tile) over its tile.
 fn tv_tile_from_index(what: &str, tv: &Layout, rows: i64, cols: i64) -> R<TvTile> {
@@ -201,7 +277,7 @@ fn tv_tile_from_index(what: &str, tv: &Layout, rows: i64, cols: i64) -> R<TvTile
     })?;
     check_limit(what, g.rows, g.cols)?;
     check_limit(what, rows, cols)?;
-    let mut owner = HashMap::new();
+    let mut owner = CellOwners::default();
     g.each_first(what, &mut |t, v, idx| {
         if idx < 0 || idx >= rows * cols {
             return Err(EvalError::rule(
@@ -224,7 +300,7 @@ fn tv_tile_from_coords(what: &str, l: &Layout, rows: i64, cols: i64) -> R<TvTile
     };
     check_limit(what, nt, nv)?;
     check_limit(what, rows, cols)?;
-    let mut owner = HashMap::new();
+    let mut owner = CellOwners::default();
     if nt <= 0 || nv <= 0 {
         return Ok(TvTile { rows, cols, owner });
     }
@@ -254,17 +330,17 @@ fn too_big() -> EvalError {
 /// thick lines where neighbouring cells belong to different warps.
 fn draw_tv(c: &mut Canvas, t: &TvTile, x0: i64, y0: i64, cw: i64) {
     for n in 0..t.cols {
-        c.text(x0 + n * cw + cw / 2, y0 - 10, 10, &n.to_string());
+        c.text_num(x0 + n * cw + cw / 2, y0 - 10, 10, "", n);
     }
     for m in 0..t.rows {
-        c.text(x0 - 14, y0 + m * CELL_H + CELL_H / 2, 10, &m.to_string());
+        c.text_num(x0 - 14, y0 + m * CELL_H + CELL_H / 2, 10, "", m);
         for n in 0..t.cols {
             let (x, y) = (x0 + n * cw, y0 + m * CELL_H);
             match t.owner.get(&(m, n)) {
                 Some(&(tid, vid)) => {
                     c.rect(x, y, cw, CELL_H, tv_colour(tid));
-                    c.text(x + cw / 2, y + CELL_H / 4 + 1, 9, &format!("T{tid}"));
-                    c.text(x + cw / 2, y + 3 * CELL_H / 4, 9, &format!("V{vid}"));
+                    c.text_num(x + cw / 2, y + CELL_H / 4 + 1, 9, "T", tid);
+                    c.text_num(x + cw / 2, y + 3 * CELL_H / 4, 9, "V", vid);
                 }
                 None => c.rect(x, y, cw, CELL_H, "255,255,255"),
             }

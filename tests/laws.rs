@@ -10,7 +10,6 @@ use cute::eval::error::take_warnings;
 use cute::eval::int::Int;
 use cute::eval::int_tuple::IntTuple::{self, I, T};
 use cute::eval::layout::Layout;
-use cute::eval::ops::algebra::util::eval_idx;
 use cute::eval::ops::algebra::{
     check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition, composition_raw,
     left_inverse, right_inverse, Tiler,
@@ -126,6 +125,34 @@ fn layout(r: &mut Rng, st: Stat, injective: bool) -> Layout {
 
 fn stat(r: &mut Rng) -> Stat {
     r.pick(&[Stat::Static, Stat::Static, Stat::Dynamic, Stat::Mixed])
+}
+
+/// The test's own evaluator of a layout at a 1-D index, as CuTe's `crd2idx(int, shape, stride)`
+/// (the last mode takes the rest): it shares no code with the law checks it is held against.
+/// `None` where CuTe would not compile or the value overflows.
+fn eval_idx(shape: &IntTuple, stride: &IntTuple, c: i64) -> Option<i64> {
+    match (shape, stride) {
+        (I(_), I(d)) => c.checked_mul(d.v),
+        (T(ss), T(ds)) => {
+            if ss.len() != ds.len() || ss.is_empty() {
+                return None;
+            }
+            let n = ss.len();
+            let mut acc: i64 = 0;
+            let mut c = c;
+            for k in 0..n - 1 {
+                let p = cute::eval::ops::tuple::product(&ss[k]).ok()?.v;
+                if p == 0 {
+                    return None;
+                }
+                let (div, m) = (c.checked_div(p)?, c.checked_rem(p)?);
+                acc = acc.checked_add(eval_idx(&ss[k], &ds[k], m)?)?;
+                c = div;
+            }
+            acc.checked_add(eval_idx(&ss[n - 1], &ds[n - 1], c)?)
+        }
+        _ => None,
+    }
 }
 
 fn ev(l: &Layout, i: i64) -> i64 {

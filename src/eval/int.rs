@@ -26,7 +26,11 @@ impl fmt::Display for Int {
 
 /// `v` in decimal, written in one piece (printing is a large part of a script's time).
 pub fn write_i64(f: &mut impl fmt::Write, v: i64) -> fmt::Result {
-    let mut buf = [0u8; 20];
+    f.write_str(decimal(v, &mut [0; 20]))
+}
+
+/// `v` in decimal, in `buf` (no allocation; the pictures write a few numbers per cell).
+pub fn decimal(v: i64, buf: &mut [u8; 20]) -> &str {
     let mut at = buf.len();
     let mut n = v.unsigned_abs();
     loop {
@@ -37,11 +41,13 @@ pub fn write_i64(f: &mut impl fmt::Write, v: i64) -> fmt::Result {
             break;
         }
     }
+    // i64::MIN has 19 digits, so there is room for its sign.
     if v < 0 {
-        f.write_str("-")?;
+        at -= 1;
+        buf[at] = b'-';
     }
-    // Only ASCII digits were written.
-    f.write_str(std::str::from_utf8(&buf[at..]).unwrap_or("?"))
+    // Only ASCII was written.
+    std::str::from_utf8(&buf[at..]).unwrap_or("?")
 }
 
 /// Static integer `_v`.

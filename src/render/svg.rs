@@ -51,22 +51,7 @@ fn escape(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// `v` in decimal at the end of `out` (the pictures write a few numbers per cell).
 fn push_i64(out: &mut String, v: i64) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut n = v.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if v < 0 {
-        out.push('-');
-    }
-    // ASCII digits: each byte is its own char.
-    out.extend(buf[at..].iter().map(|&d| d as char));
+    out.push_str(crate::eval::int::decimal(v, &mut [0; 20]));
 }
 
 /// An SVG document under construction: elements in drawing order, the size fixed at the end.

@@ -130,33 +130,6 @@ pub fn compact_col_major(shape: &IntTuple, current: Int) -> R<IntTuple> {
     crate::eval::ops::tuple::compact_col_major(shape, &I(current))
 }
 
-/// Evaluate a layout at a 1-D index the way CuTe's `crd2idx(int, shape, stride)` does (the
-/// last mode takes the rest). `None` where CuTe would not compile or the value overflows.
-pub fn eval_idx(shape: &IntTuple, stride: &IntTuple, c: i64) -> Option<i64> {
-    match (shape, stride) {
-        (I(_), I(d)) => c.checked_mul(d.v),
-        (T(ss), T(ds)) => {
-            if ss.len() != ds.len() || ss.is_empty() {
-                return None;
-            }
-            let n = ss.len();
-            let mut acc: i64 = 0;
-            let mut c = c;
-            for k in 0..n - 1 {
-                let p = product(&ss[k]).ok()?.v;
-                if p == 0 {
-                    return None;
-                }
-                let (div, m) = (c.checked_div(p)?, c.checked_rem(p)?);
-                acc = acc.checked_add(eval_idx(&ss[k], &ds[k], m)?)?;
-                c = div;
-            }
-            acc.checked_add(eval_idx(&ss[n - 1], &ds[n - 1], c)?)
-        }
-        _ => None,
-    }
-}
-
 /// Size of a layout's domain as a plain number, if it can be computed.
 pub fn size_of(l: &Layout) -> Option<i64> {
     product(&l.shape).ok().map(|i| i.v)

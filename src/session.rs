@@ -288,7 +288,7 @@ impl Session {
             let executed = self.interp.run(stmt);
             // (the clock stops: REPL hints and help evaluate outside any statement)
             crate::eval::budget::start(None);
-            let r = match executed {
+            let mut r = match executed {
                 Ok(Produced::Gemm(g)) => {
                     commit!();
                     run_gemm(&g)
@@ -323,10 +323,10 @@ impl Session {
             });
             let c = self.opts.color_values;
             let out = &mut sink;
-            match &r {
+            match &mut r {
                 Ok(p @ (Produced::Value(_) | Produced::Last)) => {
                     let v = match p {
-                        Produced::Value(v) => Some(v),
+                        Produced::Value(v) => Some(&*v),
                         _ => self.interp.last(),
                     };
                     // (room for a usual value at once: `to_string` would grow the string 3-4 times)
@@ -351,10 +351,11 @@ impl Session {
                     if self.opts.echo && !matches!(stmt.kind, crate::parser::ast::StmtKind::Explain(_)) {
                         let _ = writeln!(out, "{code}  =>{comment}");
                     }
-                    let _ = out.write_all(t.as_bytes());
-                    if !t.ends_with('\n') {
-                        let _ = out.write_all(b"\n");
+                    let mut bytes = std::mem::take(t).into_bytes();
+                    if bytes.last() != Some(&b'\n') {
+                        bytes.push(b'\n');
                     }
+                    out.write_owned(bytes);
                 }
                 Ok(Produced::AssertPassed) => {
                     self.stats.passed += 1;
@@ -373,7 +374,6 @@ impl Session {
                     warnings.push(hint);
                 }
             }
-            let mut r = r;
             if expects_warning && warnings.is_empty() && r.is_ok() {
                 r = Err(Failure::Error(Located {
                     error: crate::eval::error::EvalError::rule(
@@ -457,6 +457,16 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
+    /// Output the sink may keep as it is: while on trial it is held without a copy (a picture
+    /// can be hundreds of megabytes; copying it doubled the memory a statement needs).
+    fn write_owned(&mut self, bytes: Vec<u8>) {
+        match &mut self.held {
+            Some(h) => h.push((false, bytes)),
+            None => {
+                let _ = self.out.write_all(&bytes);
+            }
+        }
+    }
     /// A diagnostic (see [`emit`]).
     fn emit(&mut self, text: &str) {
         match &mut self.held {

@@ -169,13 +169,20 @@ impl Canvas {
             return Err(super::grid::too_many_bytes("print_svg"));
         }
         let (w, h) = (self.width + 8, self.height + 8);
-        Ok(format!(
+        let head = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
              <title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-             <g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n{}</g>\n</svg>",
-            escape(title),
-            self.body
-        ))
+             <g font-family=\"monospace\" text-anchor=\"middle\" dominant-baseline=\"central\">\n",
+            escape(title)
+        );
+        const TAIL: &str = "</g>\n</svg>";
+        // The head goes in front of the body in its own buffer: a copy of a picture of hundreds of
+        // megabytes would double the memory it needs.
+        let mut doc = self.body;
+        doc.reserve(head.len() + TAIL.len());
+        doc.insert_str(0, &head);
+        doc.push_str(TAIL);
+        Ok(doc)
     }
 }
 

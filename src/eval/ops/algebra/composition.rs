@@ -148,11 +148,14 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                 format!("composition: shape {rs} and stride {rd} of the right operand differ in rank"),
             ));
         }
-        let mut modes = Vec::with_capacity(rsv.len());
+        // `concat` of the modes' compositions, gathered straight into the two tuples
+        let (mut shape, mut stride) = (Vec::with_capacity(rsv.len()), Vec::with_capacity(rsv.len()));
         for (k, s) in rsv.iter().enumerate() {
-            modes.push(composition_impl(ls, ld, s, mode_ref(rd, k)?)?);
+            let m = composition_impl(ls, ld, s, mode_ref(rd, k)?)?;
+            shape.push(m.shape);
+            stride.push(m.stride);
         }
-        return Ok(concat(modes));
+        return Ok(Layout::new(T(shape), T(stride)));
     }
     if let T(_) = rd {
         return Err(EvalError::rule(

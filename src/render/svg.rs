@@ -271,7 +271,7 @@ fn tv_tile_from_index(what: &str, tv: &Layout, rows: i64, cols: i64) -> R<TvTile
     check_limit(what, rows, cols)?;
     let mut owner = CellOwners::default();
     g.each_first(what, &mut |t, v, idx| {
-        if idx < 0 || idx >= rows * cols {
+        if idx < 0 || idx >= rows.saturating_mul(cols) {
             return Err(EvalError::rule(
                 "TV(t, v) inside the tile",
                 format!("({t},{v}) maps to {idx}, outside the {rows} x {cols} tile"),

@@ -95,16 +95,11 @@ impl Canvas {
         self.grow(x + w, y + h);
     }
     fn text(&mut self, x: i64, y: i64, size: i64, s: &str) {
-        self.text_parts(x, y, size, "", s);
-    }
-    /// A text element whose text is `prefix` then `s` (escaped).
-    fn text_parts(&mut self, x: i64, y: i64, size: i64, prefix: &str, s: &str) {
         if self.full() {
             return;
         }
         self.text_open(x, y, size);
         let b = &mut self.body;
-        b.push_str(&escape(prefix));
         b.push_str(&escape(s));
         b.push_str("</text>\n");
     }

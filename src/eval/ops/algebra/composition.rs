@@ -6,7 +6,7 @@
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
 use super::coalesce::{coalesce_x, coalesce_x_profile};
-use super::util::{ceil_div_i, concat, leaf_int, leaf_refs, lmode, lrank, signum, size_of, Leaves};
+use super::util::{ceil_div_i, concat, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves};
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
@@ -352,18 +352,15 @@ pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 8]>;
 /// strides or non-positive shapes).
 pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<FlatModes<O>> {
     // Shape and stride of the same form (nearly always): one walk over both.
-    fn same_form<O: Off>(s: &IntTuple, d: &IntTuple, out: &mut FlatModes<O>) -> Option<()> {
-        match (s, d) {
-            (I(a), I(b)) if a.v > 0 => {
-                out.push((O::of(a.v), O::of(b.v)));
-                Some(())
-            }
-            (T(a), T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| same_form(x, y, out)),
-            _ => None,
-        }
-    }
     let mut out = FlatModes::new();
-    if same_form(&l.shape, &l.stride, &mut out).is_some() && !out.is_empty() {
+    let same = same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
+        I(b) if a.v > 0 => {
+            out.push((O::of(a.v), O::of(b.v)));
+            Some(())
+        }
+        _ => None,
+    });
+    if same.is_some() && !out.is_empty() {
         return Some(out);
     }
     let (mut s, mut d) = (Leaves::new(), Leaves::new());

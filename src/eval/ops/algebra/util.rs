@@ -53,23 +53,34 @@ pub fn flat_modes(l: &Layout, what: &str) -> R<Modes> {
         .collect()
 }
 
+/// Walk the leaves of a shape and a stride of the same form together, `leaf(shape, stride)` at
+/// each (the shape's leaf an integer); `None` where the forms differ, a shape leaf is not an
+/// integer, or `leaf` says so.
+pub fn same_form_leaves<'a>(
+    s: &'a IntTuple,
+    d: &'a IntTuple,
+    leaf: &mut impl FnMut(Int, &'a IntTuple) -> Option<()>,
+) -> Option<()> {
+    match (s, d) {
+        (I(a), _) => leaf(*a, d),
+        (T(a), T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| same_form_leaves(x, y, leaf)),
+        _ => None,
+    }
+}
+
 /// The flat modes of a layout whose shape and stride have the same form, leaf for leaf, with
 /// integer shapes and integer or ScaledBasis strides (nearly every layout); `None` otherwise,
 /// and for the empty layout. Leaf-by-leaf operations (`filter_zeros`) can then work on the
 /// modes directly.
 pub fn congruent_modes(l: &Layout) -> Option<Modes> {
-    fn go(s: &IntTuple, d: &IntTuple, out: &mut Modes) -> Option<()> {
-        match (s, d) {
-            (I(a), I(_) | Basis(..)) => {
-                out.push((*a, d.clone()));
-                Some(())
-            }
-            (T(a), T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out)),
-            _ => None,
-        }
-    }
     let mut out = Modes::new();
-    go(&l.shape, &l.stride, &mut out)?;
+    same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
+        I(_) | Basis(..) => {
+            out.push((a, d.clone()));
+            Some(())
+        }
+        _ => None,
+    })?;
     (!out.is_empty()).then_some(out)
 }
 

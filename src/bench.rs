@@ -54,7 +54,8 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
     let mut calls: Vec<(&str, Vec<TArg>, Vec<Value>)> = Vec::new();
     for s in &program.stmts {
         if let StmtKind::Expr(e) = &s.kind {
-            if let ExprKind::Call { name, targs, args, .. } = &e.kind {
+            if let ExprKind::Call(c) = &e.kind {
+                let (name, targs, args) = (&c.name, &c.targs, &c.args);
                 if builtins::exists(name) {
                     let vals: Result<Vec<Value>, _> = args.iter().map(|a| interp.eval(a)).collect();
                     if let Ok(vals) = vals {

@@ -18,7 +18,7 @@ use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::compare::equal_ignoring_static;
 use crate::eval::printed;
 use crate::eval::value::Value;
-use crate::parser::ast::{self, BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
+use crate::parser::ast::{self, BinOp, Call, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
 
 /// An evaluation error located in the source: the algebra's error plus the span to underline.
@@ -309,7 +309,7 @@ impl Interp {
                     Value::File(o) => {
                         // The path is the call's last argument.
                         let span = match &e.kind {
-                            ExprKind::Call { args, .. } => args.last().map_or(e.span, |a| a.span),
+                            ExprKind::Call(c) => c.args.last().map_or(e.span, |a| a.span),
                             _ => e.span,
                         };
                         let crate::eval::value::FileOut { path, text } = *o;
@@ -360,7 +360,7 @@ impl Interp {
                 Ok(Produced::Nothing)
             }
             StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_ref()),
-            StmtKind::Gemm { emit, m, n, k, args } => self.exec_gemm(*emit, m, n, k, args).map_err(Failure::Error),
+            StmtKind::Gemm(g) => self.exec_gemm(g.emit, &g.m, &g.n, &g.k, &g.args).map_err(Failure::Error),
             StmtKind::Explain(e) => self.exec_explain(e).map_err(Failure::Error),
         }
     }
@@ -370,7 +370,7 @@ impl Interp {
         // A refused make_gmma_desc is explained (which rule broke, what would be accepted)
         // rather than reported as an error.
         let value = match (self.eval(e), &e.kind) {
-            (Err(err), ExprKind::Call { name, .. }) if name == "make_gmma_desc" && self.get(name).is_none() => {
+            (Err(err), ExprKind::Call(c)) if c.name == "make_gmma_desc" && self.get(&c.name).is_none() => {
                 Value::Text(format!("error: {}", err.error))
             }
             (v, _) => v?,
@@ -378,7 +378,8 @@ impl Interp {
         let list = |vs: &[Value]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
         let at = |err: EvalError| Located::new(err, e.span);
         let (head, steps) = match &e.kind {
-            ExprKind::Call { name, targs, args, .. } if self.get(name).is_none() => {
+            ExprKind::Call(c) if self.get(&c.name).is_none() => {
+                let (name, targs, args) = (&c.name, &c.targs, &c.args);
                 let vals = self.eval_args(args)?;
                 let t = if targs.is_empty() {
                     String::new()
@@ -388,14 +389,15 @@ impl Interp {
                 let steps = explain::explain(name, &self::targs(targs), &vals).map_err(at)?;
                 (format!("{name}{t}({})", list(&vals)), steps.unwrap_or_else(|| builtins::definition(name)))
             }
-            ExprKind::Call { name, args, .. } => {
+            ExprKind::Call(c) => {
+                let (name, args) = (&c.name, &c.args);
                 let callee = self.get(name).cloned().unwrap_or(Value::Tuple(IntTuple::Under));
                 let vals = self.eval_args(args)?;
                 (format!("{name}({})", list(&vals)), explain::explain_apply(&callee, &vals).map_err(at)?)
             }
-            ExprKind::Apply { callee, args } => {
-                let c = self.eval_arg(callee)?;
-                let vals = self.eval_args(args)?;
+            ExprKind::Apply(a) => {
+                let c = self.eval_arg(&a.callee)?;
+                let vals = self.eval_args(&a.args)?;
                 (format!("({c})({})", list(&vals)), explain::explain_apply(&c, &vals).map_err(at)?)
             }
             ExprKind::Compose(a, b) => {
@@ -438,7 +440,8 @@ impl Interp {
                     return Ok(Produced::AssertPassed);
                 }
                 // `assert identical(a, b)`, `assert equivalent(A, B)`: show both arguments.
-                if let ExprKind::Call { name, targs, args, .. } = &lhs.kind {
+                if let ExprKind::Call(c) = &lhs.kind {
+                    let (name, targs, args) = (&c.name, &c.targs, &c.args);
                     let two = args.len() == 2 && targs.is_empty() && self.get(name).is_none();
                     if two && (name == "identical" || name == "equivalent") {
                         let (x, y) = (self.eval_arg(&args[0])?, self.eval_arg(&args[1])?);
@@ -483,10 +486,10 @@ impl Interp {
         for a in args {
             let v = match &a.value.kind {
                 // A bare unbound name (`dtype=f16`, `layout=TN`) is a tag.
-                ExprKind::Name { name, targs } if self.get(name).is_none() => {
-                    match self.eval_name(name, targs, a.value.span) {
+                ExprKind::Name(nm) if self.get(&nm.name).is_none() => {
+                    match self.eval_name(&nm.name, &nm.targs, a.value.span) {
                         Ok(v) => v,
-                        Err(l) if l.error.kind == ErrorKind::Unknown => Value::Tag(name.clone()),
+                        Err(l) if l.error.kind == ErrorKind::Unknown => Value::Tag(nm.name.clone()),
                         Err(l) => return Err(l),
                     }
                 }
@@ -547,7 +550,7 @@ impl Interp {
         match &e.kind {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
             ExprKind::Basis { value, is_static, modes } => {
-                Ok(Value::Tuple(IntTuple::Basis(Int::new(*value, *is_static), modes.clone())))
+                Ok(Value::Tuple(IntTuple::Basis(Int::new(*value, *is_static), modes.to_vec())))
             }
             ExprKind::Tuple(es) => {
                 if let Some(t) = literal_tuple(e) {
@@ -691,8 +694,9 @@ impl Interp {
                     a.span,
                 )),
             },
-            ExprKind::Name { name, targs } => self.eval_name(name, targs, e.span),
-            ExprKind::Call { name, name_span, targs, args } => {
+            ExprKind::Name(nm) => self.eval_name(&nm.name, &nm.targs, e.span),
+            ExprKind::Call(c) => {
+                let Call { name, name_span, targs, args } = &**c;
                 if let Some(callee) = self.get(name) {
                     if targs.is_empty() {
                         let callee = callee.clone();
@@ -719,9 +723,9 @@ impl Interp {
                     Located { note, ..Located::new(err, span) }
                 })
             }
-            ExprKind::Apply { callee, args } => {
-                let c = self.eval_arg(callee)?;
-                self.apply(c, callee.span, args, e.span)
+            ExprKind::Apply(a) => {
+                let c = self.eval_arg(&a.callee)?;
+                self.apply(c, a.callee.span, &a.args, e.span)
             }
         }
     }
@@ -829,10 +833,10 @@ impl Interp {
     /// which parses as an unbound name minus a literal written right after it.
     fn negative_iter(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<Value> {
         match (op, &a.kind, &b.kind) {
-            (BinOp::Sub, ExprKind::Name { name, targs }, ExprKind::Int { value, is_static: false })
-                if targs.is_empty() && b.span.start == a.span.end + 1 && self.get(name).is_none() =>
+            (BinOp::Sub, ExprKind::Name(nm), ExprKind::Int { value, is_static: false })
+                if nm.targs.is_empty() && b.span.start == a.span.end + 1 && self.get(&nm.name).is_none() =>
             {
-                printed::negative_iter(name, *value)
+                printed::negative_iter(&nm.name, *value)
             }
             _ => None,
         }
@@ -1273,7 +1277,7 @@ mod tests {
         ex(ExprKind::Tuple(es), 0, 10)
     }
     fn name(n: &str, a: usize) -> Expr {
-        ex(ExprKind::Name { name: n.into(), targs: vec![] }, a, a + n.len())
+        ex(ExprKind::Name(Box::new(ast::Named { name: n.into(), targs: vec![] })), a, a + n.len())
     }
     fn stmt(kind: StmtKind) -> Stmt {
         Stmt { kind, span: sp(0, 20) }
@@ -1395,14 +1399,27 @@ mod tests {
         let mut i = Interp::new();
         i.bind("x", Value::from(dy(3)));
         let call = ex(
-            ExprKind::Call { name: "x".into(), name_span: sp(0, 1), targs: vec![], args: vec![int(1, false, 2)] },
+            ExprKind::Call(Box::new(Call {
+                name: "x".into(),
+                name_span: sp(0, 1),
+                targs: vec![],
+                args: vec![int(1, false, 2)],
+            })),
             0,
             4,
         );
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Type, sp(0, 1)));
-        let call =
-            ex(ExprKind::Call { name: "nosuchfn".into(), name_span: sp(0, 8), targs: vec![], args: vec![] }, 0, 10);
+        let call = ex(
+            ExprKind::Call(Box::new(Call {
+                name: "nosuchfn".into(),
+                name_span: sp(0, 8),
+                targs: vec![],
+                args: vec![],
+            })),
+            0,
+            10,
+        );
         let e = i.eval(&call).unwrap_err();
         assert_eq!((e.error.kind, e.span), (ErrorKind::Unknown, sp(0, 8)));
     }
@@ -1459,7 +1476,12 @@ mod tests {
         let i = Interp::new();
         let call = |n: &str| {
             let e = ex(
-                ExprKind::Call { name: n.into(), name_span: sp(0, n.len()), targs: vec![], args: vec![] },
+                ExprKind::Call(Box::new(Call {
+                    name: n.into(),
+                    name_span: sp(0, n.len()),
+                    targs: vec![],
+                    args: vec![],
+                })),
                 0,
                 n.len() + 2,
             );

@@ -256,6 +256,8 @@ impl Session {
         let mut prev_end = 0;
         // line numbers for the diagnostics, found once (a script may warn thousands of times)
         let lines = std::cell::OnceCell::new();
+        // Most scripts mark no statement as expecting a warning: then no statement looks.
+        let marked = source.contains(EXPECT_WARNING);
         loop {
             let stmt = match stmts.next_stmt() {
                 None => break,
@@ -264,20 +266,22 @@ impl Session {
             };
             let stmt = &stmt;
             let text = source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim();
-            let note = trailing_comment(source, stmt.span.end);
+            let note = if self.opts.echo || marked { trailing_comment(source, stmt.span.end) } else { None };
             if self.opts.echo {
                 echo_gap(&mut sink, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
             }
             prev_end = stmt.span.end + note.map_or(0, |n| n.len());
             // --echo: `code  =>  value   # comment` (a comment inside the statement's span is
             // moved after the value; `#` appears nowhere else in the language)
-            let (code, comment) = match text.find('#') {
+            let hash = if self.opts.echo || marked { text.find('#') } else { None };
+            let (code, comment) = match hash {
                 Some(i) => (text[..i].trim_end(), format!("   {}", text[i..].trim())),
                 None => (text, String::new()),
             };
-            let expects_warning = comment.contains(EXPECT_WARNING)
-                || note.is_some_and(|n| n.contains(EXPECT_WARNING))
-                || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING));
+            let expects_warning = marked
+                && (comment.contains(EXPECT_WARNING)
+                    || note.is_some_and(|n| n.contains(EXPECT_WARNING))
+                    || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING)));
             let _ = take_warnings();
             crate::render::term::set(crate::render::term::Terminal {
                 colour: self.opts.color_values,

@@ -11,7 +11,7 @@ fn parses_a_small_script() {
     assert!(matches!(p.stmts[0].kind, StmtKind::Bind { ref name, .. } if name == "A"));
     assert!(matches!(p.stmts[1].kind, StmtKind::Assert { rhs: Some(_), .. }));
     assert!(
-        matches!(p.stmts[2].kind, StmtKind::Expr(ref e) if matches!(e.kind, ExprKind::Call { ref name, .. } if name == "print_layout"))
+        matches!(p.stmts[2].kind, StmtKind::Expr(ref e) if matches!(e.kind, ExprKind::Call(ref c) if c.name == "print_layout"))
     );
     assert!(matches!(p.stmts[3].kind, StmtKind::Expr(ref e) if matches!(e.kind, ExprKind::ComposedLit { .. })));
     assert_eq!(&src[p.stmts[1].span.start..p.stmts[1].span.end], "assert A(1) == 1");

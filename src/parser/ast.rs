@@ -59,7 +59,7 @@ pub enum ExprKind {
     Int { value: i64, is_static: bool },
     /// `_1@0`, `_1@1@0`, `3@1`: CuTe's ScaledBasis, the integer scaling basis element
     /// `E<modes...>` (modes in print order).
-    Basis { value: i64, is_static: bool, modes: Vec<usize> },
+    Basis { value: i64, is_static: bool, modes: Box<[usize]> },
     /// `(a,b,...)`, `()`, and `(x)` when x is an integer, tuple or `_` (a 1-tuple).
     Tuple(Vec<Expr>),
     /// `_`
@@ -89,11 +89,37 @@ pub enum ExprKind {
     Not(Box<Expr>),
     /// A bare name, possibly with template arguments: `A`, `LayoutRight`, `half_t`,
     /// `SM90_64x64x16_F16F16F16_SS<K,K>`.
-    Name { name: String, targs: Vec<TArg> },
+    Name(Box<Named>),
     /// `f(args)` / `f<i,j>(args)` where `f` is a name (function or bound value).
-    Call { name: String, name_span: Span, targs: Vec<TArg>, args: Vec<Expr> },
+    Call(Box<Call>),
     /// `expr(args)` where `expr` is not a bare name (e.g. `(A o B)(3)`, `Sw<3,3,3>(k)`).
-    Apply { callee: Box<Expr>, args: Vec<Expr> },
+    Apply(Box<Apply>),
+}
+
+// The larger variants are boxed so that an `Expr` stays small (48 bytes): the parser moves
+// expressions by value, and a statement holds a dozen of them.
+
+/// `ExprKind::Name`: a name and its template arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Named {
+    pub name: String,
+    pub targs: Vec<TArg>,
+}
+
+/// `ExprKind::Call`: `name<targs>(args)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub name: String,
+    pub name_span: Span,
+    pub targs: Vec<TArg>,
+    pub args: Vec<Expr>,
+}
+
+/// `ExprKind::Apply`: `callee(args)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Apply {
+    pub callee: Expr,
+    pub args: Vec<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -119,9 +145,19 @@ pub enum StmtKind {
     /// `assert expr` or `assert a == b` (`rhs` is Some for the latter).
     Assert { lhs: Expr, rhs: Option<Expr> },
     /// `run gemm M N K key=value ...` (`emit` = true for `emit gemm`, which prints CUDA source).
-    Gemm { emit: bool, m: Expr, n: Expr, k: Expr, args: Vec<GemmArg> },
+    Gemm(Box<Gemm>),
     /// `explain expr`: how the value of a call, `A o B` or `L(c)` comes about.
     Explain(Expr),
+}
+
+/// `StmtKind::Gemm`: `run gemm M N K key=value ...` or `emit gemm ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gemm {
+    pub emit: bool,
+    pub m: Expr,
+    pub n: Expr,
+    pub k: Expr,
+    pub args: Vec<GemmArg>,
 }
 
 /// One parsed input: a sequence of statements.

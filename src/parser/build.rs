@@ -4,7 +4,7 @@
 //! with a single child are walked in a loop, and operator chains are folded iteratively. Each
 //! built expression comes with its height, and no tree higher than `MAX_EXPR_DEPTH` is built,
 //! so later passes (and `Drop`) cannot overflow the stack either.
-use super::ast::{BinOp, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind, TArg};
+use super::ast::{Apply, BinOp, Call, Expr, ExprKind, Gemm, GemmArg, Named, Span, Stmt, StmtKind, TArg};
 use super::{ParseError, Rule, MAX_EXPR_DEPTH};
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -47,7 +47,7 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
             | ExprKind::Swizzle { .. }
             | ExprKind::SmemPtr { .. }
             | ExprKind::MixedBits { .. }
-            | ExprKind::Name { .. } => {}
+            | ExprKind::Name(_) => {}
             ExprKind::Not(a) => ex(a, base),
             ExprKind::Tuple(v) | ExprKind::Tiler(v) => v.iter_mut().for_each(|e| ex(e, base)),
             ExprKind::Layout(a, b) | ExprKind::Compose(a, b) | ExprKind::Binary(_, a, b) => {
@@ -59,13 +59,13 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
                 ex(offset, base);
                 ex(inner, base);
             }
-            ExprKind::Call { name_span, args, .. } => {
-                sp(name_span, base);
-                args.iter_mut().for_each(|e| ex(e, base));
+            ExprKind::Call(c) => {
+                sp(&mut c.name_span, base);
+                c.args.iter_mut().for_each(|e| ex(e, base));
             }
-            ExprKind::Apply { callee, args } => {
-                ex(callee, base);
-                args.iter_mut().for_each(|e| ex(e, base));
+            ExprKind::Apply(a) => {
+                ex(&mut a.callee, base);
+                a.args.iter_mut().for_each(|e| ex(e, base));
             }
         }
     }
@@ -82,11 +82,11 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
                 ex(r, base);
             }
         }
-        StmtKind::Gemm { m, n, k, args, .. } => {
-            ex(m, base);
-            ex(n, base);
-            ex(k, base);
-            for a in args {
+        StmtKind::Gemm(g) => {
+            ex(&mut g.m, base);
+            ex(&mut g.n, base);
+            ex(&mut g.k, base);
+            for a in &mut g.args {
                 sp(&mut a.key_span, base);
                 ex(&mut a.value, base);
             }
@@ -142,7 +142,7 @@ pub(super) fn stmt(p: Pair<Rule>) -> R<Stmt> {
                 let value = next_expr(&mut ai, aspan)?;
                 args.push(GemmArg { key, key_span, value });
             }
-            StmtKind::Gemm { emit, m, n, k, args }
+            StmtKind::Gemm(Box::new(Gemm { emit, m, n, k, args }))
         }
         _ => return Err(internal(span)),
     };
@@ -241,7 +241,7 @@ fn expr(p: Pair<Rule>) -> R<H> {
             let (name, name_span, targs, full) = named_parts(p)?;
             match swizzle(&name, name_span, &targs, full)? {
                 Some(sw) => Ok((sw, 1)),
-                None => node(ExprKind::Name { name, targs }, span, 1),
+                None => node(ExprKind::Name(Box::new(Named { name, targs })), span, 1),
             }
         }
         _ => Err(internal(span)),
@@ -365,7 +365,7 @@ fn operand(p: Pair<Rule>) -> R<H> {
                 None => {
                     let (args, ha) = arg_list(first_args.clone())?;
                     let s = name_span.join(span_of(&first_args));
-                    node(ExprKind::Call { name, name_span, targs, args }, s, ha + 1)?
+                    node(ExprKind::Call(Box::new(Call { name, name_span, targs, args })), s, ha + 1)?
                 }
             }
         }
@@ -382,7 +382,7 @@ fn apply(callee: H, args_pair: Pair<Rule>) -> R<H> {
     let (args, ha) = arg_list(args_pair.clone())?;
     let s = callee.0.span.join(span_of(&args_pair));
     let h = callee.1.max(ha) + 1;
-    node(ExprKind::Apply { callee: Box::new(callee.0), args }, s, h)
+    node(ExprKind::Apply(Box::new(Apply { callee: callee.0, args })), s, h)
 }
 
 /// The expressions between brackets (skipping the brackets and commas), and their greatest height
@@ -475,7 +475,7 @@ fn basis(p: &Pair<Rule>) -> R<ExprKind> {
     })?;
     let modes = parts
         .map(|m| m.parse::<usize>().ok().filter(|&m| m < 64))
-        .collect::<Option<Vec<_>>>()
+        .collect::<Option<Box<[_]>>>()
         .ok_or_else(|| ParseError::new(format!("the basis modes of {text} must be below 64"), span_of(p)))?;
     Ok(ExprKind::Basis { value, is_static, modes })
 }

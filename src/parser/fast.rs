@@ -5,7 +5,7 @@
 //! (`None`) and the statement goes through pest, whose error is the one reported.
 //! The differential test in `tests.rs` holds it to that on every statement of the repository
 //! and on random mutations of them.
-use super::ast::{BinOp, Expr, ExprKind, Span, Stmt, StmtKind, TArg};
+use super::ast::{Apply, BinOp, Call, Expr, ExprKind, Named, Span, Stmt, StmtKind, TArg};
 use super::build::compose_chain;
 use super::MAX_EXPR_DEPTH;
 
@@ -188,6 +188,7 @@ impl<'a> P<'a> {
     }
 
     /// Operands joined by `| ^ & + - * /`, each after any number of prefix `~`.
+    #[inline(always)]
     fn side(&mut self) -> Option<H> {
         let mut toks: Vec<Tok> = Vec::new();
         loop {
@@ -228,6 +229,7 @@ impl<'a> P<'a> {
     }
 
     /// A primary and the call/apply parentheses directly after it.
+    #[inline(always)]
     fn operand(&mut self) -> Option<H> {
         let start = self.i;
         let c = self.peek();
@@ -257,16 +259,16 @@ impl<'a> P<'a> {
             } else if self.peek() == b'(' {
                 let (args, ha, aspan) = self.list(b'(', b')')?;
                 let s = name_span.join(aspan);
-                node(ExprKind::Call { name: name.to_string(), name_span, targs, args }, s, ha + 1)?
+                node(ExprKind::Call(Box::new(Call { name: name.to_string(), name_span, targs, args })), s, ha + 1)?
             } else {
-                node(ExprKind::Name { name: name.to_string(), targs }, full, 1)?
+                node(ExprKind::Name(Box::new(Named { name: name.to_string(), targs })), full, 1)?
             }
         };
         while self.peek() == b'(' {
             let (args, ha, aspan) = self.list(b'(', b')')?;
             let s = acc.0.span.join(aspan);
             let h = acc.1.max(ha) + 1;
-            acc = node(ExprKind::Apply { callee: Box::new(acc.0), args }, s, h)?;
+            acc = node(ExprKind::Apply(Box::new(Apply { callee: acc.0, args })), s, h)?;
         }
         Some(acc)
     }
@@ -280,6 +282,7 @@ impl<'a> P<'a> {
     }
 
     /// `12`, `-3`, `_12`, `_-3` (not followed by a name character), or `_` alone.
+    #[inline(always)]
     fn int_or_under(&mut self) -> Option<H> {
         let start = self.i;
         let mut j = self.i;

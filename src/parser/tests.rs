@@ -35,11 +35,11 @@ pub(crate) fn sx(e: &Expr) -> String {
             format!("({o} {} {})", sx(a), sx(b))
         }
         ExprKind::Not(a) => format!("(~ {})", sx(a)),
-        ExprKind::Name { name, targs: t } if t.is_empty() => name.clone(),
-        ExprKind::Name { name, targs: t } => format!("{name}<{}>", targs(t)),
-        ExprKind::Call { name, targs: t, args, .. } if t.is_empty() => format!("(call {name} {})", list(args)),
-        ExprKind::Call { name, targs: t, args, .. } => format!("(call {name}<{}> {})", targs(t), list(args)),
-        ExprKind::Apply { callee, args } => format!("(apply {} {})", sx(callee), list(args)),
+        ExprKind::Name(n) if n.targs.is_empty() => n.name.clone(),
+        ExprKind::Name(n) => format!("{}<{}>", n.name, targs(&n.targs)),
+        ExprKind::Call(c) if c.targs.is_empty() => format!("(call {} {})", c.name, list(&c.args)),
+        ExprKind::Call(c) => format!("(call {}<{}> {})", c.name, targs(&c.targs), list(&c.args)),
+        ExprKind::Apply(a) => format!("(apply {} {})", sx(&a.callee), list(&a.args)),
     }
 }
 
@@ -49,13 +49,13 @@ pub(crate) fn sstmt(s: &Stmt) -> String {
         StmtKind::Bind { name, value, .. } => format!("(= {name} {})", sx(value)),
         StmtKind::Assert { lhs, rhs: None } => format!("(assert {})", sx(lhs)),
         StmtKind::Assert { lhs, rhs: Some(r) } => format!("(assert== {} {})", sx(lhs), sx(r)),
-        StmtKind::Gemm { emit, m, n, k, args } => format!(
+        StmtKind::Gemm(g) => format!(
             "({} {} {} {}{})",
-            if *emit { "emit" } else { "run" },
-            sx(m),
-            sx(n),
-            sx(k),
-            args.iter().map(|a| format!(" {}={}", a.key, sx(&a.value))).collect::<String>()
+            if g.emit { "emit" } else { "run" },
+            sx(&g.m),
+            sx(&g.n),
+            sx(&g.k),
+            g.args.iter().map(|a| format!(" {}={}", a.key, sx(&a.value))).collect::<String>()
         ),
         StmtKind::Explain(e) => format!("(explain {})", sx(e)),
     }
@@ -265,7 +265,9 @@ fn statements() {
         "(= sA (o Sw<3,3,3> (: (tuple 8 64) (tuple 64 1)))); (run 4096 4096 4096 smem_a=sA)"
     );
     let p = parse("emit gemm 1 2 3 mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((2,2,1)))").unwrap();
-    let StmtKind::Gemm { emit: true, args, .. } = &p.stmts[0].kind else { panic!() };
+    let StmtKind::Gemm(g) = &p.stmts[0].kind else { panic!() };
+    assert!(g.emit);
+    let args = &g.args;
     assert_eq!(args[0].key, "mma");
     assert_eq!((args[0].key_span.start, args[0].key_span.end), (16, 19));
 }
@@ -287,7 +289,8 @@ fn spans() {
     assert_eq!(sp(items[1].span), "_4");
     let StmtKind::Expr(call) = &p.stmts[2].kind else { panic!() };
     assert_eq!(sp(call.span), "get<0>( L )");
-    let ExprKind::Call { name_span, args, targs, .. } = &call.kind else { panic!() };
+    let ExprKind::Call(c) = &call.kind else { panic!() };
+    let (name_span, args, targs) = (&c.name_span, &c.args, &c.targs);
     assert_eq!(sp(*name_span), "get");
     assert_eq!(sp(args[0].span), "L");
     assert_eq!(targs, &vec![TArg::Int(0)]);

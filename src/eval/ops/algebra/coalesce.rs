@@ -47,8 +47,14 @@ pub struct CoalesceTrace {
 /// `detail::bw_coalesce`: walk the flat modes from the back, starting from `init` (an integer
 /// "new" layout), merging a mode into the front of the result when shapes and strides match
 /// statically (`s_i * d_i == d_front`). With a trace, `init` is the last of `flat`'s modes
-/// as the trace holds them.
-fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple), mut trace: Option<&mut CoalesceTrace>) -> R<Layout> {
+/// as the trace holds them. `out` receives the result's flat modes (`from_modes` makes the
+/// layout of them).
+fn bw_coalesce<T>(
+    flat: &[(Int, IntTuple)],
+    init: (Int, IntTuple),
+    mut trace: Option<&mut CoalesceTrace>,
+    out: impl FnOnce(Modes) -> T,
+) -> R<T> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
     let mut new: Modes = smallvec::smallvec![init];
     let mut front = flat.len();
@@ -85,9 +91,14 @@ fn bw_coalesce(flat: &[(Int, IntTuple)], init: (Int, IntTuple), mut trace: Optio
         if let Some(t) = trace {
             t.dropped[front] = true;
         }
-        return Ok(Layout::new(I(st(1)), I(st(0))));
+        return Ok(out(smallvec::smallvec![(st(1), I(st(0)))]));
     }
-    Ok(from_modes(&new))
+    Ok(out(new))
+}
+
+/// The layout of flat modes (`from_modes`), as `bw_coalesce`'s `out`.
+fn layout_of(m: Modes) -> Layout {
+    from_modes(&m)
 }
 
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
@@ -97,7 +108,7 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     let Some(last) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
     };
-    bw_coalesce(&flat, last, None)
+    bw_coalesce(&flat, last, None, layout_of)
 }
 
 /// `coalesce` of a layout given by its flat modes (at least one).
@@ -105,7 +116,15 @@ pub fn coalesce_modes(flat: &[(Int, IntTuple)]) -> R<Layout> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
     };
-    bw_coalesce(rest, last.clone(), None)
+    bw_coalesce(rest, last.clone(), None, layout_of)
+}
+
+/// The flat modes of `coalesce` of a layout given by its flat modes (at least one).
+pub fn coalesce_flat(flat: &[(Int, IntTuple)]) -> R<Modes> {
+    let Some((last, rest)) = flat.split_last() else {
+        return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
+    };
+    bw_coalesce(rest, last.clone(), None, |m| m)
 }
 
 /// `coalesce(L)` and the decisions that led to it (for `explain`).
@@ -116,7 +135,7 @@ pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
     };
     let n = flat.len() + 1;
     let mut t = CoalesceTrace { flat: Vec::new(), dropped: vec![false; n], joins_next: vec![false; n] };
-    let r = bw_coalesce(&flat, last.clone(), Some(&mut t))?;
+    let r = bw_coalesce(&flat, last.clone(), Some(&mut t), layout_of)?;
     flat.push(last);
     t.flat = flat.into_vec();
     Ok((r, t))
@@ -129,11 +148,8 @@ pub fn coalesce_x(l: &Layout) -> R<Layout> {
     let Some((s, d)) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("composition with the empty layout {l}")));
     };
-    if s.is_const(1) {
-        bw_coalesce(&flat, (st(2), d), None)
-    } else {
-        bw_coalesce(&flat, (s, d), None)
-    }
+    let init = if s.is_const(1) { (st(2), d) } else { (s, d) };
+    bw_coalesce(&flat, init, None, layout_of)
 }
 
 /// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.

@@ -5,12 +5,12 @@
 
 use super::coalesce::{coalesce, coalesce_modes, coalesce_shape};
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
-use super::util::{compact_col_major, congruent_modes, leaf_int, leaf_refs, Leaves, Modes};
+use super::util::{compact_col_major, congruent_modes, from_modes, leaf_int, leaf_refs, Ints, Leaves, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
-use crate::eval::ops::structure::{cosize, filter};
+use crate::eval::ops::structure::{cosize, filter_modes};
 use crate::eval::ops::tuple::ceil_div;
 
 /// The steps `complement` took, as it took them (what `explain complement` shows): the modes of
@@ -24,17 +24,16 @@ pub struct ComplementTrace {
     pub rest_stride: Int,
 }
 
-/// `detail::complement(shape, stride, cotarget)` on a filtered layout, recording its steps in
-/// `trace` when there is one.
+/// `detail::complement(shape, stride, cotarget)` on the flat modes of a filtered layout (as
+/// `filter_modes` gives them), recording its steps in `trace` when there is one.
 fn complement_impl(
-    shape: &IntTuple,
-    stride: &IntTuple,
+    filtered: &[(Int, IntTuple)],
     cotarget: &IntTuple,
     mut trace: Option<&mut ComplementTrace>,
 ) -> R<Layout> {
     // a traced run is a second run of a call already made (explain): its law warning is that call's
     let check = trace.is_none();
-    if let I(d) = stride {
+    if let [(_, I(d))] = filtered {
         if d.is_const(0) {
             // irreducible rank-1 stride-0 layout
             let s = coalesce_shape(cotarget)?;
@@ -42,32 +41,29 @@ fn complement_impl(
             return Ok(Layout::new(s, d));
         }
     }
-    let ints = |t: &IntTuple| -> R<smallvec::SmallVec<[Int; 16]>> {
-        let mut v = Leaves::new();
-        leaf_refs(t, &mut v);
-        v.iter().map(|x| leaf_int(x, "complement")).collect()
-    };
-    let mut shp = ints(shape)?;
-    let mut strd = ints(stride)?;
+    // (the filtered layout, for messages)
+    let f = || from_modes(filtered);
+    let mut shp: Ints = filtered.iter().map(|(s, _)| *s).collect();
+    let mut strd = filtered.iter().map(|(_, d)| leaf_int(d, "complement")).collect::<R<Ints>>()?;
     let r = shp.len();
-    if r != strd.len() || r == 0 {
-        return Err(EvalError::rule("mismatched ranks", format!("complement of {shape}:{stride}")));
+    if r == 0 {
+        return Err(EvalError::rule("mismatched ranks", format!("complement of {}", f())));
     }
     if r > 1 && !strd.iter().all(|d| d.s) {
         return Err(EvalError::rule(
             "dynamic-stride complement only for rank-1 layouts",
-            format!("{shape}:{stride} has rank {r} and dynamic strides"),
+            format!("{} has rank {r} and dynamic strides", f()),
         ));
     }
     // CuTe divides each stride by the extent before it and truncates: where a division is
     // inexact its answer may not be a complement, so the law is checked then (and only then)
     let mut inexact = false;
-    let mut result_shape: Vec<Int> = Vec::with_capacity(r);
-    let mut result_stride: Vec<Int> = vec![st(1)];
+    let mut result_shape = Ints::new();
+    let mut result_stride: Ints = smallvec::smallvec![st(1)];
     let non_injective = || {
         EvalError::rule(
             "non-injective layout detected in complement",
-            format!("{shape}:{stride} maps two coordinates to the same index"),
+            format!("{} maps two coordinates to the same index", f()),
         )
     };
     for i in 0..r - 1 {
@@ -124,7 +120,7 @@ fn complement_impl(
         }
     };
     if inexact && check {
-        check_complement(shape, stride, cotarget, &res);
+        check_complement(&f(), cotarget, &res);
     }
     Ok(res)
 }
@@ -133,14 +129,13 @@ fn complement_impl(
 /// disjoint from L except at 0, and `size(res) >= cotarget / size(L)` (L filtered). Both domains
 /// are enumerated (odometer walks, i64 then i128 on overflow, no hashing), so only for at most
 /// `CHECK_LIMIT` points each.
-fn check_complement(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple, res: &Layout) {
-    let l = Layout::new(shape.clone(), stride.clone());
-    let (Some(nl), Some(nr), Some(cot)) = (points(&l), points(res), product(cotarget)) else {
+fn check_complement(l: &Layout, cotarget: &IntTuple, res: &Layout) {
+    let (Some(nl), Some(nr), Some(cot)) = (points(l), points(res), product(cotarget)) else {
         return;
     };
     check_law(
-        || complement_law::<i64>(&l, res, cotarget, (nl, nr, cot)),
-        || complement_law::<i128>(&l, res, cotarget, (nl, nr, cot)),
+        || complement_law::<i64>(l, res, cotarget, (nl, nr, cot)),
+        || complement_law::<i128>(l, res, cotarget, (nl, nr, cot)),
     );
 }
 
@@ -210,25 +205,24 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
-    let f = filter(l)?;
-    complement_impl(&f.shape, &f.stride, cotarget, None)
+    complement_impl(&filter_modes(l)?, cotarget, None)
 }
 
 /// `complement(L)`: the complement with respect to `cosize(filter(L))`.
 pub fn complement_cosize(l: &Layout) -> R<Layout> {
-    let f = filter(l)?;
-    let c = cosize(&f)?;
-    complement_impl(&f.shape, &f.stride, &I(c), None)
+    let m = filter_modes(l)?;
+    let c = cosize(&from_modes(&m))?;
+    complement_impl(&m, &I(c), None)
 }
 
 /// `complement(L, cotarget)` (`complement(L)` for `None`) and the steps it took.
 pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, ComplementTrace)> {
-    let f = filter(l)?;
+    let m = filter_modes(l)?;
     let cot = match cotarget {
         Some(c) => c.clone(),
-        None => I(cosize(&f)?),
+        None => I(cosize(&from_modes(&m))?),
     };
     let mut t = ComplementTrace { sorted: Vec::new(), gaps: Vec::new(), rest_stride: st(1) };
-    let r = complement_impl(&f.shape, &f.stride, &cot, Some(&mut t))?;
+    let r = complement_impl(&m, &cot, Some(&mut t))?;
     Ok((r, t))
 }

@@ -7,15 +7,12 @@ use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
-use super::util::{size_of, Modes};
+use super::util::{size_of, Ints, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple::{gcd, get_mode};
-
-/// Integers inline up to 8 (the inverses' working lists; no allocation for most layouts).
-type Ints = smallvec::SmallVec<[Int; 8]>;
 
 /// The modes of a tuple, by reference (a non-tuple is its own single mode).
 fn modes_ref(t: &IntTuple) -> &[IntTuple] {

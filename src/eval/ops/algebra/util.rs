@@ -88,6 +88,9 @@ pub fn congruent_modes(l: &Layout) -> Option<Modes> {
 /// a larger inline buffer costs more in copies than it saves).
 pub type Modes = smallvec::SmallVec<[(Int, IntTuple); 4]>;
 
+/// A layout's integers (shapes or strides of its flat modes), inline up to 8.
+pub type Ints = smallvec::SmallVec<[Int; 8]>;
+
 /// The leaves of a tuple, by reference, inline up to 16.
 pub(crate) type Leaves<'a> = smallvec::SmallVec<[&'a IntTuple; 16]>;
 

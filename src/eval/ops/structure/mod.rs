@@ -152,7 +152,13 @@ pub fn filter_zeros_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 
 /// `filter(L)` = `coalesce(filter_zeros(L))`: removes stride-0 and size-1 modes.
 pub fn filter(l: &Layout) -> R<Layout> {
-    use crate::eval::ops::algebra::{coalesce, coalesce_modes, util::congruent_modes};
+    filter_modes(l).map(|m| crate::eval::ops::algebra::util::from_modes(&m))
+}
+
+/// The flat modes of `filter(L)` (a coalesced layout has depth at most 1: its modes are the
+/// layout, `from_modes` builds it).
+pub fn filter_modes(l: &Layout) -> R<crate::eval::ops::algebra::util::Modes> {
+    use crate::eval::ops::algebra::{coalesce, coalesce_flat, util::congruent_modes, util::flat_modes};
     // Shape and stride of the same form (nearly always): `filter_zeros` acts leaf by leaf, so
     // the modes are filtered as `coalesce` flattens them, without building the filtered layout.
     if let Some(mut modes) = congruent_modes(l) {
@@ -161,9 +167,9 @@ pub fn filter(l: &Layout) -> R<Layout> {
                 *s = st(1);
             }
         }
-        return coalesce_modes(&modes);
+        return coalesce_flat(&modes);
     }
-    coalesce(&filter_zeros(l)?)
+    flat_modes(&coalesce(&filter_zeros(l)?)?, "filter")
 }
 
 /// `filter(L, profile)`: filter at the terminals of the profile.

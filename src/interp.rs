@@ -561,7 +561,8 @@ impl Interp {
             ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
-            ExprKind::Layout(s, d) => {
+            ExprKind::Layout(sd) => {
+                let [s, d] = &**sd;
                 if let (Some(st), Some(dt)) = (literal_tuple(s), literal_tuple(d)) {
                     return Ok(Value::Layout(Layout::new(st, dt)));
                 }
@@ -1124,7 +1125,8 @@ fn literal_value(e: &Expr) -> Option<Value> {
     let mut leaves = 0;
     match &e.kind {
         ExprKind::Tuple(_) => literal_go(e, 0, &mut leaves, limit).map(Value::Tuple),
-        ExprKind::Layout(s, d) => {
+        ExprKind::Layout(sd) => {
+            let [s, d] = &**sd;
             let shape = literal_go(s, 0, &mut leaves, limit)?;
             let stride = literal_go(d, 0, &mut leaves, limit)?;
             Some(Value::Layout(Layout::new(shape, stride)))
@@ -1288,10 +1290,10 @@ mod tests {
         let i = Interp::new();
         assert_eq!(i.eval(&int(4, true, 0)).unwrap(), Value::from(st(4)));
         let l = ex(
-            ExprKind::Layout(
-                Box::new(tup(vec![int(2, true, 1), int(4, false, 3)])),
-                Box::new(tup(vec![int(1, true, 7), int(2, false, 9)])),
-            ),
+            ExprKind::Layout(Box::new([
+                tup(vec![int(2, true, 1), int(4, false, 3)]),
+                tup(vec![int(1, true, 7), int(2, false, 9)]),
+            ])),
             0,
             11,
         );
@@ -1303,7 +1305,7 @@ mod tests {
     #[test]
     fn layout_side_type_error_points_at_side() {
         let i = Interp::new();
-        let l = ex(ExprKind::Layout(Box::new(int(2, true, 0)), Box::new(name("LayoutLeft", 3))), 0, 13);
+        let l = ex(ExprKind::Layout(Box::new([int(2, true, 0), name("LayoutLeft", 3)])), 0, 13);
         let e = i.eval(&l).unwrap_err();
         assert_eq!(e.span, sp(3, 13));
         assert_eq!(e.error.kind, ErrorKind::Type);

@@ -66,8 +66,8 @@ pub enum ExprKind {
     Under,
     /// `"f.svg"`: a string literal (escapes decoded), for file names and titles.
     Str(String),
-    /// `S:D`
-    Layout(Box<Expr>, Box<Expr>),
+    /// `S:D` (shape and stride in one box)
+    Layout(Box<[Expr; 2]>),
     /// `<t0,t1,...>`
     Tiler(Vec<Expr>),
     /// `Sw<B,M,S>` / `Swizzle<B,M,S>`

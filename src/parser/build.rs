@@ -50,7 +50,8 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
             | ExprKind::Name(_) => {}
             ExprKind::Not(a) => ex(a, base),
             ExprKind::Tuple(v) | ExprKind::Tiler(v) => v.iter_mut().for_each(|e| ex(e, base)),
-            ExprKind::Layout(a, b) | ExprKind::Compose(a, b) | ExprKind::Binary(_, a, b) => {
+            ExprKind::Layout(sd) => sd.iter_mut().for_each(|e| ex(e, base)),
+            ExprKind::Compose(a, b) | ExprKind::Binary(_, a, b) => {
                 ex(a, base);
                 ex(b, base);
             }
@@ -324,7 +325,7 @@ fn chain(p: Pair<Rule>) -> R<H> {
                 let blanks =
                     input.get(d.span.end..).unwrap_or("").bytes().take_while(|b| matches!(b, b' ' | b'\t' | b'\r'));
                 let span = Span::new(s.span.start, d.span.end + blanks.count());
-                node(ExprKind::Layout(Box::new(s), Box::new(d)), span, hs.max(hd) + 1)
+                node(ExprKind::Layout(Box::new([s, d])), span, hs.max(hd) + 1)
             }
         }
     };

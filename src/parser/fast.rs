@@ -83,7 +83,7 @@ pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
 fn ends_in_operator(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Binary(..) | ExprKind::Not(_) => true,
-        ExprKind::Layout(_, d) => ends_in_operator(d),
+        ExprKind::Layout(sd) => ends_in_operator(&sd[1]),
         ExprKind::Compose(_, b) => ends_in_operator(b),
         ExprKind::ComposedLit { inner, .. } => ends_in_operator(inner),
         _ => false,
@@ -184,7 +184,7 @@ impl<'a> P<'a> {
         // A layout's span runs on over the blanks after its stride.
         self.ws();
         let span = Span::new(s.span.start, self.i);
-        node(ExprKind::Layout(Box::new(s), Box::new(d)), span, hs.max(hd) + 1)
+        node(ExprKind::Layout(Box::new([s, d])), span, hs.max(hd) + 1)
     }
 
     /// Operands joined by `| ^ & + - * /`, each after any number of prefix `~`.
@@ -375,7 +375,7 @@ impl<'a> P<'a> {
         let mut h = 0;
         if self.peek() != close {
             loop {
-                let (e, he) = self.expr()?;
+                let (e, he) = self.item(close)?;
                 h = h.max(he);
                 items.push(e);
                 self.ws();
@@ -393,6 +393,24 @@ impl<'a> P<'a> {
         }
         self.i += 1;
         Some((items, h, Span::new(start, self.i)))
+    }
+
+    /// One item of a list closed by `close`: `expr`, taken directly when it is an integer or
+    /// `_` followed by `,` or `close` (most items: the same node, without the descent through
+    /// every level of the grammar).
+    fn item(&mut self, close: u8) -> Option<H> {
+        let c = self.peek();
+        if c == b'_' || c == b'-' || c.is_ascii_digit() {
+            let save = self.i;
+            if let Some(h) = self.int_or_under() {
+                self.ws();
+                if self.peek() == b',' || self.peek() == close {
+                    return Some(h);
+                }
+            }
+            self.i = save;
+        }
+        self.expr()
     }
 
     /// `<targ, ...>` right after a name: integers and names.

@@ -15,7 +15,7 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Tuple(v) => format!("(tuple {})", list(v)),
         ExprKind::Under => "_".into(),
         ExprKind::Str(t) => format!("{t:?}"),
-        ExprKind::Layout(s, d) => format!("(: {} {})", sx(s), sx(d)),
+        ExprKind::Layout(sd) => format!("(: {} {})", sx(&sd[0]), sx(&sd[1])),
         ExprKind::Tiler(v) => format!("(tiler {})", list(v)),
         ExprKind::Swizzle { b, m, s } => format!("Sw<{b},{m},{s}>"),
         ExprKind::Compose(a, b) => format!("(o {} {})", sx(a), sx(b)),
@@ -282,7 +282,8 @@ fn spans() {
     let StmtKind::Bind { name_span, value, .. } = &p.stmts[1].kind else { panic!() };
     assert_eq!(sp(*name_span), "L");
     assert_eq!(sp(value.span), "(_4,_2):(_1,_4)");
-    let ExprKind::Layout(s, d) = &value.kind else { panic!() };
+    let ExprKind::Layout(sd) = &value.kind else { panic!() };
+    let [s, d] = &**sd;
     assert_eq!(sp(s.span), "(_4,_2)");
     assert_eq!(sp(d.span), "(_1,_4)");
     let ExprKind::Tuple(items) = &d.kind else { panic!() };

@@ -9,6 +9,8 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, Int};
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
+use crate::eval::ops::algebra::eval_flat_at;
+use crate::eval::ops::algebra::util::same_form_leaves;
 use crate::eval::ops::swizzle::bits;
 use crate::eval::value::Value;
 
@@ -301,45 +303,24 @@ fn as_function(v: &Value) -> R<Value> {
 }
 
 /// The (shape, stride) leaf pairs of a layout whose shape and stride are congruent integer
-/// tuples, or None (then the layout is evaluated through `__apply`).
+/// tuples with positive shapes, or None (then the layout is evaluated through `__apply`).
 fn flat_int_layout(v: &Value) -> Option<Vec<(i64, i64)>> {
-    fn go(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
-        match (s, d) {
-            (IntTuple::I(a), IntTuple::I(b)) if a.v > 0 => {
-                out.push((a.v, b.v));
-                Some(())
-            }
-            (IntTuple::T(a), IntTuple::T(b)) if a.len() == b.len() => {
-                a.iter().zip(b).try_for_each(|(x, y)| go(x, y, out))
-            }
-            _ => None,
-        }
-    }
-    match v {
-        Value::Layout(l) => {
-            let mut out = Vec::new();
-            go(&l.shape, &l.stride, &mut out)?;
-            Some(out)
+    let Value::Layout(l) = v else { return None };
+    let mut out = Vec::new();
+    same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
+        IntTuple::I(b) if a.v > 0 => {
+            out.push((a.v, b.v));
+            Some(())
         }
         _ => None,
-    }
+    })?;
+    Some(out)
 }
 
-/// `L(i)` of a flattened layout: the colexicographic coordinate of `i` (the last leaf takes
-/// what is left, as in CuTe) dotted with the strides.
-fn eval_flat(modes: &[(i64, i64)], mut i: i64) -> R<i64> {
-    let mut acc = Int::new(0, false);
-    for (k, &(s, d)) in modes.iter().enumerate() {
-        let c = if k + 1 == modes.len() {
-            i
-        } else {
-            let c = i % s;
-            i /= s;
-            c
-        };
-        acc = acc.add(Int::new(c, false).mul(Int::new(d, false))?)?;
-    }
-    Ok(acc.v)
+/// `L(i)` of a flattened layout (the law checks' evaluator), overflow an error naming the
+/// operation.
+fn eval_flat(modes: &[(i64, i64)], i: i64) -> R<i64> {
+    eval_flat_at(modes, i, |op, a, b| EvalError::overflow(op, dy(a), dy(b)))
 }
 
 /// `size(v)` as an integer.

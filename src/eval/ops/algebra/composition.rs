@@ -288,7 +288,7 @@ pub const CHECK_LIMIT: i64 = 1 << 16;
 /// The offsets the law checks compute with: `i64` first, with checked arithmetic; when that
 /// overflows the check runs again in `i128` (same answer, slower). No hashing anywhere: a law
 /// check costs O(n) (O(n log n) for injectivity) for a domain of n <= `CHECK_LIMIT` points.
-pub(crate) trait Off: Copy + PartialOrd + std::fmt::Display {
+pub trait Off: Copy + PartialOrd + std::fmt::Display {
     fn of(v: i64) -> Self;
     fn add(self, o: Self) -> Option<Self>;
     fn sub(self, o: Self) -> Option<Self>;
@@ -380,18 +380,28 @@ pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<FlatModes<O>> {
 
 /// `L(i)` for `0 <= i < size(L)` on flat modes (inside the domain every nesting agrees);
 /// `None` on overflow.
-pub(crate) fn eval_flat<O: Off>(m: &[(O, O)], mut i: O) -> Option<O> {
+pub(crate) fn eval_flat<O: Off>(m: &[(O, O)], i: O) -> Option<O> {
+    eval_flat_at(m, i, |_, _, _| ()).ok()
+}
+
+/// `L(i)` on flat modes with positive shapes: the colexicographic coordinate of `i` (the last
+/// mode takes what is left, as in CuTe) dotted with the strides; on overflow, `overflow(op, a,
+/// b)` of the operation `a op b` that overflowed.
+pub fn eval_flat_at<O: Off, E>(m: &[(O, O)], mut i: O, overflow: impl Fn(&'static str, O, O) -> E) -> Result<O, E> {
     let mut acc = O::of(0);
     let n = m.len();
     for (k, &(s, d)) in m.iter().enumerate() {
         if k + 1 == n {
-            acc = acc.add(i.mul(d)?)?;
+            let p = i.mul(d).ok_or_else(|| overflow("*", i, d))?;
+            acc = acc.add(p).ok_or_else(|| overflow("+", acc, p))?;
         } else {
-            acc = acc.add(i.rem(s)?.mul(d)?)?;
-            i = i.div(s)?;
+            let c = i.rem(s).ok_or_else(|| overflow("%", i, s))?;
+            let p = c.mul(d).ok_or_else(|| overflow("*", c, d))?;
+            acc = acc.add(p).ok_or_else(|| overflow("+", acc, p))?;
+            i = i.div(s).ok_or_else(|| overflow("/", i, s))?;
         }
     }
-    Some(acc)
+    Ok(acc)
 }
 
 /// `L(i)` by CuTe's `crd2idx` rule for an integer coordinate (`i % size(mode)` into each mode

@@ -49,6 +49,7 @@ pub struct CoalesceTrace {
 /// statically (`s_i * d_i == d_front`). With a trace, `init` is the last of `flat`'s modes
 /// as the trace holds them. `out` receives the result's flat modes (`from_modes` makes the
 /// layout of them).
+#[inline(always)]
 fn bw_coalesce<T>(
     flat: &[(Int, IntTuple)],
     init: (Int, IntTuple),

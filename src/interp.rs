@@ -524,7 +524,12 @@ impl Interp {
     }
 
     fn eval_args(&self, es: &[Expr]) -> E<Vec<Value>> {
-        es.iter().map(|e| self.eval_arg(e)).collect()
+        // (one allocation of the right size: `collect` through `Result` cannot know it)
+        let mut vals = Vec::with_capacity(es.len());
+        for e in es {
+            vals.push(self.eval_arg(e)?);
+        }
+        Ok(vals)
     }
 
     /// Evaluate an expression. Every value it produces is checked against the size guard

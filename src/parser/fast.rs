@@ -371,7 +371,8 @@ impl<'a> P<'a> {
         }
         self.i += 1;
         self.ws();
-        let mut items = Vec::new();
+        // (most lists hold one or two items: one allocation of that size)
+        let mut items = if self.peek() != close { Vec::with_capacity(2) } else { Vec::new() };
         let mut h = 0;
         if self.peek() != close {
             loop {

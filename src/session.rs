@@ -258,6 +258,8 @@ impl Session {
         let lines = std::cell::OnceCell::new();
         // Most scripts mark no statement as expecting a warning: then no statement looks.
         let marked = source.contains(EXPECT_WARNING);
+        // Comments are read for `--echo` and for the marks only.
+        let read_comments = self.opts.echo || marked;
         loop {
             let stmt = match stmts.next_stmt() {
                 None => break,
@@ -266,14 +268,14 @@ impl Session {
             };
             let stmt = &stmt;
             let text = source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim();
-            let note = if self.opts.echo || marked { trailing_comment(source, stmt.span.end) } else { None };
+            let note = if read_comments { trailing_comment(source, stmt.span.end) } else { None };
             if self.opts.echo {
                 echo_gap(&mut sink, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
             }
             prev_end = stmt.span.end + note.map_or(0, |n| n.len());
             // --echo: `code  =>  value   # comment` (a comment inside the statement's span is
             // moved after the value; `#` appears nowhere else in the language)
-            let hash = if self.opts.echo || marked { text.find('#') } else { None };
+            let hash = if read_comments { text.find('#') } else { None };
             let (code, comment) = match hash {
                 Some(i) => (text[..i].trim_end(), format!("   {}", text[i..].trim())),
                 None => (text, String::new()),

@@ -114,18 +114,20 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
 
 /// `coalesce` of a layout given by its flat modes (at least one).
 pub fn coalesce_modes(flat: &[(Int, IntTuple)]) -> R<Layout> {
-    let Some((last, rest)) = flat.split_last() else {
-        return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
-    };
-    bw_coalesce(rest, last.clone(), None, layout_of)
+    coalesce_flat_to(flat, layout_of)
 }
 
 /// The flat modes of `coalesce` of a layout given by its flat modes (at least one).
 pub fn coalesce_flat(flat: &[(Int, IntTuple)]) -> R<Modes> {
+    coalesce_flat_to(flat, |m| m)
+}
+
+/// `coalesce` of flat modes (at least one), its modes handed to `out`.
+fn coalesce_flat_to<T>(flat: &[(Int, IntTuple)], out: impl FnOnce(Modes) -> T) -> R<T> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
     };
-    bw_coalesce(rest, last.clone(), None, |m| m)
+    bw_coalesce(rest, last.clone(), None, out)
 }
 
 /// `coalesce(L)` and the decisions that led to it (for `explain`).

@@ -11,8 +11,8 @@ use cute::eval::int::Int;
 use cute::eval::int_tuple::IntTuple::{self, I, T};
 use cute::eval::layout::Layout;
 use cute::eval::ops::algebra::{
-    check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition, composition_raw,
-    left_inverse, right_inverse, Tiler,
+    check_composition, check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition,
+    composition_raw, left_inverse, right_inverse, Tiler,
 };
 use cute::eval::ops::divide::{logical_divide, logical_divide_tiler, logical_product, logical_product_tiler};
 use cute::eval::ops::structure::{cosize, filter, make_layout_cat, size};
@@ -349,6 +349,95 @@ proptest! {
         let once = cute::eval::ops::swizzle::bits::apply(sw, cute::eval::int::dy(x));
         let twice = cute::eval::ops::swizzle::bits::apply(sw, once);
         prop_assert_eq!(twice.v, x, "{} applied twice to {}", sw, x);
+    }
+}
+
+/// A copy of `l` with one stride leaf changed (or none), and sometimes two shape leaves swapped:
+/// answers near the right one, so the law checks see both kinds, those that hold and those that
+/// fail (often at one point only).
+fn perturbed(r: &mut Rng, l: &Layout) -> Layout {
+    let mut out = l.clone();
+    let n = out.stride.leaves().len() as u64;
+    if n > 0 && r.chance(0.7) {
+        let k = r.below(n);
+        let (mut at, how) = (0, r.below(4));
+        leaves_mut(&mut out.stride, &mut |i| {
+            if at == k {
+                i.v = match how {
+                    0 => i.v + 1,
+                    1 => i.v * 2,
+                    2 => 0,
+                    _ => i.v - 1,
+                };
+            }
+            at += 1;
+        });
+    }
+    if n > 1 && r.chance(0.2) {
+        let mut vals = Vec::new();
+        leaves_mut(&mut out.shape, &mut |i| vals.push(*i));
+        let (a, b) = (r.below(n) as usize, r.below(n) as usize);
+        vals.swap(a, b);
+        let mut it = vals.into_iter();
+        leaves_mut(&mut out.shape, &mut |i| *i = it.next().unwrap_or(*i));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The composition check warns exactly when its law fails, by this file's own evaluator:
+    /// the check's shortcut (a proof from the modes, `digits.rs`) never hides a failure, and
+    /// the points it skips never hold one. R is CuTe's answer or one changed a little.
+    #[test]
+    fn composition_check_warns_exactly_when_the_law_fails(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let (a, b) = (layout(&mut r, s, false), layout(&mut r, s, false));
+        let Ok(res) = composition_raw(&a, &b) else { return Ok(()) };
+        let res = perturbed(&mut r, &res);
+        take_warnings();
+        check_composition(&a, &b, &res, "composition");
+        let warned = !take_warnings().is_empty();
+        let holds = compatible(&b.shape, &res.shape).is_ok_and(|c| c.v == 1)
+            && (0..sz(&b)).all(|i| {
+                let bi = ev(&b, i);
+                !(0..sz(&a)).contains(&bi) || ev(&res, i) == ev(&a, bi)
+            });
+        prop_assert_eq!(warned, !holds, "{} o {} = {}", a, b, res);
+    }
+
+    /// The same for the inverses: a right inverse must give back every `i` from inside L's
+    /// domain, a left inverse of an injective L every `i` of L's domain.
+    #[test]
+    fn inverse_checks_warn_exactly_when_the_law_fails(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let inj = r.chance(0.5);
+        let l = layout(&mut r, s, inj);
+        if let Ok(ri) = right_inverse(&l) {
+            let ri = perturbed(&mut r, &ri);
+            take_warnings();
+            check_right_inverse(&l, &ri);
+            let warned = !take_warnings().is_empty();
+            let holds = (0..sz(&ri)).all(|i| {
+                let x = ev(&ri, i);
+                (0..sz(&l)).contains(&x) && ev(&l, x) == i
+            });
+            prop_assert_eq!(warned, !holds, "right_inverse({}) = {}", l, ri);
+        }
+        if !injective(&l) {
+            return Ok(());
+        }
+        if let Ok(li) = left_inverse(&l) {
+            let li = perturbed(&mut r, &li);
+            take_warnings();
+            check_left_inverse(&l, &li);
+            let warned = !take_warnings().is_empty();
+            let holds = (0..sz(&l)).all(|i| ev(&li, ev(&l, i)) == i);
+            prop_assert_eq!(warned, !holds, "left_inverse({}) = {}", l, li);
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
 use super::coalesce::{coalesce_x, coalesce_x_profile};
+use super::digits;
 use super::util::{ceil_div_i, concat, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves};
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
@@ -501,7 +502,8 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
     };
     // the sizes of B and A (their shapes are positive integers here)
     let (Some(n), Some(na)) = (size_of_modes(&fb), size_of_modes(&fa)) else { return Law::Holds };
-    if n > CHECK_LIMIT {
+    // Proved from the modes when it can be (the usual case); point by point otherwise.
+    if composition_steps(&fb, &fr).is_some_and(|steps| digits::holds(&fa, false, steps)) || n > CHECK_LIMIT {
         return Law::Holds;
     }
     let (mut ob, mut or) = (Odometer::new(&fb), Odometer::new(&fr));
@@ -523,6 +525,29 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
         }
     }
     Law::Holds
+}
+
+/// The modes of `i -> B(i)` for [`digits::holds`]: each of R's flat modes, under the mode of B
+/// whose coordinate it refines (R's modes grouped in order by B's sizes), with its step in A's
+/// domain, its size and its stride in R. `None` where R's sizes do not refine B's.
+fn composition_steps<O: Off>(fb: &[(O, O)], fr: &[(O, O)]) -> Option<smallvec::SmallVec<[(O, O, O); 8]>> {
+    let one = O::of(1);
+    let mut steps = smallvec::SmallVec::new();
+    let mut r = fr.iter();
+    for &(m, e) in fb {
+        // the part of B's coordinate that the modes so far of this group cover
+        let mut covered = one;
+        while covered < m {
+            let &(rho, tau) = r.next()?;
+            steps.push((e.mul(covered)?, rho, tau));
+            covered = covered.mul(rho)?;
+        }
+        if covered != m {
+            return None;
+        }
+    }
+    // what is left of R adds nothing
+    r.all(|&(rho, _)| rho == one).then_some(steps)
 }
 
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).

@@ -12,6 +12,7 @@ mod cast;
 mod coalesce;
 mod complement;
 mod composition;
+mod digits;
 mod inverse;
 pub mod util;
 

@@ -555,7 +555,7 @@ impl Interp {
         match &e.kind {
             ExprKind::Int { value, is_static } => Ok(Value::Tuple(IntTuple::I(Int::new(*value, *is_static)))),
             ExprKind::Basis { value, is_static, modes } => {
-                Ok(Value::Tuple(IntTuple::Basis(Int::new(*value, *is_static), modes.to_vec())))
+                Ok(Value::Tuple(IntTuple::basis(Int::new(*value, *is_static), modes.clone())))
             }
             ExprKind::Tuple(es) => {
                 if let Some(t) = literal_tuple(e) {
@@ -1021,7 +1021,7 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
             }
             match t {
                 IntTuple::I(_) | IntTuple::Under => leaves += 1,
-                IntTuple::Basis(_, modes) => leaves += 1 + modes.len(),
+                IntTuple::Basis(b) => leaves += 1 + b.modes.len(),
                 IntTuple::T(xs) => tuples.extend(xs.iter().map(|x| (x, d + 1))),
             }
             if leaves > limit {
@@ -1186,7 +1186,7 @@ fn small_tuple(t: &IntTuple, d: usize, n: &mut usize, limit: usize) -> bool {
     }
     match t {
         IntTuple::I(_) | IntTuple::Under => *n += 1,
-        IntTuple::Basis(_, modes) => *n += 1 + modes.len(),
+        IntTuple::Basis(b) => *n += 1 + b.modes.len(),
         IntTuple::T(xs) => {
             for x in xs {
                 if !small_tuple(x, d + 1, n, limit) {

@@ -17,9 +17,24 @@ pub enum IntTuple {
     T(Vec<IntTuple>),
     /// `_`: "all of this mode" in slices and tilers.
     Under,
-    /// `value@m0@m1...`: CuTe's ScaledBasis (`E<m>` scaled by value), printed `_1@0`.
-    /// `modes` are listed in print order (innermost first).
-    Basis(Int, Vec<usize>),
+    /// `value@m0@m1...`: CuTe's ScaledBasis (`E<m>` scaled by value), printed `_1@0`. Boxed:
+    /// rare, and an IntTuple is then 24 bytes instead of 32 (every tuple node is copied often).
+    Basis(Box<Scaled>),
+}
+
+/// The payload of a ScaledBasis element: the value and the modes of `E<...>`, listed in print
+/// order (innermost first).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Scaled {
+    pub v: Int,
+    pub modes: Box<[usize]>,
+}
+
+impl IntTuple {
+    /// The ScaledBasis element `v@modes...` (modes in print order).
+    pub fn basis(v: Int, modes: impl Into<Box<[usize]>>) -> IntTuple {
+        Basis(Box::new(Scaled { v, modes: modes.into() }))
+    }
 }
 
 pub use IntTuple::{Basis, Under, I, T};
@@ -40,9 +55,9 @@ fn write_tuple(w: &mut Batch<'_, '_>, t: &IntTuple) -> fmt::Result {
     match t {
         I(i) => w.int(*i),
         Under => w.byte(b'_'),
-        Basis(v, modes) => {
-            w.int(*v)?;
-            for m in modes {
+        Basis(b) => {
+            w.int(b.v)?;
+            for m in &b.modes {
                 fmt::Write::write_fmt(w, format_args!("@{m}"))?;
             }
             Ok(())
@@ -211,7 +226,7 @@ impl IntTuple {
             I(i) => i.s,
             T(v) => v.iter().all(|e| e.is_static()),
             Under => true,
-            Basis(i, _) => i.s,
+            Basis(b) => b.v.s,
         }
     }
     /// Apply `f` to every integer leaf, keeping the structure.
@@ -220,7 +235,7 @@ impl IntTuple {
             I(i) => I(f(*i)?),
             T(v) => T(v.iter().map(|e| e.map_ints(f)).collect::<R<_>>()?),
             Under => Under,
-            Basis(i, m) => Basis(f(*i)?, m.clone()),
+            Basis(b) => IntTuple::basis(f(b.v)?, b.modes.clone()),
         })
     }
 }
@@ -281,8 +296,12 @@ mod print_tests {
                 .join(",")
         );
         assert_eq!(T(leaves.clone()).to_string(), want);
-        let nested =
-            T(vec![T(vec![]), Under, T(vec![I(Int { v: 3, s: true })]), Basis(Int { v: 1, s: true }, vec![1, 0])]);
+        let nested = T(vec![
+            T(vec![]),
+            Under,
+            T(vec![I(Int { v: 3, s: true })]),
+            IntTuple::basis(Int { v: 1, s: true }, [1, 0]),
+        ]);
         assert_eq!(nested.to_string(), "((),_,(_3),_1@1@0)");
         assert_eq!(format!("{:>30}", nested), "((),_,(_3),_1@1@0)");
         assert_eq!(T(vec![T(leaves.clone()), T(leaves)]).to_string(), format!("({want},{want})"));

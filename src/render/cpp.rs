@@ -68,7 +68,7 @@ fn tuple_expr(t: &IntTuple, role: Role) -> String {
     match t {
         IntTuple::I(i) => int_expr(*i),
         IntTuple::Under => "_".to_string(),
-        IntTuple::Basis(v, modes) => basis_expr(*v, modes),
+        IntTuple::Basis(b) => basis_expr(b.v, &b.modes),
         IntTuple::T(v) => {
             let maker = match role {
                 Role::Shape => "make_shape",
@@ -170,7 +170,8 @@ fn tuple_type(t: &IntTuple, maker: &str) -> Option<String> {
         IntTuple::I(i) if i.s => Some(int_type(i.v)),
         IntTuple::I(_) => None,
         IntTuple::Under => Some("Underscore".to_string()),
-        IntTuple::Basis(v, modes) if v.s => {
+        IntTuple::Basis(b) if b.v.s => {
+            let (v, modes) = (&b.v, &b.modes);
             let ns: Vec<String> = modes.iter().rev().map(|m| format!(",{m}")).collect();
             Some(format!("ScaledBasis<{}{}>", int_type(v.v), ns.concat()))
         }

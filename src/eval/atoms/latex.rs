@@ -69,7 +69,7 @@ impl TvEval {
                 let s = s.as_int()?.v;
                 let to = match d {
                     I(i) if i.v == 0 => None,
-                    Basis(v, m) if m.len() == 1 && m[0] < 2 => Some((m[0], *v)),
+                    Basis(b) if b.modes.len() == 1 && b.modes[0] < 2 => Some((b.modes[0], b.v)),
                     other => {
                         return Err(EvalError::rule("not supported", format!("a coordinate stride {other} in {l}")))
                     }

@@ -353,7 +353,7 @@ fn tuple_eq(a: &IntTuple, b: &IntTuple) -> bool {
         (IntTuple::I(x), IntTuple::I(y)) => x.v == y.v,
         (IntTuple::T(x), IntTuple::T(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| tuple_eq(p, q)),
         (IntTuple::Under, IntTuple::Under) => true,
-        (IntTuple::Basis(x, mx), IntTuple::Basis(y, my)) => x.v == y.v && mx == my,
+        (IntTuple::Basis(x), IntTuple::Basis(y)) => x.v.v == y.v.v && x.modes == y.modes,
         _ => false,
     }
 }

@@ -22,10 +22,10 @@ fn static_merge(s: Int, d: &IntTuple, front: &IntTuple) -> R<bool> {
             };
             matches!(prod, Some(p) if p.s && f.s && p.v == f.v)
         }
-        (Basis(v, m), Basis(w, n)) => {
-            m == n && {
-                let p = s.mul(*v)?;
-                p.s && w.s && p.v == w.v
+        (Basis(x), Basis(y)) => {
+            x.modes == y.modes && {
+                let p = s.mul(x.v)?;
+                p.s && y.v.s && p.v == y.v.v
             }
         }
         _ => false,

@@ -165,7 +165,8 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
         ));
     }
     // A ScaledBasis rhs stride selects a mode of the lhs.
-    if let Basis(v, modes) = rd {
+    if let Basis(b) = rd {
+        let (v, modes) = (&b.v, &b.modes);
         let path: Vec<usize> = modes.iter().rev().copied().collect();
         return composition_impl(&get_path(ls, &path)?, &get_path(ld, &path)?, rs, &I(*v));
     }

@@ -34,6 +34,10 @@ pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
 /// together, so they need the same number of leaves, not the same nesting). Shapes must be
 /// integers; strides may be integers or ScaledBasis elements (identity layouts).
 pub fn flat_modes(l: &Layout, what: &str) -> R<Modes> {
+    // Shape and stride of the same form (nearly always): one walk over both.
+    if let Some(m) = congruent_modes(l) {
+        return Ok(m);
+    }
     // Leaves by reference: no clone of the trees, no allocation for up to 16 leaves.
     let (mut s, mut d) = (Leaves::new(), Leaves::new());
     leaf_refs(&l.shape, &mut s);
@@ -72,6 +76,7 @@ pub fn same_form_leaves<'a>(
 /// integer shapes and integer or ScaledBasis strides (nearly every layout); `None` otherwise,
 /// and for the empty layout. Leaf-by-leaf operations (`filter_zeros`) can then work on the
 /// modes directly.
+#[inline]
 pub fn congruent_modes(l: &Layout) -> Option<Modes> {
     let mut out = Modes::new();
     same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {

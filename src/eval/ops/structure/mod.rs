@@ -96,7 +96,7 @@ pub fn depth(l: &Layout) -> R<usize> {
 fn abs_leaf(t: &IntTuple) -> R<IntTuple> {
     Ok(match t {
         I(i) => I(i.abs()?),
-        Basis(v, m) => Basis(v.abs()?, m.clone()),
+        Basis(b) => IntTuple::basis(b.v.abs()?, b.modes.clone()),
         T(v) => T(v.iter().map(abs_leaf).collect::<R<_>>()?),
         Under => Under,
     })
@@ -109,7 +109,7 @@ pub fn coshape(l: &Layout) -> R<IntTuple> {
     let ab = abs_leaf(&l.stride)?;
     let co = tp::inner_product(&m1, &ab)?;
     let co = match &co {
-        Basis(v, m) if !m.is_empty() => tp::basis_to_arith(*v, m),
+        Basis(b) if !b.modes.is_empty() => tp::basis_to_arith(b.v, &b.modes),
         x => x.clone(),
     };
     co.map_ints(&mut |c| c.add(st(1)))
@@ -124,7 +124,7 @@ pub fn cosize(l: &Layout) -> R<Int> {
 pub fn coprofile(l: &Layout) -> R<IntTuple> {
     let s = tp::sum(&l.stride)?;
     let s = match &s {
-        Basis(v, m) if !m.is_empty() => tp::basis_to_arith(*v, m),
+        Basis(b) if !b.modes.is_empty() => tp::basis_to_arith(b.v, &b.modes),
         x => x.clone(),
     };
     Ok(tp::repeat_like(&s, &IntTuple::st(0)))

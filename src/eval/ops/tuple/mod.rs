@@ -1286,8 +1286,8 @@ pub fn basis_to_arith(v: Int, modes: &[usize]) -> IntTuple {
 pub fn arith_mul(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
     match (a, b) {
         (T(_), _) | (_, T(_)) => Err(EvalError::type_err(format!("cannot multiply `{a}` by `{b}`"))),
-        (Basis(v, m), x) => Ok(Basis(v.mul(leaf_int(x, "*")?)?, m.clone())),
-        (x, Basis(v, m)) => Ok(Basis(leaf_int(x, "*")?.mul(*v)?, m.clone())),
+        (Basis(b), x) => Ok(IntTuple::basis(b.v.mul(leaf_int(x, "*")?)?, b.modes.clone())),
+        (x, Basis(b)) => Ok(IntTuple::basis(leaf_int(x, "*")?.mul(b.v)?, b.modes.clone())),
         _ => Ok(I(leaf_int(a, "*")?.mul(leaf_int(b, "*")?)?)),
     }
 }
@@ -1299,8 +1299,8 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
     match (a, b) {
         (I(_) | Under, I(_) | Under) => Ok(I(leaf_int(a, "+")?.add(leaf_int(b, "+")?)?)),
         // C<t> + ScaledBasis<U> (no modes): an integer sum.
-        (I(x), Basis(v, m)) | (Basis(v, m), I(x)) if m.is_empty() => Ok(I(x.add(*v)?)),
-        (Under, Basis(v, m)) | (Basis(v, m), Under) if m.is_empty() => Ok(I(*v)),
+        (I(x), Basis(b)) | (Basis(b), I(x)) if b.modes.is_empty() => Ok(I(x.add(b.v)?)),
+        (Under, Basis(b)) | (Basis(b), Under) if b.modes.is_empty() => Ok(I(b.v)),
         (x, y) if zero(x) && !matches!(y, I(_) | Under) => {
             if matches!(x, I(i) if i.s) || matches!(x, Under) {
                 Ok(y.clone())
@@ -1316,7 +1316,7 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
         _ => {
             let to_at = |x: &IntTuple| -> Vec<IntTuple> {
                 match x {
-                    Basis(v, m) => match basis_to_arith(*v, m) {
+                    Basis(b) => match basis_to_arith(b.v, &b.modes) {
                         T(t) => t,
                         other => vec![other],
                     },
@@ -1353,7 +1353,7 @@ pub fn make_basis_like(shape: &IntTuple) -> IntTuple {
             _ => {
                 let mut m = path.clone();
                 m.reverse();
-                Basis(st(1), m)
+                IntTuple::basis(st(1), m)
             }
         }
     }
@@ -1364,8 +1364,8 @@ pub fn make_basis_like(shape: &IntTuple) -> IntTuple {
 /// plain tuple.
 pub fn to_plain(t: &IntTuple) -> IntTuple {
     match t {
-        Basis(v, m) if !m.is_empty() => to_plain(&basis_to_arith(*v, m)),
-        Basis(v, _) => I(*v),
+        Basis(b) if !b.modes.is_empty() => to_plain(&basis_to_arith(b.v, &b.modes)),
+        Basis(b) => I(b.v),
         T(v) => T(v.iter().map(to_plain).collect()),
         x => x.clone(),
     }

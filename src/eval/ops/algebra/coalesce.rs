@@ -147,12 +147,21 @@ pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
 /// CuTe's `detail::coalesce_x`: like `coalesce`, but it also keeps the function *outside* the
 /// domain (a trailing static `_1` mode becomes `_2` so its stride survives). Used by composition.
 pub fn coalesce_x(l: &Layout) -> R<Layout> {
+    coalesce_x_to(l, layout_of)
+}
+
+/// The flat modes of `coalesce_x(L)` (at least one).
+pub fn coalesce_x_modes(l: &Layout) -> R<Modes> {
+    coalesce_x_to(l, |m| m)
+}
+
+fn coalesce_x_to<T>(l: &Layout, out: impl FnOnce(Modes) -> T) -> R<T> {
     let mut flat = flat_modes(l, "composition")?;
     let Some((s, d)) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("composition with the empty layout {l}")));
     };
     let init = if s.is_const(1) { (st(2), d) } else { (s, d) };
-    bw_coalesce(&flat, init, None, layout_of)
+    bw_coalesce(&flat, init, None, out)
 }
 
 /// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.

@@ -5,9 +5,11 @@
 //!
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
-use super::coalesce::{coalesce_x, coalesce_x_profile};
+use super::coalesce::{coalesce_x_modes, coalesce_x_profile};
 use super::digits;
-use super::util::{ceil_div_i, concat, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves};
+use super::util::{
+    ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves,
+};
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
@@ -139,8 +141,17 @@ impl Tiler {
     }
 }
 
+/// The left operand of `composition_impl`: a shape and a stride, or the flat modes of
+/// `coalesce_x(A)`, read where they are (the layout they make is a single mode `s:d` for one,
+/// the flat tuples `(s0,s1,...):(d0,d1,...)` for more).
+#[derive(Clone, Copy)]
+enum Lhs<'a> {
+    Tree(&'a IntTuple, &'a IntTuple),
+    Flat(&'a [(Int, IntTuple)]),
+}
+
 /// `detail::composition_impl(lhs_shape, lhs_stride, rhs_shape, rhs_stride)`.
-fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
+fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
     // Right-distributivity of composition over a tuple rhs.
     if let T(rsv) = rs {
         if rs.rank() != rd.rank() || rsv.is_empty() {
@@ -152,7 +163,7 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
         // `concat` of the modes' compositions, gathered straight into the two tuples
         let (mut shape, mut stride) = (Vec::with_capacity(rsv.len()), Vec::with_capacity(rsv.len()));
         for (k, s) in rsv.iter().enumerate() {
-            let m = composition_impl(ls, ld, s, mode_ref(rd, k)?)?;
+            let m = composition_impl(lhs, s, mode_ref(rd, k)?)?;
             shape.push(m.shape);
             stride.push(m.stride);
         }
@@ -166,9 +177,16 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     }
     // A ScaledBasis rhs stride selects a mode of the lhs.
     if let Basis(b) = rd {
-        let (v, modes) = (&b.v, &b.modes);
-        let path: Vec<usize> = modes.iter().rev().copied().collect();
-        return composition_impl(&get_path(ls, &path)?, &get_path(ld, &path)?, rs, &I(*v));
+        let path: Vec<usize> = b.modes.iter().rev().copied().collect();
+        let tree;
+        let (ls, ld) = match lhs {
+            Lhs::Tree(ls, ld) => (ls, ld),
+            Lhs::Flat(m) => {
+                tree = from_modes(m);
+                (&tree.shape, &tree.stride)
+            }
+        };
+        return composition_impl(Lhs::Tree(&get_path(ls, &path)?, &get_path(ld, &path)?), rs, &I(b.v));
     }
     let rstride = leaf_int(rd, "composition")?;
     let rshape = leaf_int(rs, "composition")?;
@@ -176,6 +194,18 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     if rstride.is_const(0) {
         return Ok(Layout::new(rs.clone(), rd.clone()));
     }
+    let tree;
+    let (ls, ld) = match lhs {
+        Lhs::Flat([(_, d)]) => return Ok(Layout::new(rs.clone(), arith_mul(&I(rstride), d)?)),
+        Lhs::Flat(m) if !m.is_empty() => {
+            return compose_modes(m.len(), |k| Ok(m[k].0), |k| &m[k].1, rshape, rstride);
+        }
+        Lhs::Flat(m) => {
+            tree = from_modes(m);
+            (&tree.shape, &tree.stride)
+        }
+        Lhs::Tree(ls, ld) => (ls, ld),
+    };
     let lsv = match ls {
         // lhs integral shape: scale the rhs stride.
         I(_) => return Ok(Layout::new(rs.clone(), arith_mul(&I(rstride), ld)?)),
@@ -197,14 +227,24 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
     for x in lsv {
         leaf_int(x, "composition")?;
     }
-    let lshape = |k: usize| leaf_int(&lsv[k], "composition");
+    compose_modes(r, |k| leaf_int(&lsv[k], "composition"), |k| &lstride[k], rshape, rstride)
+}
 
+/// The general case of `composition_impl`: an lhs of `r >= 1` modes (integer shapes
+/// `lshape(k)`, strides `lstride(k)`) and an integral rhs `rshape:rstride`.
+fn compose_modes<'a>(
+    r: usize,
+    lshape: impl Fn(usize) -> R<Int>,
+    lstride: impl Fn(usize) -> &'a IntTuple,
+    rshape: Int,
+    rstride: Int,
+) -> R<Layout> {
     // (no capacity up front: a single mode, the common answer, is returned without them)
     let mut result_shape: Vec<IntTuple> = Vec::new();
     let mut result_stride: Vec<IntTuple> = Vec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
-    for (i, curr_stride) in lstride.iter().enumerate().take(r - 1) {
+    for i in 0..r - 1 {
         let curr_shape = lshape(i)?;
         // Weak divisibility condition: checked only when both are static.
         if curr_shape.s && rest_stride.s {
@@ -239,12 +279,12 @@ fn composition_impl(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rd: &IntTuple) 
                 }
             }
             result_shape.push(I(new_shape));
-            result_stride.push(arith_mul(&I(rest_stride), curr_stride)?);
+            result_stride.push(arith_mul(&I(rest_stride), lstride(i))?);
             rest_shape = rest_shape.div(new_shape)?;
             rest_stride = next_stride;
         }
     }
-    let last_stride = &lstride[r - 1];
+    let last_stride = lstride(r - 1);
     if result_shape.is_empty() {
         Ok(Layout::new(I(rest_shape), arith_mul(&I(rest_stride), last_stride)?))
     } else if rest_shape.is_const(1) {
@@ -280,8 +320,11 @@ fn has_basis(t: &IntTuple) -> bool {
 /// `composition(A, B)` of two layouts, without the after-the-fact law check.
 pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
     // coalesce_x(lhs, coprofile(rhs)): for integer strides the coprofile is `_0`.
-    let flat = if has_basis(&b.stride) { coalesce_x_profile(a, &coprofile(b)?)? } else { coalesce_x(a)? };
-    composition_impl(&flat.shape, &flat.stride, &b.shape, &b.stride)
+    if has_basis(&b.stride) {
+        let flat = coalesce_x_profile(a, &coprofile(b)?)?;
+        return composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride);
+    }
+    composition_impl(Lhs::Flat(&coalesce_x_modes(a)?), &b.shape, &b.stride)
 }
 
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
@@ -590,8 +633,7 @@ fn composition_tiler_impl(a: &Layout, t: &Tiler, check: bool) -> R<Layout> {
         }
         Tiler::Under => Ok(a.clone()),
         Tiler::Int(n) => {
-            let flat = coalesce_x(a)?;
-            let r = composition_impl(&flat.shape, &flat.stride, &I(*n), &I(st(1)))?;
+            let r = composition_impl(Lhs::Flat(&coalesce_x_modes(a)?), &I(*n), &I(st(1)))?;
             if check {
                 check_composition(a, &Layout::new(I(*n), I(st(1))), &r, "composition");
             }

@@ -352,7 +352,8 @@ proptest! {
     }
 }
 
-/// A copy of `l` with one stride leaf changed (or none), and sometimes two shape leaves swapped:
+/// A copy of `l` with one stride leaf changed (or none), sometimes a mode appended to its top
+/// level, and sometimes two shape leaves swapped:
 /// answers near the right one, so the law checks see both kinds, those that hold and those that
 /// fail (often at one point only).
 fn perturbed(r: &mut Rng, l: &Layout) -> Layout {
@@ -372,6 +373,13 @@ fn perturbed(r: &mut Rng, l: &Layout) -> Layout {
             }
             at += 1;
         });
+    }
+    if let (T(sv), T(dv)) = (&mut out.shape, &mut out.stride) {
+        if r.chance(0.1) {
+            // one mode more than CuTe's answer has
+            sv.push(IntTuple::st(2));
+            dv.push(IntTuple::st(1));
+        }
     }
     if n > 1 && r.chance(0.2) {
         let mut vals = Vec::new();

@@ -521,6 +521,10 @@ impl<'a, O: Off> Odometer<'a, O> {
 /// most `CHECK_LIMIT` points), and that r has b's shape (`compatible`); record a warning at the
 /// first failure. `what` names the operation.
 pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
+    // The usual case, in one walk: R has B's form, and the law is proved from the modes.
+    if proved_by_form(a, b, r) {
+        return;
+    }
     if let Ok(c) = crate::eval::ops::tuple::compatible(&b.shape, &r.shape) {
         if c.v == 0 {
             let (nb, nr) = (size_of(b), size_of(r));
@@ -533,6 +537,52 @@ pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
         }
     }
     check_law(|| composition_law::<i64>(a, b, r, what), || composition_law::<i128>(a, b, r, what));
+}
+
+/// True when `r` is `compatible` with `b` and `r(i) == a(b(i))` is proved by
+/// [`digits::holds`], read in one walk of B and R together: each leaf `m:e` of B (positive
+/// integers) stands over a subtree of R (positive integer shapes, integer strides, the same
+/// form) of size `m`, whose flat modes are the steps under that leaf. `false` settles nothing:
+/// the full check runs then.
+fn proved_by_form(a: &Layout, b: &Layout, r: &Layout) -> bool {
+    let Some(fa) = flat_modes_of::<i64>(a) else { return false };
+    let mut steps: smallvec::SmallVec<[(i64, i64, i64); 8]> = smallvec::SmallVec::new();
+    form_steps(&b.shape, &b.stride, &r.shape, &r.stride, &mut steps).is_some() && digits::holds(&fa, false, steps)
+}
+
+/// The steps of [`proved_by_form`] under B's (sub)layout `bs:bd` and R's `rs:rd`.
+fn form_steps(
+    bs: &IntTuple,
+    bd: &IntTuple,
+    rs: &IntTuple,
+    rd: &IntTuple,
+    steps: &mut smallvec::SmallVec<[(i64, i64, i64); 8]>,
+) -> Option<()> {
+    match (bs, bd) {
+        (I(m), I(e)) if m.v > 0 => {
+            // the part of B's coordinate that R's modes so far cover
+            let mut covered = 1i64;
+            same_form_leaves(rs, rd, &mut |rho, tau| match tau {
+                I(tau) if rho.v > 0 => {
+                    steps.push((e.v.checked_mul(covered)?, rho.v, tau.v));
+                    covered = covered.checked_mul(rho.v)?;
+                    Some(())
+                }
+                _ => None,
+            })?;
+            (covered == m.v).then_some(())
+        }
+        (T(bs), T(bd)) if bs.len() == bd.len() => match (rs, rd) {
+            (T(rs), T(rd)) if rs.len() == bs.len() && rd.len() == bs.len() => {
+                for k in 0..bs.len() {
+                    form_steps(&bs[k], &bd[k], &rs[k], &rd[k], steps)?;
+                }
+                Some(())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The product of flat modes' shapes (the layout's size), `None` beyond i64.

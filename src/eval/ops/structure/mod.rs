@@ -117,7 +117,29 @@ pub fn coshape(l: &Layout) -> R<IntTuple> {
 
 /// `cosize(L)` = `size(coshape(L))`.
 pub fn cosize(l: &Layout) -> R<Int> {
+    // Integer strides of the shape's form (nearly every layout): the same operations on the
+    // leaves, without the trees `coshape` builds; the general path otherwise, and on any error.
+    if let Some(c) = int_coshape(&l.shape, &l.stride).and_then(|c| c.add(st(1)).ok()) {
+        return Ok(c);
+    }
     tp::size(&tp::to_plain(&coshape(l)?))
+}
+
+/// `inner_product(shape - 1, abs(stride))` where shape and stride have the same form and integer
+/// leaves, as `tp::inner_product` computes it (a tuple's sum from `_0`, mode by mode); `None`
+/// otherwise or on overflow.
+fn int_coshape(s: &IntTuple, d: &IntTuple) -> Option<Int> {
+    match (s, d) {
+        (I(a), I(b)) => a.sub(st(1)).ok()?.mul(b.abs().ok()?).ok(),
+        (T(x), T(y)) if x.len() == y.len() => {
+            let mut acc = st(0);
+            for (xi, yi) in x.iter().zip(y) {
+                acc = acc.add(int_coshape(xi, yi)?).ok()?;
+            }
+            Some(acc)
+        }
+        _ => None,
+    }
 }
 
 /// `coprofile(L)`: `_0`s congruent with the codomain.

@@ -15,7 +15,7 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, lmode, lrank, product};
 use crate::eval::ops::algebra::{
-    check_composition, coalesce, complement, composition_raw, layout_arg, tiler_arg, Tiler,
+    check_composition, coalesce_shape_of, complement, composition_raw, layout_arg, tiler_arg, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -33,7 +33,7 @@ fn int_layout(n: Int) -> R<Layout> {
 /// `logical_divide(L, T)` for a layout tiler: `L o (T, complement(T, shape(coalesce(L))))`.
 /// Result: rank 2, (elements of a tile, tiles).
 pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
-    let cotarget = coalesce(l)?.shape;
+    let cotarget = coalesce_shape_of(l)?;
     let c = complement(t, &cotarget)?;
     let b = concat(vec![t.clone(), c]);
     let r = composition_raw(l, &b)?;

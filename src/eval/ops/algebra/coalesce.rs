@@ -105,11 +105,28 @@ fn layout_of(m: Modes) -> Layout {
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 pub fn coalesce(l: &Layout) -> R<Layout> {
+    coalesce_to(l, layout_of)
+}
+
+/// The flat modes of `coalesce(L)`, without the layout made of them.
+pub fn coalesce_modes_of(l: &Layout) -> R<Modes> {
+    coalesce_to(l, |m| m)
+}
+
+/// `shape(coalesce(L))`, without the stride.
+pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
+    coalesce_to(l, |m| match m[..] {
+        [(s, _)] => I(s),
+        _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
+    })
+}
+
+fn coalesce_to<T>(l: &Layout, out: impl FnOnce(Modes) -> T) -> R<T> {
     let mut flat = flat_modes(l, "coalesce")?;
     let Some(last) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
     };
-    bw_coalesce(&flat, last, None, layout_of)
+    bw_coalesce(&flat, last, None, out)
 }
 
 /// `coalesce` of a layout given by its flat modes (at least one).

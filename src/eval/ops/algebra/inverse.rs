@@ -2,13 +2,13 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_flat as coalesce_flat_modes, coalesce_modes};
+use super::coalesce::{coalesce, coalesce_modes, coalesce_modes_of};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
 use super::digits;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
-use super::util::{flat_modes, size_of, Ints, Modes};
+use super::util::{size_of, Ints, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -19,11 +19,7 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// products of the shape `(_1, s0, s0*s1, ...)`. (The modes of `coalesce(L)`, without the
 /// layout made of them.)
 fn prepared(l: &Layout, what: &str) -> R<(Ints, Ints, Ints)> {
-    let flat = flat_modes(l, "coalesce")?;
-    if flat.is_empty() {
-        return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
-    }
-    let modes = coalesce_flat_modes(&flat)?;
+    let modes = coalesce_modes_of(l)?;
     let shape: Ints = modes.iter().map(|(s, _)| *s).collect();
     let stride: Ints = modes.iter().map(|(_, d)| leaf_int(d, what)).collect::<R<_>>()?;
     if shape.len() != stride.len() {

@@ -135,7 +135,11 @@ pub fn lmode(l: &Layout, i: usize) -> R<Layout> {
 /// `make_layout(l0, l1, ...)`: concatenation; one layout gives a rank-1 tuple `(s):(d)`.
 pub fn concat(ls: Vec<Layout>) -> Layout {
     // The modes are moved, not cloned (what `make_layout_cat` builds from a slice).
-    let (s, d): (Vec<_>, Vec<_>) = ls.into_iter().map(|l| (l.shape, l.stride)).unzip();
+    let (mut s, mut d) = (Vec::with_capacity(ls.len()), Vec::with_capacity(ls.len()));
+    for l in ls {
+        s.push(l.shape);
+        d.push(l.stride);
+    }
     Layout::new(T(s), T(d))
 }
 

@@ -142,12 +142,15 @@ impl<'a> P<'a> {
     /// A name (not the words `o` and `assert`): its span.
     fn ident(&mut self) -> Option<Span> {
         let start = self.i;
-        if !self.peek().is_ascii_alphabetic() || self.word_is(b"o") || self.word_is(b"assert") {
+        let rest = &self.s[start..];
+        if !rest.first().is_some_and(u8::is_ascii_alphabetic) {
             return None;
         }
-        while is_ident_char(self.peek()) {
-            self.i += 1;
+        let n = rest.iter().position(|&b| !is_ident_char(b)).unwrap_or(rest.len());
+        if matches!(&rest[..n], b"o" | b"assert") {
+            return None;
         }
+        self.i += n;
         Some(Span::new(start, self.i))
     }
 

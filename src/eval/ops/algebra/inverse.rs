@@ -20,8 +20,11 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// layout made of them.)
 fn prepared(l: &Layout, what: &str) -> R<(Ints, Ints, Ints)> {
     let modes = coalesce_modes_of(l)?;
-    let shape: Ints = modes.iter().map(|(s, _)| *s).collect();
-    let stride: Ints = modes.iter().map(|(_, d)| leaf_int(d, what)).collect::<R<_>>()?;
+    let (mut shape, mut stride) = (Ints::new(), Ints::new());
+    for (s, d) in &modes {
+        shape.push(*s);
+        stride.push(leaf_int(d, what)?);
+    }
     if shape.len() != stride.len() {
         return Err(EvalError::rule("mismatched ranks", format!("{what} of {l}")));
     }

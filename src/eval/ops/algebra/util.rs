@@ -155,7 +155,15 @@ pub fn compact_col_major(shape: &IntTuple, current: Int) -> R<IntTuple> {
 
 /// Size of a layout's domain as a plain number, if it can be computed.
 pub fn size_of(l: &Layout) -> Option<i64> {
-    product(&l.shape).ok().map(|i| i.v)
+    // `product`'s value, walked in i64 (its static rules change no value; any error is `None`)
+    fn go(t: &IntTuple) -> Option<i64> {
+        match t {
+            I(i) => Some(i.v),
+            T(v) => v.iter().try_fold(1i64, |acc, e| acc.checked_mul(go(e)?)),
+            _ => None,
+        }
+    }
+    go(&l.shape)
 }
 
 /// CuTe's `exchange_sort` of (key, value) pairs by key (not stable; reproduced exactly since

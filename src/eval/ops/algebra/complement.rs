@@ -102,21 +102,36 @@ fn complement_impl(
         t.gaps.push((new_shape, result_stride[r - 1]));
         t.rest_stride = new_stride;
     }
-    let rest_shape = coalesce_shape(&ceil_div(cotarget, &I(new_stride))?)?;
-    let rest_stride = compact_col_major(&rest_shape, new_stride)?;
-    // coalesce((result, rest)): its flat modes are the result's, then the rest's (a compact
-    // stride has its shape's form), so they are gathered without building the tuple first.
-    let rest = Layout::new(rest_shape, rest_stride);
-    let res = match congruent_modes(&rest) {
-        Some(tail) => {
-            let mut modes: Modes = result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, I(*d))).collect();
-            modes.extend(tail);
+    let rest = ceil_div(cotarget, &I(new_stride))?;
+    let result_modes = || -> Modes { result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, I(*d))).collect() };
+    let res = match rest {
+        // An integer rest (an integer cotarget): its one mode `n:new_stride` (`_1:_0` for a
+        // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
+        // the product: an overflow there is the general path's error.)
+        I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
+            let mut modes = result_modes();
+            modes.push((n, I(if n.is_const(1) { st(0) } else { new_stride })));
             coalesce_modes(&modes)?
         }
-        None => {
-            let rs = T(result_shape.into_iter().map(I).collect());
-            let rd = T(result_stride.into_iter().map(I).collect());
-            coalesce(&Layout::new(T(vec![rs, rest.shape]), T(vec![rd, rest.stride])))?
+        rest => {
+            let rest_shape = coalesce_shape(&rest)?;
+            let rest_stride = compact_col_major(&rest_shape, new_stride)?;
+            // coalesce((result, rest)): its flat modes are the result's, then the rest's (a
+            // compact stride has its shape's form), so they are gathered without building the
+            // tuple first.
+            let rest = Layout::new(rest_shape, rest_stride);
+            match congruent_modes(&rest) {
+                Some(tail) => {
+                    let mut modes = result_modes();
+                    modes.extend(tail);
+                    coalesce_modes(&modes)?
+                }
+                None => {
+                    let rs = T(result_shape.into_iter().map(I).collect());
+                    let rd = T(result_stride.into_iter().map(I).collect());
+                    coalesce(&Layout::new(T(vec![rs, rest.shape]), T(vec![rd, rest.stride])))?
+                }
+            }
         }
     };
     if inexact && check {

@@ -25,9 +25,6 @@ fn prepared(l: &Layout, what: &str) -> R<(Ints, Ints, Ints)> {
         shape.push(*s);
         stride.push(leaf_int(d, what)?);
     }
-    if shape.len() != stride.len() {
-        return Err(EvalError::rule("mismatched ranks", format!("{what} of {l}")));
-    }
     let mut pre: Ints = smallvec::smallvec![st(1)];
     for s in &shape {
         let b = *pre.last().unwrap_or(&st(1));

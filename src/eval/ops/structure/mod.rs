@@ -180,7 +180,7 @@ pub fn filter(l: &Layout) -> R<Layout> {
 /// The flat modes of `filter(L)` (a coalesced layout has depth at most 1: its modes are the
 /// layout, `from_modes` builds it).
 pub fn filter_modes(l: &Layout) -> R<crate::eval::ops::algebra::util::Modes> {
-    use crate::eval::ops::algebra::{coalesce, coalesce_flat, util::congruent_modes, util::flat_modes};
+    use crate::eval::ops::algebra::{coalesce_flat, coalesce_modes_of, util::congruent_modes};
     // Shape and stride of the same form (nearly always): `filter_zeros` acts leaf by leaf, so
     // the modes are filtered as `coalesce` flattens them, without building the filtered layout.
     if let Some(mut modes) = congruent_modes(l) {
@@ -191,7 +191,7 @@ pub fn filter_modes(l: &Layout) -> R<crate::eval::ops::algebra::util::Modes> {
         }
         return coalesce_flat(&modes);
     }
-    flat_modes(&coalesce(&filter_zeros(l)?)?, "filter")
+    coalesce_modes_of(&filter_zeros(l)?)
 }
 
 /// `filter(L, profile)`: filter at the terminals of the profile.

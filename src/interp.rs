@@ -536,13 +536,10 @@ impl Interp {
     /// ([`check_size`]), so no statement can build a value that later operations take
     /// seconds (or the whole memory) to process.
     pub fn eval(&self, e: &Expr) -> E<Value> {
-        // A literal tuple or layout built straight from the AST is within the guard by
-        // construction (its leaves counted together, at most `LITERAL_DEPTH` levels).
-        if let ExprKind::Tuple(_) | ExprKind::Layout(..) = e.kind {
-            if let Some(v) = literal_value(e) {
-                crate::eval::budget::tick().map_err(|err| Located::new(err, e.span))?;
-                return Ok(v);
-            }
+        // A literal folded by the parser is within the guard by construction (`parser::lit`).
+        if let ExprKind::Lit(v) = &e.kind {
+            crate::eval::budget::tick().map_err(|err| Located::new(err, e.span))?;
+            return Ok((**v).clone());
         }
         let v = self.eval_unchecked(e)?;
         check_size(&v).map_err(|err| Located::new(err, e.span))?;
@@ -557,18 +554,14 @@ impl Interp {
             ExprKind::Basis { value, is_static, modes } => {
                 Ok(Value::Tuple(IntTuple::basis(Int::new(*value, *is_static), modes.clone())))
             }
-            ExprKind::Tuple(es) => {
-                if let Some(t) = literal_tuple(e) {
-                    return Ok(Value::Tuple(t));
-                }
-                Ok(Value::tuple(self.eval_args(es)?))
-            }
+            ExprKind::Tuple(es) => Ok(Value::tuple(self.eval_args(es)?)),
+            ExprKind::Lit(v) => Ok((**v).clone()),
             ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
             ExprKind::Layout(sd) => {
                 let [s, d] = &**sd;
-                if let (Some(st), Some(dt)) = (literal_tuple(s), literal_tuple(d)) {
+                if let (Some(st), Some(dt)) = (literal_side(s), literal_side(d)) {
                     return Ok(Value::Layout(Layout::new(st, dt)));
                 }
                 let sv = self.eval_arg(s)?;
@@ -894,26 +887,10 @@ impl Interp {
     }
 }
 
-/// The default for [`max_leaves`].
-pub const DEFAULT_MAX_LEAVES: usize = 256;
-
 /// The deepest nesting a value may have (as deep as the parser lets a literal be).
 pub const MAX_VALUE_DEPTH: usize = crate::parser::MAX_NESTING;
 
-/// The most integers (leaves) one value may hold: `CUTE_MAX_LEAVES` when set to a positive
-/// integer, else [`DEFAULT_MAX_LEAVES`]. CuTe's layouts have tens of integers (the largest golden
-/// answer has 41); the guard stops repeated doubling (`A = (A,A)`) and keeps the polynomial
-/// corners of the algebra fast (composing two dynamic layouts of rank n costs about n^3).
-pub fn max_leaves() -> usize {
-    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("CUTE_MAX_LEAVES")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or(DEFAULT_MAX_LEAVES)
-    })
-}
+pub use crate::eval::value::{max_leaves, DEFAULT_MAX_LEAVES};
 
 /// `value_depth(v) <= limit`, without allocating: the walk goes no deeper than `limit + 1`
 /// levels (every result is checked, and nearly all are shallow).
@@ -1075,8 +1052,8 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
     }
 }
 
-/// Literals nested at most this deep are built directly (see [`literal_tuple`]).
-const LITERAL_DEPTH: usize = 32;
+// (`LITERAL_DEPTH` levels of literal tuple within a value's depth limit)
+const _: () = assert!(crate::parser::lit::LITERAL_DEPTH < MAX_VALUE_DEPTH);
 
 /// `It o A o B` (left-nested `Compose`s) split into its first operand and the rest `A o B`.
 fn split_first(e: &Expr) -> (&Expr, Expr) {
@@ -1091,51 +1068,16 @@ fn split_first(e: &Expr) -> (&Expr, Expr) {
     }
 }
 
-/// A tuple literal made of integers, `_` and tuples, built straight into an IntTuple — the
-/// value the general path (evaluate each element, then `Value::tuple`) gives — when it is small
-/// enough that no element can fail the size guard; `None` sends it down the general path.
-fn literal_tuple(e: &Expr) -> Option<IntTuple> {
-    literal_go(e, 0, &mut 0, max_leaves())
-}
-
-/// [`literal_tuple`] at `depth`, after `leaves` leaves.
-fn literal_go(e: &Expr, depth: usize, leaves: &mut usize, limit: usize) -> Option<IntTuple> {
+/// A side of a layout node that is a literal: an integer, `_` or a folded tuple. (The parser
+/// folds every literal layout the size guard passes whole, so such a layout exceeds it.)
+fn literal_side(e: &Expr) -> Option<IntTuple> {
     match &e.kind {
-        ExprKind::Int { value, is_static } => {
-            *leaves += 1;
-            (*leaves <= limit).then_some(IntTuple::I(Int::new(*value, *is_static)))
-        }
-        ExprKind::Under => {
-            *leaves += 1;
-            (*leaves <= limit).then_some(IntTuple::Under)
-        }
-        ExprKind::Tuple(es) if depth < LITERAL_DEPTH => {
-            let mut v = Vec::with_capacity(es.len());
-            for x in es {
-                v.push(literal_go(x, depth + 1, leaves, limit)?);
-            }
-            Some(IntTuple::T(v))
-        }
-        _ => None,
-    }
-}
-
-/// A tuple literal (as [`literal_tuple`]) or a layout literal `S:D` of two such sides, when
-/// [`check_size`] would pass it: its leaves counted together (shape and stride) within
-/// [`max_leaves`], its depth within `LITERAL_DEPTH` + 1 ≤ [`MAX_VALUE_DEPTH`]. `None`: the
-/// general path (which does the same thing, more slowly, and names any excess).
-fn literal_value(e: &Expr) -> Option<Value> {
-    const _: () = assert!(LITERAL_DEPTH < MAX_VALUE_DEPTH);
-    let limit = max_leaves();
-    let mut leaves = 0;
-    match &e.kind {
-        ExprKind::Tuple(_) => literal_go(e, 0, &mut leaves, limit).map(Value::Tuple),
-        ExprKind::Layout(sd) => {
-            let [s, d] = &**sd;
-            let shape = literal_go(s, 0, &mut leaves, limit)?;
-            let stride = literal_go(d, 0, &mut leaves, limit)?;
-            Some(Value::Layout(Layout::new(shape, stride)))
-        }
+        ExprKind::Int { value, is_static } => Some(IntTuple::I(Int::new(*value, *is_static))),
+        ExprKind::Under => Some(IntTuple::Under),
+        ExprKind::Lit(v) => match &**v {
+            Value::Tuple(t) => Some(t.clone()),
+            _ => None,
+        },
         _ => None,
     }
 }

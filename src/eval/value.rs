@@ -8,6 +8,25 @@ use super::int_tuple::IntTuple;
 use super::layout::{Composed, Func, Layout, Swizzle};
 use std::fmt;
 
+/// The default for [`max_leaves`].
+pub const DEFAULT_MAX_LEAVES: usize = 256;
+
+/// The most integers (leaves) one value may hold: `CUTE_MAX_LEAVES` when set to a positive
+/// integer, else [`DEFAULT_MAX_LEAVES`]. CuTe's layouts have tens of integers (the largest golden
+/// answer has 41); the guard stops repeated doubling (`A = (A,A)`) and keeps the polynomial
+/// corners of the algebra fast (composing two dynamic layouts of rank n costs about n^3).
+/// (Here, below the parser and the interpreter, because both apply it.)
+pub fn max_leaves() -> usize {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("CUTE_MAX_LEAVES")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(DEFAULT_MAX_LEAVES)
+    })
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     /// Integers, tuples of integers (shapes, strides, coordinates) and `_`.

@@ -1,4 +1,5 @@
 //! The AST. Every node carries the byte span of its source text, so any error can point at it.
+use crate::eval::value::Value;
 
 /// A template argument as written: `get<1,0>`, `upcast<2>`, `recast_layout<uint16_t,uint32_t>`.
 /// (The interpreter hands it to the algebra as `eval::builtins::TArg`.)
@@ -62,6 +63,10 @@ pub enum ExprKind {
     Basis { value: i64, is_static: bool, modes: Box<[usize]> },
     /// `(a,b,...)`, `()`, and `(x)` when x is an integer, tuple or `_` (a 1-tuple).
     Tuple(Vec<Expr>),
+    /// A tuple or layout literal of integers and `_` (`(_2,_4):(_1,_2)`), folded by the parser
+    /// into the value it denotes (see `parser::lit`: only literals the size guard passes whole).
+    /// Always a `Value::Tuple` of a tuple or a `Value::Layout`.
+    Lit(Box<Value>),
     /// `_`
     Under,
     /// `"f.svg"`: a string literal (escapes decoded), for file names and titles.

@@ -42,6 +42,7 @@ pub(super) fn shift(s: &mut Stmt, base: usize) {
         match &mut e.kind {
             ExprKind::Int { .. }
             | ExprKind::Basis { .. }
+            | ExprKind::Lit(_)
             | ExprKind::Under
             | ExprKind::Str(_)
             | ExprKind::Swizzle { .. }
@@ -225,14 +226,14 @@ fn expr(p: Pair<Rule>) -> R<H> {
                 && !matches!(
                     items[0].kind,
                     ExprKind::Int { .. } | ExprKind::Basis { .. } | ExprKind::Tuple(_) | ExprKind::Under
-                )
+                ) && !super::lit::is_tuple(&items[0])
             {
                 // Plain grouping: the inner expression, spanning the parentheses.
                 let mut e = items.remove(0);
                 e.span = span;
                 return Ok((e, h));
             }
-            node(ExprKind::Tuple(items), span, h + 1)
+            node(super::lit::tuple(items), span, h + 1)
         }
         Rule::tiler => {
             let (items, h) = arg_list(p)?;
@@ -325,7 +326,7 @@ fn chain(p: Pair<Rule>) -> R<H> {
                 let blanks =
                     input.get(d.span.end..).unwrap_or("").bytes().take_while(|b| matches!(b, b' ' | b'\t' | b'\r'));
                 let span = Span::new(s.span.start, d.span.end + blanks.count());
-                node(ExprKind::Layout(Box::new([s, d])), span, hs.max(hd) + 1)
+                node(super::lit::layout(s, d), span, hs.max(hd) + 1)
             }
         }
     };

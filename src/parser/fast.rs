@@ -7,6 +7,10 @@
 //! and on random mutations of them.
 use super::ast::{Apply, BinOp, Call, Expr, ExprKind, Named, Span, Stmt, StmtKind, TArg};
 use super::build::compose_chain;
+use super::lit;
+use crate::eval::int::Int;
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::value::Value;
 use super::MAX_EXPR_DEPTH;
 
 /// An expression and the height of its tree (as in `build`).
@@ -187,7 +191,7 @@ impl<'a> P<'a> {
         // A layout's span runs on over the blanks after its stride.
         self.ws();
         let span = Span::new(s.span.start, self.i);
-        node(ExprKind::Layout(Box::new([s, d])), span, hs.max(hd) + 1)
+        node(lit::layout(s, d), span, hs.max(hd) + 1)
     }
 
     /// Operands joined by `| ^ & + - * /`, each after any number of prefix `~`.
@@ -359,13 +363,104 @@ impl<'a> P<'a> {
 
     /// `(...)`: a tuple, or the grouping of one expression that is not an integer, a tuple or `_`.
     fn paren(&mut self) -> Option<H> {
+        let start = self.i;
+        let (mut leaves, mut levels) = (0, 0);
+        if let Some((t, h)) = self.lit_tuple(&mut leaves, &mut levels) {
+            if lit::within(leaves, levels) {
+                let kind = ExprKind::Lit(Box::new(Value::Tuple(t)));
+                return node(kind, Span::new(start, self.i), h);
+            }
+        }
+        self.i = start;
         let (mut items, h, span) = self.list(b'(', b')')?;
-        if items.len() == 1 && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under) {
+        if items.len() == 1
+            && !matches!(items[0].kind, ExprKind::Int { .. } | ExprKind::Tuple(_) | ExprKind::Under)
+            && !lit::is_tuple(&items[0])
+        {
             let mut e = items.pop()?;
             e.span = span;
             return Some((e, h));
         }
-        node(ExprKind::Tuple(items), span, h + 1)
+        node(lit::tuple(items), span, h + 1)
+    }
+
+    /// A tuple literal of integers, `_` and tuple literals at `i` (`(` included), read straight
+    /// into its value, with its height as an expression; its leaves and tuple levels are added
+    /// to `leaves` and folded into `levels`. `None` (with `i` anywhere) on anything else: the
+    /// general path then reads it.
+    fn lit_tuple(&mut self, leaves: &mut usize, levels: &mut usize) -> Option<(IntTuple, usize)> {
+        self.i += 1; // `(`
+        self.ws();
+        let (mut h, mut inner) = (0, 0);
+        if self.peek() == b')' {
+            self.i += 1;
+            *levels = (*levels).max(1);
+            return Some((IntTuple::T(Vec::new()), 1));
+        }
+        // (most tuples hold one or two items: one allocation of that size)
+        let mut items = Vec::with_capacity(2);
+        loop {
+            let (t, he) = if self.peek() == b'(' {
+                let mut lv = 0;
+                let r = self.lit_tuple(leaves, &mut lv)?;
+                inner = inner.max(lv);
+                if inner >= lit::LITERAL_DEPTH {
+                    return None;
+                }
+                r
+            } else {
+                *leaves += 1;
+                (self.int_leaf()?, 1)
+            };
+            h = h.max(he);
+            items.push(t);
+            self.ws();
+            match self.peek() {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b')' => break,
+                _ => return None,
+            }
+        }
+        self.i += 1;
+        *levels = (*levels).max(inner + 1);
+        Some((IntTuple::T(items), h + 1))
+    }
+
+    /// `12`, `-3`, `_12`, `_-3` or `_` at `i` as a tuple leaf: what [`Self::int_or_under`]
+    /// reads, without building its node.
+    fn int_leaf(&mut self) -> Option<IntTuple> {
+        let s = self.s;
+        let mut j = self.i;
+        let is_static = s.get(j) == Some(&b'_');
+        j += usize::from(is_static);
+        let negative = s.get(j) == Some(&b'-');
+        j += usize::from(negative);
+        let d0 = j;
+        let mut value: i64 = 0;
+        while let Some(&b) = s.get(j) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            let d = i64::from(b - b'0');
+            value = value.checked_mul(10)?;
+            value = if negative { value.checked_sub(d)? } else { value.checked_add(d)? };
+            j += 1;
+        }
+        if s.get(j).is_some_and(|&b| is_ident_char(b)) {
+            return None;
+        }
+        if j > d0 {
+            self.i = j;
+            return Some(IntTuple::I(Int::new(value, is_static)));
+        }
+        // `_` alone: not followed by a name character or `-`.
+        (is_static && !negative).then(|| {
+            self.i = j;
+            IntTuple::Under
+        })
     }
 
     /// `open (expr (, expr)*)? close`: the expressions, their greatest height, the span.

@@ -6,11 +6,13 @@
 //! A statement is first tried by [`fast`], a hand-written parser for statements that parse (the
 //! same AST, spans included); anything it does not take goes through pest, whose errors are the
 //! ones reported.
-//! Imports nothing of the crate (a leaf); never evaluates anything.
+//! Imports only the algebra's value types (`eval`): literal tuples and layouts are folded into
+//! the values they denote ([`lit`]). Never evaluates anything else.
 pub mod ast;
 mod build;
 mod errors;
 mod fast;
+pub mod lit;
 mod prescan;
 
 use ast::{Program, Span, Stmt};

@@ -13,6 +13,12 @@ pub(crate) fn sx(e: &Expr) -> String {
             format!("{}{}{m}", if *is_static { "_" } else { "" }, value)
         }
         ExprKind::Tuple(v) => format!("(tuple {})", list(v)),
+        // a folded literal renders as the tree it was folded from
+        ExprKind::Lit(v) => match &**v {
+            crate::eval::value::Value::Tuple(t) => sx_lit(t),
+            crate::eval::value::Value::Layout(l) => format!("(: {} {})", sx_lit(&l.shape), sx_lit(&l.stride)),
+            v => format!("(lit {v})"),
+        },
         ExprKind::Under => "_".into(),
         ExprKind::Str(t) => format!("{t:?}"),
         ExprKind::Layout(sd) => format!("(: {} {})", sx(&sd[0]), sx(&sd[1])),
@@ -40,6 +46,16 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Call(c) if c.targs.is_empty() => format!("(call {} {})", c.name, list(&c.args)),
         ExprKind::Call(c) => format!("(call {}<{}> {})", c.name, targs(&c.targs), list(&c.args)),
         ExprKind::Apply(a) => format!("(apply {} {})", sx(&a.callee), list(&a.args)),
+    }
+}
+
+fn sx_lit(t: &crate::eval::int_tuple::IntTuple) -> String {
+    use crate::eval::int_tuple::IntTuple;
+    match t {
+        IntTuple::I(i) => format!("{}{}", if i.s { "_" } else { "" }, i.v),
+        IntTuple::Under => "_".into(),
+        IntTuple::T(xs) => format!("(tuple {})", xs.iter().map(sx_lit).collect::<Vec<_>>().join(" ")),
+        IntTuple::Basis(_) => format!("(lit {t})"),
     }
 }
 
@@ -274,20 +290,27 @@ fn statements() {
 
 #[test]
 fn spans() {
-    let src = "a = 1\n  L = (_4,_2):(_1,_4); get<0>( L )";
+    // (`a` keeps the shape a tuple node: a literal one is folded whole, below)
+    let src = "a = 1\n  L = (_4,a):(_1,_4); get<0>( L ); (_2, (_3,_1)) : _1";
     let p = parse(src).unwrap();
     let sp = |s: Span| &src[s.start..s.end];
     assert_eq!(sp(p.stmts[0].span), "a = 1");
-    assert_eq!(sp(p.stmts[1].span), "L = (_4,_2):(_1,_4)");
+    assert_eq!(sp(p.stmts[1].span), "L = (_4,a):(_1,_4)");
     let StmtKind::Bind { name_span, value, .. } = &p.stmts[1].kind else { panic!() };
     assert_eq!(sp(*name_span), "L");
-    assert_eq!(sp(value.span), "(_4,_2):(_1,_4)");
+    assert_eq!(sp(value.span), "(_4,a):(_1,_4)");
     let ExprKind::Layout(sd) = &value.kind else { panic!() };
     let [s, d] = &**sd;
-    assert_eq!(sp(s.span), "(_4,_2)");
+    assert_eq!(sp(s.span), "(_4,a)");
     assert_eq!(sp(d.span), "(_1,_4)");
-    let ExprKind::Tuple(items) = &d.kind else { panic!() };
-    assert_eq!(sp(items[1].span), "_4");
+    let ExprKind::Tuple(items) = &s.kind else { panic!() };
+    assert_eq!(sp(items[1].span), "a");
+    assert!(matches!(d.kind, ExprKind::Lit(_)), "{d:?}");
+    // A literal layout is one node spanning all of it.
+    let StmtKind::Expr(l) = &p.stmts[3].kind else { panic!() };
+    assert_eq!(sp(l.span), "(_2, (_3,_1)) : _1");
+    let ExprKind::Lit(v) = &l.kind else { panic!("{l:?}") };
+    assert_eq!(v.to_string(), "(_2,(_3,_1)):_1");
     let StmtKind::Expr(call) = &p.stmts[2].kind else { panic!() };
     assert_eq!(sp(call.span), "get<0>( L )");
     let ExprKind::Call(c) = &call.kind else { panic!() };

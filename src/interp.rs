@@ -18,6 +18,7 @@ use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::compare::equal_ignoring_static;
 use crate::eval::printed;
 use crate::eval::value::Value;
+use smallvec::SmallVec;
 use crate::parser::ast::{self, BinOp, Call, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
 
@@ -714,7 +715,24 @@ impl Interp {
                     Some(s) if !name.starts_with("__") => s,
                     _ => return Err(self.unknown(name, *name_span, true)),
                 };
-                let vals = self.eval_args(args)?;
+                // A literal argument folded by the parser is lent as it is; the others are
+                // evaluated (in order, as the literals' steps of work are counted).
+                let mut owned: SmallVec<[Value; 4]> = SmallVec::new();
+                for a in args {
+                    if let ExprKind::Lit(_) = a.kind {
+                        crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                    } else {
+                        owned.push(self.eval_arg(a)?);
+                    }
+                }
+                let mut rest = owned.iter();
+                let vals: SmallVec<[&Value; 4]> = args
+                    .iter()
+                    .filter_map(|a| match &a.kind {
+                        ExprKind::Lit(v) => Some(&**v),
+                        _ => rest.next(),
+                    })
+                    .collect();
                 let targs = self::targs(targs);
                 builtins::call_slot(slot, &targs, &vals).map_err(|err| {
                     let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
@@ -734,7 +752,7 @@ impl Interp {
         let targs = self::targs(targs);
         builtins::call(name, &targs, args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-            let note = crate::eval::analysis::static_note(name, &targs, args, &err).map(String::into_boxed_str);
+            let note = crate::eval::analysis::static_note(name, &targs, &crate::eval::builtins::refs(args), &err).map(String::into_boxed_str);
             Located { note, ..Located::new(err, span) }
         })
     }

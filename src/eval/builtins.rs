@@ -40,7 +40,7 @@ pub struct Args<'a> {
     pub name: &'a str,
     pub sig: &'a str,
     pub targs: &'a [TArg],
-    pub args: &'a [Value],
+    pub args: &'a [&'a Value],
 }
 
 impl<'a> Args<'a> {
@@ -52,7 +52,7 @@ impl<'a> Args<'a> {
     }
     /// Argument `i`, or an arity error.
     pub fn arg(&self, i: usize) -> R<&'a Value> {
-        self.args.get(i).ok_or_else(|| EvalError::arity(format!("missing argument {}", i + 1)))
+        self.args.get(i).copied().ok_or_else(|| EvalError::arity(format!("missing argument {}", i + 1)))
     }
     /// Integer template argument `i`, or an arity/type error.
     pub fn tint(&self, i: usize) -> R<i64> {
@@ -295,13 +295,23 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     // every call is a step of work of the statement's time limit
     super::budget::tick()?;
     match index().get(name) {
-        Some(s) => call_slot(*s, targs, args),
+        Some(s) => call_slot(*s, targs, &refs(args)),
         None => Err(EvalError::unknown(format!("no function named `{name}`"))),
     }
 }
 
+/// References to `args`, as [`Args`] holds them (on the stack for up to 4).
+pub fn refs(args: &[Value]) -> smallvec::SmallVec<[&Value; 4]> {
+    args.iter().collect()
+}
+
+/// Owned copies of `args`.
+pub fn owned(args: &[&Value]) -> Vec<Value> {
+    args.iter().map(|&v| v.clone()).collect()
+}
+
 /// Call the function of `slot`: the template-argument rule, the entry's arity, then its function.
-pub fn call_slot(slot: Slot, targs: &[TArg], args: &[Value]) -> R<Value> {
+pub fn call_slot(slot: Slot, targs: &[TArg], args: &[&Value]) -> R<Value> {
     let b = slot.entry;
     if !targs.is_empty() && !slot.targs {
         return Err(EvalError::type_err(format!(

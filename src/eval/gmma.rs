@@ -826,7 +826,8 @@ fn nearest(a: &Analysis, tname: &str) -> Option<(String, Value)> {
 /// the nearest layout CuTe accepts.
 pub fn explain_desc(targs: &[TArg], args: &[Value]) -> R<Vec<String>> {
     let sig = crate::eval::builtins::lookup("make_gmma_desc").map_or("", |b| b.sig);
-    let a = Args { name: "make_gmma_desc", sig, targs, args };
+    let refs = crate::eval::builtins::refs(args);
+    let a = Args { name: "make_gmma_desc", sig, targs, args: &refs };
     let (major, sw, l, bits) = desc_args(&a)?;
     let tname = match args.last() {
         Some(Value::Tag(t)) => t.clone(),

@@ -31,7 +31,7 @@ fn is_tuple(v: &Value) -> bool {
 
 /// Argument `i` satisfies `f` (false when it is missing).
 fn arg_is(a: &Args, i: usize, f: fn(&Value) -> bool) -> bool {
-    a.args.get(i).is_some_and(f)
+    a.args.get(i).is_some_and(|v| f(v))
 }
 
 fn n_in(a: &Args, lo: usize, hi: usize) -> bool {
@@ -187,19 +187,19 @@ macro_rules! query {
 // of its own): a swizzled layout where it looks first, in the order it looks.
 by_kind!(
     append,
-    |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
+    |a| a.args.iter().any(|v| foreign(v)) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
     structure::f_append,
     swizzle::f_append
 );
 by_kind!(
     prepend,
-    |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
+    |a| a.args.iter().any(|v| foreign(v)) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
     structure::f_prepend,
     swizzle::f_prepend
 );
 by_kind!(
     replace,
-    |a| a.args.iter().any(foreign) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
+    |a| a.args.iter().any(|v| foreign(v)) || arg_is(a, 0, |v| matches!(v, Value::Composed(_))),
     structure::f_replace,
     swizzle::f_replace
 );
@@ -221,7 +221,7 @@ by_kind!(
 );
 by_kind!(
     zip,
-    |a| a.args.iter().any(foreign) || matches!(a.args, [Value::Composed(_)]),
+    |a| a.args.iter().any(|v| foreign(v)) || matches!(a.args, [Value::Composed(_)]),
     structure::f_zip,
     swizzle::f_zip
 );
@@ -306,7 +306,7 @@ fn with_shape_swizzled(a: &Args) -> bool {
     if sw(&a.args[0]) {
         return true;
     }
-    is_layout(&a.args[0]) && a.args[1..].iter().find(|v| !is_tuple(v)).is_some_and(sw)
+    is_layout(&a.args[0]) && a.args[1..].iter().find(|v| !is_tuple(v)).is_some_and(|v| sw(v))
 }
 
 /// `upcast<N>(S)`, `upcast<N>(shape, stride)`.
@@ -347,7 +347,7 @@ fn filter_zeros_swizzled(a: &Args) -> bool {
         [x @ (Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)), Value::Tuple(_)] => opaque(x),
         _ => false,
     };
-    !generic && a.args.iter().any(sw)
+    !generic && a.args.iter().any(|v| sw(v))
 }
 
 /// `stride(P)` of a tensor; otherwise a layout's.

@@ -61,7 +61,7 @@ pub(crate) fn f_print_latex(a: &Args) -> R<Value> {
 
 /// `print_svg(X)`: CuTe's own picture for a TiledMMA or an MMA atom, ours for the rest;
 /// `print_svg(TV, (M,N))`: a thread-value layout over its tile.
-pub fn picture(args: &[Value]) -> R<String> {
+pub fn picture(args: &[&Value]) -> R<String> {
     match args {
         [v] if mma_svg::is_mma(v) => mma_svg::print_svg_mma(v).map_err(|e| e.at_arg(0)),
         [v] => svg(v).map_err(|e| e.at_arg(0)),
@@ -71,7 +71,7 @@ pub fn picture(args: &[Value]) -> R<String> {
 }
 
 /// `bank_picture(S, T [, access])`.
-pub fn banks(args: &[Value]) -> R<String> {
+pub fn banks(args: &[&Value]) -> R<String> {
     match args {
         [s, t] => svg::svg_banks(s, t, None),
         [s, t, a] => svg::svg_banks(s, t, Some(a)),
@@ -106,7 +106,7 @@ fn f_bank_picture(a: &Args) -> R<Value> {
 }
 
 /// `f(X, ..., "path")`: the picture `draw(X, ...)` as a file to be written (the session writes it).
-fn to_file(a: &Args, name: &str, ext: &str, draw: fn(&[Value]) -> R<String>) -> R<Value> {
+fn to_file(a: &Args, name: &str, ext: &str, draw: fn(&[&Value]) -> R<String>) -> R<Value> {
     no_targs(a, name)?;
     // (at least two arguments, the value and the path: the registry's arity)
     let Some((last, rest)) = a.args.split_last().filter(|(_, r)| !r.is_empty()) else { return Err(a.refuse()) };

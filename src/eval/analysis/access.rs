@@ -348,7 +348,7 @@ pub fn from_matrix_atom(a: &CopyAtom, mem: &Value) -> R<Pattern> {
 }
 
 /// The access pattern of `bank_conflicts`/`coalescing` arguments: (access, memory layout [, elem]).
-pub fn pattern(f: &str, args: &[Value], shared: bool) -> R<Pattern> {
+pub fn pattern(f: &str, args: &[&Value], shared: bool) -> R<Pattern> {
     let (acc, mem) = match args {
         [a, m] | [a, m, _] => (a, m),
         _ => {
@@ -384,7 +384,7 @@ pub fn pattern(f: &str, args: &[Value], shared: bool) -> R<Pattern> {
                         (_, 8) => "double".into(),
                         _ => "uint128_t".into(),
                     };
-                    match builtins::call("copy_atom", &[], &[acc.clone(), Value::Tag(t)])? {
+                    match builtins::call("copy_atom", &[], &[Value::clone(acc), Value::Tag(t)])? {
                         Value::Atom(a) => match *a {
                             AtomValue::CopyAtom(a) => from_matrix_atom(&a, mem),
                             v => Err(EvalError::type_err(format!("copy_atom gave {v}"))),

@@ -73,8 +73,8 @@ fn all_static(v: &Value) -> bool {
     }
 }
 
-fn answer(v: i64, args: &[Value]) -> Value {
-    Value::from(Int::new(v, args.iter().all(all_static)))
+fn answer(v: i64, args: &[&Value]) -> Value {
+    Value::from(Int::new(v, args.iter().all(|v| all_static(v))))
 }
 
 fn f_bank_conflicts(a: &Args) -> R<Value> {
@@ -90,8 +90,8 @@ fn f_coalescing(a: &Args) -> R<Value> {
 
 fn slice_args<'a>(a: &Args<'a>) -> R<(&'a Value, Value)> {
     match a.args {
-        [l, c] => Ok((l, c.clone())),
-        [l, rest @ ..] if rest.len() > 1 => Ok((l, Value::tuple(rest.to_vec()))),
+        [l, c] => Ok((l, (*c).clone())),
+        [l, rest @ ..] if rest.len() > 1 => Ok((l, Value::tuple(crate::eval::builtins::owned(rest)))),
         // (at least two arguments: the registry's arity)
         _ => Err(a.refuse()),
     }
@@ -126,8 +126,8 @@ fn f_is_bijective(a: &Args) -> R<Value> {
 /// `explain NAME(args)` for this module's functions (None: not one of them).
 pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
     let r = match name {
-        "bank_conflicts" => access::pattern(name, args, true).map(|p| banks::explain(&p, &banks::count(&p))),
-        "coalescing" => access::pattern(name, args, false).map(|p| coalescing::explain(&p, &coalescing::count(&p))),
+        "bank_conflicts" => access::pattern(name, &crate::eval::builtins::refs(args), true).map(|p| banks::explain(&p, &banks::count(&p))),
+        "coalescing" => access::pattern(name, &crate::eval::builtins::refs(args), false).map(|p| coalescing::explain(&p, &coalescing::count(&p))),
         "swizzle_slice" => match args {
             [l, c] => explain_slice(l, c),
             _ => return None,
@@ -163,7 +163,7 @@ pub fn explain_slice(l: &Value, c: &Value) -> R<Vec<String>> {
 pub fn static_note(
     name: &str,
     targs: &[crate::eval::builtins::TArg],
-    args: &[Value],
+    args: &[&Value],
     err: &EvalError,
 ) -> Option<String> {
     let dynamic_only = matches!(
@@ -187,7 +187,7 @@ pub fn static_note(
             Value::Layout(l) => {
                 Value::Layout(crate::eval::layout::Layout::new(st_tuple(&l.shape), st_tuple(&l.stride)))
             }
-            v => v.clone(),
+            &v => v.clone(),
         })
         .collect();
     let v = crate::eval::builtins::call(name, targs, &st_args).ok()?;

@@ -422,7 +422,7 @@ fn partition_arg<'a>(a: &Args<'a>) -> R<&'a Partition> {
 pub(crate) fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![partition_layout_value(p)];
-    args.extend(a.args.iter().skip(1).cloned());
+    args.extend(a.args.iter().skip(1).map(|&v| v.clone()));
     let mut v = crate::eval::builtins::call(name, a.targs, &args)?;
     keep_mixed(p, &mut v);
     Ok(v)
@@ -434,7 +434,7 @@ pub(crate) fn f_tensor_query(a: &Args, name: &str) -> R<Value> {
 pub(crate) fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     let p = partition_arg(a)?;
     let mut args = vec![partition_layout_value(p)];
-    args.extend(a.args.iter().skip(1).cloned());
+    args.extend(a.args.iter().skip(1).map(|&v| v.clone()));
     let mut v = crate::eval::builtins::call(name, a.targs, &args)?;
     keep_mixed(p, &mut v);
     tensor_of(p.offset.clone(), v)
@@ -760,7 +760,7 @@ fn f_make_tensor(a: &Args) -> R<Value> {
             .at_arg(0));
         }
     };
-    let layout = match &a.args[1] {
+    let layout = match a.args[1] {
         Value::Tuple(_) => {
             Value::Layout(crate::eval::ops::structure::make_layout(&shape_arg(a, 1, "make_tensor(iter, shape)")?)?)
         }

@@ -26,7 +26,7 @@ fn f_crd2idx(a: &Args) -> R<Value> {
     if let [c @ Value::Tuple(IntTuple::I(_) | IntTuple::Under), Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)] =
         a.args
     {
-        return Ok(c.clone());
+        return Ok(Value::clone(c));
     }
     no_foreign(a)?;
     // `crd2idx(i, shape)` of `stride.hpp`: an integer coordinate is already an index, whatever
@@ -57,7 +57,7 @@ pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
     };
     if let [i, s] = a.args {
         if non_tuple(i) && non_tuple(s) {
-            return Ok(i.clone());
+            return Ok(Value::clone(i));
         }
     }
     let i = tuple_arg(a, 0)?;
@@ -82,11 +82,11 @@ pub(crate) fn opaque_coord(a: &Args, keep: bool) -> Option<R<Value>> {
         return None;
     }
     Some(Ok(match (t, keep) {
-        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), true) => t.clone(),
+        (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), true) => Value::clone(t),
         (Value::Tuple(_) | Value::Swizzle(_) | Value::Tag(_) | Value::Tile(_), false) => {
             Value::Tuple(IntTuple::T(vec![]))
         }
-        (Value::Layout(_), true) => t.clone(),
+        (Value::Layout(_), true) => Value::clone(t),
         (Value::Layout(_), false) => Value::Layout(Layout::new(IntTuple::T(vec![]), IntTuple::T(vec![]))),
         _ => return None,
     }))

@@ -93,7 +93,7 @@ fn f_make_tuple(a: &Args) -> R<Value> {
     if !a.targs.is_empty() {
         return Err(EvalError::arity("make_tuple takes no template arguments"));
     }
-    Ok(Value::tuple(a.args.to_vec()))
+    Ok(Value::tuple(crate::eval::builtins::owned(a.args)))
 }
 
 fn f_make_ordered_layout(a: &Args) -> R<Value> {
@@ -266,9 +266,9 @@ pub(crate) fn f_filter_zeros(a: &Args) -> R<Value> {
     };
     match a.args {
         [Value::Layout(l), p] if opaque(p) => return lv(l.clone()),
-        [x, y] if opaque(x) && !matches!(y, Value::Tuple(_)) => return Ok(y.clone()),
+        [x, y] if opaque(x) && !matches!(y, Value::Tuple(_)) => return Ok((*y).clone()),
         [x @ (Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_)), y @ Value::Tuple(_)] if opaque(x) => {
-            return Ok(y.clone())
+            return Ok(Value::clone(y))
         }
         _ => {}
     }
@@ -312,7 +312,7 @@ pub(crate) fn f_zip(a: &Args) -> R<Value> {
         [Value::Layout(x), Value::Layout(y)] => lv(st::zip2(x, y)?),
         [v] => tp::zip(v),
         // CuTe's variadic `zip(a, b, ...)` is `zip(make_tuple(a, b, ...))`
-        vs => tp::zip(&Value::tuple(vs.to_vec())),
+        vs => tp::zip(&Value::tuple(crate::eval::builtins::owned(vs))),
     }
 }
 

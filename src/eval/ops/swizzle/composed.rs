@@ -60,16 +60,16 @@ pub fn rewrap(c: &Composed, b: Value) -> R<Value> {
 }
 
 /// `f(c.layout_b(), rest...)` wrapped back: `composition(A, O, f(B, rest...))`.
-pub fn lift(c: &Composed, name: &str, targs: &[TArg], rest: &[Value]) -> R<Value> {
+pub fn lift(c: &Composed, name: &str, targs: &[TArg], rest: &[&Value]) -> R<Value> {
     let mut args = vec![Value::from(c.inner.clone())];
-    args.extend(rest.iter().cloned());
+    args.extend(rest.iter().map(|&v| v.clone()));
     rewrap(c, call(name, targs, args)?)
 }
 
 /// `f(c.layout_b(), rest...)`.
-pub fn delegate(c: &Composed, name: &str, targs: &[TArg], rest: &[Value]) -> R<Value> {
+pub fn delegate(c: &Composed, name: &str, targs: &[TArg], rest: &[&Value]) -> R<Value> {
     let mut args = vec![Value::from(c.inner.clone())];
-    args.extend(rest.iter().cloned());
+    args.extend(rest.iter().map(|&v| v.clone()));
     call(name, targs, args)
 }
 

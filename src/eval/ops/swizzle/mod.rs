@@ -89,7 +89,7 @@ pub(crate) fn f_apply(a: &Args) -> R<Value> {
         match a.args.len() {
             0 | 1 => Err(EvalError::arity("a coordinate is needed")),
             2 => Ok(a.args[1].clone()),
-            _ => Ok(Value::tuple(a.args[1..].to_vec())),
+            _ => Ok(Value::tuple(crate::eval::builtins::owned(&a.args[1..]))),
         }
     };
     match a.args.first() {
@@ -166,7 +166,7 @@ lifted!(f_flatten_c, "flatten");
 /// A bare swizzle is not a tuple: CuTe's generic functions treat it as a single element.
 fn bare_swizzle(a: &Args) -> Option<Value> {
     match (a.args, a.targs.is_empty()) {
-        ([v @ Value::Swizzle(_)], true) => Some(v.clone()),
+        ([v @ Value::Swizzle(_)], true) => Some(Value::clone(v)),
         _ => None,
     }
 }
@@ -204,7 +204,7 @@ pub(crate) fn f_tile_unzip(a: &Args) -> R<Value> {
     }
     match a.args {
         [l @ Value::Layout(_), Value::Composed(_) | Value::Swizzle(_)] => {
-            call("tile_unzip", &[], vec![l.clone(), Value::Tuple(IntTuple::I(crate::eval::int::st(1)))])
+            call("tile_unzip", &[], vec![Value::clone(l), Value::Tuple(IntTuple::I(crate::eval::int::st(1)))])
         }
         _ => refused(a),
     }
@@ -221,8 +221,8 @@ pub(crate) fn f_zipped_product(a: &Args) -> R<Value> {
     }
     match a.args {
         [l @ Value::Layout(_), c @ Value::Composed(_)] => {
-            let p = call("logical_product", &[], vec![l.clone(), c.clone()])?;
-            call("tile_unzip", &[], vec![p, c.clone()])
+            let p = call("logical_product", &[], vec![Value::clone(l), Value::clone(c)])?;
+            call("tile_unzip", &[], vec![p, Value::clone(c)])
         }
         _ => refused(a),
     }
@@ -235,7 +235,7 @@ fn unpacked_product(a: &Args, name: &str, spread0: bool) -> R<Value> {
         return lift(c, name, a.targs, &a.args[1..]);
     }
     let [l @ Value::Layout(_), c @ Value::Composed(_)] = a.args else { return refused(a) };
-    let z = call("zipped_product", &[], vec![l.clone(), c.clone()])?;
+    let z = call("zipped_product", &[], vec![Value::clone(l), Value::clone(c)])?;
     let rep = |mode: i64| -> R<IntTuple> {
         let r = match call("rank", &[TArg::Int(mode)], vec![z.clone()])? {
             Value::Tuple(IntTuple::I(i)) => i.v,
@@ -286,7 +286,7 @@ pub(crate) fn f_select(a: &Args) -> R<Value> {
 /// tuple append of a non-tuple: `(S, x)`.
 pub(crate) fn f_append(a: &Args) -> R<Value> {
     if let ([Value::Swizzle(_), x], true) = (a.args, a.targs.is_empty()) {
-        return Ok(Value::tuple(vec![a.args[0].clone(), x.clone()]));
+        return Ok(Value::tuple(vec![a.args[0].clone(), Value::clone(x)]));
     }
     let Some(c) = composed_arg(a, 0) else { return refused(a) };
     if a.nargs() != 2 {
@@ -336,7 +336,7 @@ pub(crate) fn f_replace(a: &Args) -> R<Value> {
 /// `idx2crd(i, S)`: a composed layout is not a tuple shape, so the index is returned as is.
 pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
     match a.args {
-        [i @ Value::Tuple(IntTuple::I(_)), Value::Composed(_) | Value::Swizzle(_)] => Ok(i.clone()),
+        [i @ Value::Tuple(IntTuple::I(_)), Value::Composed(_) | Value::Swizzle(_)] => Ok(Value::clone(i)),
         _ => refused(a),
     }
 }
@@ -344,7 +344,7 @@ pub(crate) fn f_idx2crd(a: &Args) -> R<Value> {
 /// `filter_zeros(S)`: CuTe's generic version leaves a non-tuple unchanged.
 pub(crate) fn f_filter_zeros(a: &Args) -> R<Value> {
     match a.args {
-        [c @ (Value::Composed(_) | Value::Swizzle(_))] => Ok(c.clone()),
+        [c @ (Value::Composed(_) | Value::Swizzle(_))] => Ok(Value::clone(c)),
         _ => refused(a),
     }
 }
@@ -384,10 +384,10 @@ pub(crate) fn f_make_fragment_like(a: &Args) -> R<Value> {
 pub(crate) fn f_complement(a: &Args) -> R<Value> {
     let Some(c) = composed_arg(a, 0) else { return refused(a) };
     let cotarget = match a.args.get(1) {
-        Some(t) => t.clone(),
+        Some(t) => Value::clone(t),
         None => delegate(c, "cosize", &[], &[])?,
     };
-    delegate(c, "complement", a.targs, &[cotarget])
+    delegate(c, "complement", a.targs, &[&cotarget])
 }
 
 fn inverse(a: &Args, which: &str) -> R<Value> {
@@ -511,7 +511,7 @@ fn f_get_swizzle_portion(a: &Args) -> R<Value> {
 
 fn f_get_nonswizzle_portion(a: &Args) -> R<Value> {
     match a.args {
-        [l @ Value::Layout(_)] => Ok(l.clone()),
+        [l @ Value::Layout(_)] => Ok(Value::clone(l)),
         [Value::Composed(c)] => match c.outer {
             Func::Swizzle(_) => Ok(Value::from(c.inner.clone())),
             _ => Err(EvalError::type_err(format!("get_nonswizzle_portion needs a swizzled layout, got `{c}`"))),
@@ -530,7 +530,7 @@ pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
     let shape = match a.args.len() {
         // (at least two arguments: the registry's arity)
         2 => a.args[1].clone(),
-        _ => Value::tuple(a.args.get(1..).unwrap_or_default().to_vec()),
+        _ => Value::tuple(crate::eval::builtins::owned(a.args.get(1..).unwrap_or_default())),
     };
     let l = call("make_layout", &[], vec![shape])?;
     composed::composition(a, &a.args[0], &l)
@@ -542,7 +542,7 @@ pub(crate) fn f_compose(a: &Args) -> R<Value> {
     let t = match a.args.len() {
         // (at least two arguments: the registry's arity)
         2 => a.args[1].clone(),
-        _ => Value::tuple(a.args.get(1..).unwrap_or_default().to_vec()),
+        _ => Value::tuple(crate::eval::builtins::owned(a.args.get(1..).unwrap_or_default())),
     };
     composed::composition(a, &a.args[0], &t)
 }
@@ -553,9 +553,9 @@ pub(crate) fn f_tile(a: &Args) -> R<Value> {
     let t = match a.args.len() {
         // (at least two arguments: the registry's arity)
         2 => a.args[1].clone(),
-        _ => Value::tuple(a.args.get(1..).unwrap_or_default().to_vec()),
+        _ => Value::tuple(crate::eval::builtins::owned(a.args.get(1..).unwrap_or_default())),
     };
-    lift(c, "tiled_divide", &[], &[t])
+    lift(c, "tiled_divide", &[], &[&t])
 }
 
 fn part(a: &Args, which: &str) -> R<Value> {

@@ -85,7 +85,7 @@ pub(crate) fn foreign(v: &Value) -> bool {
 
 /// Refused if any argument is foreign (see [`foreign`]).
 pub(crate) fn no_foreign(a: &Args) -> R<()> {
-    if a.args.iter().any(foreign) {
+    if a.args.iter().any(|v| foreign(v)) {
         return nm(a);
     }
     Ok(())
@@ -132,7 +132,7 @@ fn f_product_like(a: &Args) -> R<Value> {
 /// `sum`/`max`/`min`/`gcd` return unchanged.
 fn passthrough(a: &Args) -> Option<Value> {
     match a.args {
-        [v @ (Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_))] if a.targs.is_empty() => Some(v.clone()),
+        [v @ (Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_))] if a.targs.is_empty() => Some(Value::clone(v)),
         _ => None,
     }
 }

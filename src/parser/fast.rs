@@ -180,6 +180,9 @@ impl<'a> P<'a> {
 
     /// `side (: side)?` and the blanks after it.
     fn part(&mut self) -> Option<H> {
+        if let Some(h) = self.lit_layout() {
+            return Some(h);
+        }
         let (s, hs) = self.side()?;
         self.ws();
         if self.peek() != b':' {
@@ -382,6 +385,53 @@ impl<'a> P<'a> {
             return Some((e, h));
         }
         node(lit::tuple(items), span, h + 1)
+    }
+
+    /// A literal layout `S:D` at `i` (each side an integer, `_` or a tuple literal, as
+    /// [`lit::layout`] folds them) and the blanks after it, read straight into its value: the
+    /// node `part` builds for it. `None`, with `i` where it was, for anything else (a side that is
+    /// an operand of an operator or a call, `S` alone, a literal the guard does not pass).
+    fn lit_layout(&mut self) -> Option<H> {
+        let start = self.i;
+        let r = self.lit_layout_at(start);
+        if r.is_none() {
+            self.i = start;
+        }
+        r
+    }
+
+    fn lit_layout_at(&mut self, start: usize) -> Option<H> {
+        let mut leaves = 0;
+        let (shape, hs) = self.lit_side(&mut leaves)?;
+        self.ws();
+        if self.peek() != b':' {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        let (stride, hd) = self.lit_side(&mut leaves)?;
+        self.ws();
+        // an operator or a call after the stride makes it an operand (`S:(1,2)*2`): not a literal
+        if matches!(self.peek(), b'|' | b'^' | b'&' | b'+' | b'-' | b'*' | b'/' | b'(') {
+            return None;
+        }
+        if leaves > crate::eval::value::max_leaves() {
+            return None;
+        }
+        let kind = ExprKind::Lit(Box::new(Value::Layout(crate::eval::layout::Layout::new(shape, stride))));
+        node(kind, Span::new(start, self.i), hs.max(hd) + 1)
+    }
+
+    /// One side of a literal layout: an integer, `_` or a tuple literal within the guard's depth.
+    fn lit_side(&mut self, leaves: &mut usize) -> Option<(IntTuple, usize)> {
+        if self.peek() == b'(' {
+            let mut levels = 0;
+            let r = self.lit_tuple(leaves, &mut levels)?;
+            (levels <= lit::LITERAL_DEPTH).then_some(r)
+        } else {
+            *leaves += 1;
+            Some((self.int_leaf()?, 1))
+        }
     }
 
     /// A tuple literal of integers, `_` and tuple literals at `i` (`(` included), read straight

@@ -19,9 +19,11 @@ use super::{ParseError, MAX_EXPR_DEPTH, MAX_NESTING};
 #[derive(Clone, Copy, Default)]
 struct Chains {
     /// Chain lengths by class, loosest first: `o`, `|`, `^`, `&`, binary `+ -`, `* /`, unary
-    /// `~`, `A(1)(2)...`.
-    len: [usize; 8],
+    /// `~`, `A(1)(2)...`. (16 bits: the scan stops at `MAX_EXPR_DEPTH` + 1.)
+    len: [u16; 8],
 }
+
+const _: () = assert!(MAX_EXPR_DEPTH < u16::MAX as usize);
 
 /// Class indices into `Chains::len`.
 const COMPOSE: usize = 0;
@@ -35,7 +37,7 @@ impl Chains {
         for l in &mut self.len[k + 1..] {
             *l = 0;
         }
-        self.len[k]
+        usize::from(self.len[k])
     }
 }
 

@@ -18,9 +18,9 @@ use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::compare::equal_ignoring_static;
 use crate::eval::printed;
 use crate::eval::value::Value;
-use smallvec::SmallVec;
 use crate::parser::ast::{self, BinOp, Call, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
+use smallvec::SmallVec;
 
 /// An evaluation error located in the source: the algebra's error plus the span to underline.
 #[derive(Clone, Debug, PartialEq)]
@@ -752,7 +752,8 @@ impl Interp {
         let targs = self::targs(targs);
         builtins::call(name, &targs, args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-            let note = crate::eval::analysis::static_note(name, &targs, &crate::eval::builtins::refs(args), &err).map(String::into_boxed_str);
+            let note = crate::eval::analysis::static_note(name, &targs, &crate::eval::builtins::refs(args), &err)
+                .map(String::into_boxed_str);
             Located { note, ..Located::new(err, span) }
         })
     }

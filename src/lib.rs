@@ -8,12 +8,14 @@
 //! main → decode → eval
 //! main → bench → session, interp, registry (the benchmark: `cute bench`)
 //!                 session → runtime → eval
-//!                 session, interp → parser
+//!                 session, interp → parser → eval (literal values)
 //!                 render → eval
 //!                 session, repl, diagnostic → parser::ast (spans)
 //! ```
 //!
-//! - `eval` (the algebra) imports nothing of the crate outside itself; `parser` neither.
+//! - `eval` (the algebra) imports nothing of the crate outside itself; `parser` only `eval`'s
+//!   value types: it folds literal tuples and layouts into the values they denote
+//!   (`parser::lit`), which the interpreter lends to calls.
 //! - `interp` walks the AST and calls the `registry`; it evaluates the arguments of
 //!   `run gemm`/`emit gemm`, and the `session` runs them through `runtime`.
 //! - `registry` joins `eval`'s, `render`'s and `decode`'s functions (help, completion, the README's table).

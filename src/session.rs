@@ -260,6 +260,7 @@ impl Session {
         let marked = source.contains(EXPECT_WARNING);
         // Comments are read for `--echo` and for the marks only.
         let read_comments = self.opts.echo || marked;
+        let mut value_text = String::with_capacity(64);
         loop {
             let stmt = match stmts.next_stmt() {
                 None => break,
@@ -335,8 +336,9 @@ impl Session {
                         Produced::Value(v) => Some(&*v),
                         _ => self.interp.last(),
                     };
-                    // (room for a usual value at once: `to_string` would grow the string 3-4 times)
-                    let mut text = String::with_capacity(64);
+                    // (one buffer for every statement's value: no allocation per statement)
+                    let mut text = std::mem::take(&mut value_text);
+                    text.clear();
                     if let Some(v) = v {
                         std::fmt::Write::write_fmt(&mut text, format_args!("{v}"))
                             .expect("a Display implementation returned an error unexpectedly");
@@ -351,6 +353,7 @@ impl Session {
                     } else {
                         let _ = writeln!(out, "{code}  =>  {shown}{comment}");
                     }
+                    value_text = shown;
                 }
                 Ok(Produced::Text(t)) => {
                     // (explain's text starts with the expression itself)

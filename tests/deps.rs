@@ -19,7 +19,7 @@ const DIRECT: &[(&str, &[&str])] = &[
     ("runtime", &["eval"]),
     ("diagnostic", &["parser::ast"]),
     ("eval", &[]),
-    ("parser", &[]),
+    ("parser", &["eval"]),
     ("jsonl", &[]),
     (
         "lib",

@@ -85,27 +85,27 @@ fn swizzled_tiler(a: &Args, from: usize) -> bool {
 
 /// `f(L, tiler)` of `ops::divide`: two arguments, a swizzled layout first or as the tiler.
 fn divide_form(a: &Args) -> bool {
-    a.args.len() == 2 && (sw(&a.args[0]) || (is_layout(&a.args[0]) && swizzled_tiler(a, 1)))
+    a.args.len() == 2 && (sw(a.args[0]) || (is_layout(a.args[0]) && swizzled_tiler(a, 1)))
 }
 
 /// `f(L, t0, t1, ...)`, the member forms `compose` and `tile`.
 fn member_form(a: &Args) -> bool {
-    a.args.len() >= 2 && (sw(&a.args[0]) || (is_layout(&a.args[0]) && swizzled_tiler(a, 1)))
+    a.args.len() >= 2 && (sw(a.args[0]) || (is_layout(a.args[0]) && swizzled_tiler(a, 1)))
 }
 
 /// `f(A, B)` of two layouts with a swizzled layout as either.
 fn two_layouts(a: &Args) -> bool {
-    a.args.len() == 2 && (sw(&a.args[0]) || (is_layout(&a.args[0]) && sw(&a.args[1])))
+    a.args.len() == 2 && (sw(a.args[0]) || (is_layout(a.args[0]) && sw(a.args[1])))
 }
 
 /// One argument, a swizzled layout.
 fn one_swizzled(a: &Args) -> bool {
-    a.args.len() == 1 && sw(&a.args[0])
+    a.args.len() == 1 && sw(a.args[0])
 }
 
 /// `f(coord, L)` of `ops::coord`: a coordinate and a layout, or else the swizzle module's.
 fn coord_form(a: &Args) -> bool {
-    !a.args.is_empty() && (!is_tuple(&a.args[0]) || (a.args.len() >= 2 && !is_layout(&a.args[1])))
+    !a.args.is_empty() && (!is_tuple(a.args[0]) || (a.args.len() >= 2 && !is_layout(a.args[1])))
 }
 
 /// The atom object in argument 0, if there is one.
@@ -231,7 +231,7 @@ by_kind!(
     slice,
     |a| coord::opaque_coord(a, false).is_none()
         && !a.args.is_empty()
-        && (!is_tuple(&a.args[0])
+        && (!is_tuple(a.args[0])
             || (a.args.len() == 2
                 && !matches!(a.args[1], Value::Layout(_) | Value::Tuple(_) | Value::Swizzle(_) | Value::Tile(_)))),
     coord::f_slice,
@@ -240,8 +240,7 @@ by_kind!(
 by_kind!(idx2crd, idx2crd_swizzled, coord::f_idx2crd, swizzle::f_idx2crd);
 by_kind!(
     complement,
-    |a| n_in(a, 1, 2)
-        && (sw(&a.args[0]) || (is_layout(&a.args[0]) && arg_is(a, 1, |v| matches!(v, Value::Swizzle(_))))),
+    |a| n_in(a, 1, 2) && (sw(a.args[0]) || (is_layout(a.args[0]) && arg_is(a, 1, |v| matches!(v, Value::Swizzle(_))))),
     algebra::b_complement,
     swizzle::f_complement
 );
@@ -259,14 +258,14 @@ by_kind!(downcast, |a| matches!(a.targs, [TArg::Int(_)]) && one_swizzled(a), alg
 by_kind!(recast_layout, recast_swizzled, algebra::b_recast_layout, swizzle::f_recast_layout);
 by_kind!(blocked_product, two_layouts, divide::b_blocked_product, swizzle::f_blocked_product);
 by_kind!(raked_product, two_layouts, divide::b_raked_product, swizzle::f_raked_product);
-by_kind!(tile_to_shape, |a| n_in(a, 2, 3) && sw(&a.args[0]), divide::b_tile_to_shape, swizzle::f_tile_to_shape);
+by_kind!(tile_to_shape, |a| n_in(a, 2, 3) && sw(a.args[0]), divide::b_tile_to_shape, swizzle::f_tile_to_shape);
 by_kind!(logical_product, divide_form, divide::b_logical_product, swizzle::f_logical_product);
 by_kind!(zipped_product, divide_form, divide::b_zipped_product, swizzle::f_zipped_product);
 by_kind!(tiled_product, divide_form, divide::b_tiled_product, swizzle::f_tiled_product);
 by_kind!(flat_product, divide_form, divide::b_flat_product, swizzle::f_flat_product);
 by_kind!(tile_unzip, divide_form, divide::b_tile_unzip, swizzle::f_tile_unzip);
 
-relayout!(coalesce, |a| n_in(a, 1, 2) && sw(&a.args[0]), algebra::b_coalesce, swizzle::f_coalesce);
+relayout!(coalesce, |a| n_in(a, 1, 2) && sw(a.args[0]), algebra::b_coalesce, swizzle::f_coalesce);
 relayout!(composition, composition_swizzled, algebra::b_composition, swizzle::f_composition);
 relayout!(filter, |a| arg_is(a, 0, sw), structure::f_filter, swizzle::f_filter);
 relayout!(filter_zeros, filter_zeros_swizzled, structure::f_filter_zeros, swizzle::f_filter_zeros);
@@ -294,7 +293,7 @@ fn idx2crd_swizzled(a: &Args) -> bool {
             return false;
         }
     }
-    !a.args.is_empty() && (!is_tuple(&a.args[0]) || (a.args.len() >= 2 && !is_tuple(&a.args[1])))
+    !a.args.is_empty() && (!is_tuple(a.args[0]) || (a.args.len() >= 2 && !is_tuple(a.args[1])))
 }
 
 /// `with_shape(S, shape)` / `with_shape(L, s0, s1, ...)`: a swizzled layout, or a swizzle
@@ -303,10 +302,10 @@ fn with_shape_swizzled(a: &Args) -> bool {
     if a.args.len() < 2 {
         return false;
     }
-    if sw(&a.args[0]) {
+    if sw(a.args[0]) {
         return true;
     }
-    is_layout(&a.args[0]) && a.args[1..].iter().find(|v| !is_tuple(v)).is_some_and(|v| sw(v))
+    is_layout(a.args[0]) && a.args[1..].iter().find(|v| !is_tuple(v)).is_some_and(|v| sw(v))
 }
 
 /// `upcast<N>(S)`, `upcast<N>(shape, stride)`.

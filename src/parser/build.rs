@@ -226,7 +226,8 @@ fn expr(p: Pair<Rule>) -> R<H> {
                 && !matches!(
                     items[0].kind,
                     ExprKind::Int { .. } | ExprKind::Basis { .. } | ExprKind::Tuple(_) | ExprKind::Under
-                ) && !super::lit::is_tuple(&items[0])
+                )
+                && !super::lit::is_tuple(&items[0])
             {
                 // Plain grouping: the inner expression, spanning the parentheses.
                 let mut e = items.remove(0);

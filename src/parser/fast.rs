@@ -8,10 +8,10 @@
 use super::ast::{Apply, BinOp, Call, Expr, ExprKind, Named, Span, Stmt, StmtKind, TArg};
 use super::build::compose_chain;
 use super::lit;
+use super::MAX_EXPR_DEPTH;
 use crate::eval::int::Int;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::value::Value;
-use super::MAX_EXPR_DEPTH;
 
 /// An expression and the height of its tree (as in `build`).
 type H = (Expr, usize);
@@ -33,7 +33,7 @@ pub(super) fn stmt(chunk: &str) -> Option<Stmt> {
 /// (nothing before `start` is looked at: the same as [`stmt`] on `&text[start..]` with its spans
 /// moved by `start`).
 pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
-    let mut p = P { s: text.as_bytes(), src: text, i: start };
+    let mut p = P { s: text.as_bytes(), src: text, i: start, last_ident: (usize::MAX, 0) };
     p.ws();
     let start = p.i;
     let kind = if p.keyword(b"assert") {
@@ -98,6 +98,9 @@ struct P<'a> {
     s: &'a [u8],
     src: &'a str,
     i: usize,
+    /// The last name read: its start and length (a statement's first name is read twice, as a
+    /// binding's name and then as the expression's).
+    last_ident: (usize, usize),
 }
 
 impl<'a> P<'a> {
@@ -146,6 +149,10 @@ impl<'a> P<'a> {
     /// A name (not the words `o` and `assert`): its span.
     fn ident(&mut self) -> Option<Span> {
         let start = self.i;
+        if self.last_ident.0 == start {
+            self.i += self.last_ident.1;
+            return Some(Span::new(start, self.i));
+        }
         let rest = &self.s[start..];
         if !rest.first().is_some_and(u8::is_ascii_alphabetic) {
             return None;
@@ -154,6 +161,7 @@ impl<'a> P<'a> {
         if matches!(&rest[..n], b"o" | b"assert") {
             return None;
         }
+        self.last_ident = (start, n);
         self.i += n;
         Some(Span::new(start, self.i))
     }

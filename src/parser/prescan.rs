@@ -108,6 +108,11 @@ pub fn scan(src: &str) -> Scan {
             i += 1;
             continue;
         }
+        // An `o` inside a name (`composition`) is a name character too.
+        if c == b'o' && i > 0 && is_word(out[i - 1]) {
+            i += 1;
+            continue;
+        }
         if c == b'"' {
             // A string literal: skip to its closing quote (`\"` and `\\` are escapes).
             let mut j = i + 1;
@@ -172,8 +177,12 @@ pub fn scan(src: &str) -> Scan {
                 }
             }
             b'\n' if stack.is_empty() => {
-                chains.clear();
-                chains.push(Chains::default());
+                chains.truncate(1);
+                if let Some(ch) = chains.first_mut() {
+                    *ch = Chains::default();
+                } else {
+                    chains.push(Chains::default());
+                }
             }
             _ => {}
         }

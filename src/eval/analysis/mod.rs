@@ -126,8 +126,10 @@ fn f_is_bijective(a: &Args) -> R<Value> {
 /// `explain NAME(args)` for this module's functions (None: not one of them).
 pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
     let r = match name {
-        "bank_conflicts" => access::pattern(name, &crate::eval::builtins::refs(args), true).map(|p| banks::explain(&p, &banks::count(&p))),
-        "coalescing" => access::pattern(name, &crate::eval::builtins::refs(args), false).map(|p| coalescing::explain(&p, &coalescing::count(&p))),
+        "bank_conflicts" => access::pattern(name, &crate::eval::builtins::refs(args), true)
+            .map(|p| banks::explain(&p, &banks::count(&p))),
+        "coalescing" => access::pattern(name, &crate::eval::builtins::refs(args), false)
+            .map(|p| coalescing::explain(&p, &coalescing::count(&p))),
         "swizzle_slice" => match args {
             [l, c] => explain_slice(l, c),
             _ => return None,

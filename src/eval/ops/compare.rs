@@ -423,11 +423,20 @@ mod tests {
     #[test]
     fn identical_checks_staticness() {
         let a = [Value::from(st(8)), Value::from(dy(8))];
-        assert_eq!(identical(&Args { name: "identical", sig: "", targs: &[], args: &crate::eval::builtins::refs(&a) }).unwrap(), Value::from(st(0)));
+        assert_eq!(
+            identical(&Args { name: "identical", sig: "", targs: &[], args: &crate::eval::builtins::refs(&a) })
+                .unwrap(),
+            Value::from(st(0))
+        );
         let a = [Value::from(st(8)), Value::from(st(8))];
-        assert_eq!(identical(&Args { name: "identical", sig: "", targs: &[], args: &crate::eval::builtins::refs(&a) }).unwrap(), Value::from(st(1)));
+        assert_eq!(
+            identical(&Args { name: "identical", sig: "", targs: &[], args: &crate::eval::builtins::refs(&a) })
+                .unwrap(),
+            Value::from(st(1))
+        );
         let a = [Value::from(st(8))];
-        assert!(identical(&Args { name: "identical", sig: "", targs: &[], args: &crate::eval::builtins::refs(&a) }).is_err());
+        assert!(identical(&Args { name: "identical", sig: "", targs: &[], args: &crate::eval::builtins::refs(&a) })
+            .is_err());
     }
 
     #[test]

@@ -65,7 +65,7 @@ fn f_make_swizzle(a: &Args) -> R<Value> {
 /// `composition(A, B)` and `composition(A, O, B)` with swizzles or composed layouts.
 pub(crate) fn f_composition(a: &Args) -> R<Value> {
     match a.nargs() {
-        2 => composed::composition(a, &a.args[0], &a.args[1]),
+        2 => composed::composition(a, a.args[0], a.args[1]),
         3 => {
             let o = int_arg(a, 1)?;
             compose3(to_func(a.args[0].clone()).map_err(|e| e.at_arg(0))?, o, a.args[2].clone())
@@ -533,7 +533,7 @@ pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
         _ => Value::tuple(crate::eval::builtins::owned(a.args.get(1..).unwrap_or_default())),
     };
     let l = call("make_layout", &[], vec![shape])?;
-    composed::composition(a, &a.args[0], &l)
+    composed::composition(a, a.args[0], &l)
 }
 
 /// `S.compose(t)` / `S.compose(t0, t1, ...)`.
@@ -544,7 +544,7 @@ pub(crate) fn f_compose(a: &Args) -> R<Value> {
         2 => a.args[1].clone(),
         _ => Value::tuple(crate::eval::builtins::owned(a.args.get(1..).unwrap_or_default())),
     };
-    composed::composition(a, &a.args[0], &t)
+    composed::composition(a, a.args[0], &t)
 }
 
 /// `S.tile(t)` / `S.tile(t0, t1, ...)` = `tiled_divide`.

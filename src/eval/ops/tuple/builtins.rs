@@ -132,7 +132,9 @@ fn f_product_like(a: &Args) -> R<Value> {
 /// `sum`/`max`/`min`/`gcd` return unchanged.
 fn passthrough(a: &Args) -> Option<Value> {
     match a.args {
-        [v @ (Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_))] if a.targs.is_empty() => Some(Value::clone(v)),
+        [v @ (Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_))] if a.targs.is_empty() => {
+            Some(Value::clone(v))
+        }
         _ => None,
     }
 }

@@ -305,40 +305,11 @@ impl<'a> P<'a> {
     #[inline(always)]
     fn int_or_under(&mut self) -> Option<H> {
         let start = self.i;
-        let mut j = self.i;
-        let is_static = self.s[j] == b'_';
-        if is_static {
-            j += 1;
-        }
-        let digits_start = j;
-        if self.s.get(j) == Some(&b'-') {
-            j += 1;
-        }
-        let d0 = j;
-        while self.s.get(j).is_some_and(u8::is_ascii_digit) {
-            j += 1;
-        }
-        if j > d0 {
-            if self.s.get(j).is_some_and(|&b| is_ident_char(b)) {
-                return None;
-            }
-            // (as `str::parse::<i64>` of `self.src[digits_start..j]`: `None` outside i64)
-            let negative = d0 > digits_start;
-            let mut value: i64 = 0;
-            for &b in &self.s[d0..j] {
-                let d = i64::from(b - b'0');
-                value = value.checked_mul(10)?;
-                value = if negative { value.checked_sub(d)? } else { value.checked_add(d)? };
-            }
-            self.i = j;
-            return node(ExprKind::Int { value, is_static }, Span::new(start, j), 1);
-        }
-        // `_` alone: not followed by a name character or `-`.
-        if is_static && !self.s.get(start + 1).is_some_and(|&b| is_ident_char(b) || b == b'-') {
-            self.i = start + 1;
-            return node(ExprKind::Under, Span::new(start, start + 1), 1);
-        }
-        None
+        let kind = match self.int_leaf()? {
+            IntTuple::I(i) => ExprKind::Int { value: i.v, is_static: i.s },
+            _ => ExprKind::Under,
+        };
+        node(kind, Span::new(start, self.i), 1)
     }
 
     /// `"..."` with the escapes `\" \\ \n \t` (an unknown one: `None`).
@@ -487,8 +458,9 @@ impl<'a> P<'a> {
         Some((IntTuple::T(items), h + 1))
     }
 
-    /// `12`, `-3`, `_12`, `_-3` or `_` at `i` as a tuple leaf: what [`Self::int_or_under`]
-    /// reads, without building its node.
+    /// `12`, `-3`, `_12`, `_-3` (not followed by a name character) or `_` alone, at `i`, as a
+    /// tuple leaf (`int_or_under` makes it a node). (As `str::parse::<i64>` of the digits with
+    /// their sign: `None` outside i64.)
     fn int_leaf(&mut self) -> Option<IntTuple> {
         let s = self.s;
         let mut j = self.i;

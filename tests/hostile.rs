@@ -400,6 +400,17 @@ fn deep_and_wide_values_built_step_by_step() {
     // ... unless the limit is raised.
     let r = cute_with(&[os("-e"), os(&wide)], None, &[("CUTE_MAX_LEAVES", "1000")]);
     assert_eq!((r.code, r.out.as_str()), (Some(0), "_1\n"), "{}", r.show());
+    // The parser folds only literals the guard passes whole; the error points at the first part
+    // (innermost first) that exceeds it: the inner tuple, or the layout whose two sides each fit.
+    let low = [("CUTE_MAX_LEAVES", "3")];
+    let r = cute_with(&[os("-e"), os("size((1,(2,3,4,5)))")], None, &low);
+    assert_refused("inner", &r, Some(1));
+    assert!(r.err.contains("more than 3 integers") && r.err.contains("-e:1:9"), "{}", r.show());
+    let r = cute_with(&[os("-e"), os("size((1,2):(3,4))")], None, &low);
+    assert_refused("both sides", &r, Some(1));
+    assert!(r.err.contains("more than 3 integers") && r.err.contains("-e:1:6"), "{}", r.show());
+    let r = cute_with(&[os("-e"), os("size((1,2):3)")], None, &low);
+    assert_eq!((r.code, r.out.as_str()), (Some(0), "2\n"), "{}", r.show());
 }
 
 #[test]

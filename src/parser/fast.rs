@@ -367,9 +367,10 @@ impl<'a> P<'a> {
     }
 
     /// A literal layout `S:D` at `i` (each side an integer, `_` or a tuple literal, as
-    /// [`lit::layout`] folds them) and the blanks after it, read straight into its value: the
-    /// node `part` builds for it. `None`, with `i` where it was, for anything else (a side that is
-    /// an operand of an operator or a call, `S` alone, a literal the guard does not pass).
+    /// [`lit::layout`] folds them), or a tuple literal alone, and the blanks after it, read
+    /// straight into its value: the node `part` builds for it. `None`, with `i` where it was, for
+    /// anything else (an operand of an operator or a call, an integer alone, a literal the guard
+    /// does not pass).
     fn lit_layout(&mut self) -> Option<H> {
         let start = self.i;
         let r = self.lit_layout_at(start);
@@ -382,23 +383,30 @@ impl<'a> P<'a> {
     fn lit_layout_at(&mut self, start: usize) -> Option<H> {
         let mut leaves = 0;
         let (shape, hs) = self.lit_side(&mut leaves)?;
+        let shape_end = self.i;
         self.ws();
         if self.peek() != b':' {
-            return None;
+            // A tuple literal alone (`f(L, (2,2))`): the node `paren` would build, read once.
+            let alone = self.s[start] == b'(' && self.ends_operand() && leaves <= crate::eval::value::max_leaves();
+            return alone
+                .then(|| ExprKind::Lit(Box::new(Value::Tuple(shape))))
+                .and_then(|kind| node(kind, Span::new(start, shape_end), hs));
         }
         self.i += 1;
         self.ws();
         let (stride, hd) = self.lit_side(&mut leaves)?;
         self.ws();
-        // an operator or a call after the stride makes it an operand (`S:(1,2)*2`): not a literal
-        if matches!(self.peek(), b'|' | b'^' | b'&' | b'+' | b'-' | b'*' | b'/' | b'(') {
-            return None;
-        }
-        if leaves > crate::eval::value::max_leaves() {
+        if !self.ends_operand() || leaves > crate::eval::value::max_leaves() {
             return None;
         }
         let kind = ExprKind::Lit(Box::new(Value::Layout(crate::eval::layout::Layout::new(shape, stride))));
         node(kind, Span::new(start, self.i), hs.max(hd) + 1)
+    }
+
+    /// Nothing at `i` makes the literal before it an operand: an operator or a call after it
+    /// (`S:(1,2)*2`, `(1,2)(0)`) is left to the general path.
+    fn ends_operand(&self) -> bool {
+        !matches!(self.peek(), b'|' | b'^' | b'&' | b'+' | b'-' | b'*' | b'/' | b'(')
     }
 
     /// One side of a literal layout: an integer, `_` or a tuple literal within the guard's depth.
@@ -443,15 +451,12 @@ impl<'a> P<'a> {
             };
             h = h.max(he);
             items.push(t);
-            self.ws();
-            match self.peek() {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b')' => break,
-                _ => return None,
+            if !self.next_item() {
+                break;
             }
+        }
+        if self.peek() != b')' {
+            return None;
         }
         self.i += 1;
         *levels = (*levels).max(inner + 1);
@@ -493,6 +498,18 @@ impl<'a> P<'a> {
         })
     }
 
+    /// After a list's item: the blanks, then `,` and the blanks after it (true: another item
+    /// follows) or anything else, left for the caller to close the list (false).
+    fn next_item(&mut self) -> bool {
+        self.ws();
+        let more = self.peek() == b',';
+        if more {
+            self.i += 1;
+            self.ws();
+        }
+        more
+    }
+
     /// `open (expr (, expr)*)? close`: the expressions, their greatest height, the span.
     fn list(&mut self, open: u8, close: u8) -> Option<(Vec<Expr>, usize, Span)> {
         let start = self.i;
@@ -509,13 +526,8 @@ impl<'a> P<'a> {
                 let (e, he) = self.item(close)?;
                 h = h.max(he);
                 items.push(e);
-                self.ws();
-                match self.peek() {
-                    b',' => {
-                        self.i += 1;
-                        self.ws();
-                    }
-                    _ => break,
+                if !self.next_item() {
+                    break;
                 }
             }
         }

@@ -19,11 +19,9 @@ use super::{ParseError, MAX_EXPR_DEPTH, MAX_NESTING};
 #[derive(Clone, Copy, Default)]
 struct Chains {
     /// Chain lengths by class, loosest first: `o`, `|`, `^`, `&`, binary `+ -`, `* /`, unary
-    /// `~`, `A(1)(2)...`. (16 bits: the scan stops at `MAX_EXPR_DEPTH` + 1.)
-    len: [u16; 8],
+    /// `~`, `A(1)(2)...`.
+    len: [usize; 8],
 }
-
-const _: () = assert!(MAX_EXPR_DEPTH < u16::MAX as usize);
 
 /// Class indices into `Chains::len`.
 const COMPOSE: usize = 0;
@@ -37,7 +35,7 @@ impl Chains {
         for l in &mut self.len[k + 1..] {
             *l = 0;
         }
-        usize::from(self.len[k])
+        self.len[k]
     }
 }
 
@@ -108,11 +106,6 @@ pub fn scan(src: &str) -> Scan {
             i += 1;
             continue;
         }
-        // An `o` inside a name (`composition`) is a name character too.
-        if c == b'o' && i > 0 && is_word(out[i - 1]) {
-            i += 1;
-            continue;
-        }
         if c == b'"' {
             // A string literal: skip to its closing quote (`\"` and `\\` are escapes).
             let mut j = i + 1;
@@ -177,12 +170,8 @@ pub fn scan(src: &str) -> Scan {
                 }
             }
             b'\n' if stack.is_empty() => {
-                chains.truncate(1);
-                if let Some(ch) = chains.first_mut() {
-                    *ch = Chains::default();
-                } else {
-                    chains.push(Chains::default());
-                }
+                chains.clear();
+                chains.push(Chains::default());
             }
             _ => {}
         }

@@ -305,7 +305,8 @@ impl Interp {
                 if self.repl && matches!(e.kind, ExprKind::Under) && self.last.is_some() {
                     return Ok(Produced::Last);
                 }
-                match self.eval(e)? {
+                let (v, depth) = self.eval_measured(e)?;
+                match v {
                     Value::Text(t) => Ok(Produced::Text(t)),
                     Value::File(o) => {
                         // The path is the call's last argument.
@@ -321,7 +322,10 @@ impl Interp {
                         Err(Failure::Error(Located::new(a.check_printable().unwrap_err(), e.span)))
                     }
                     v => {
-                        self.note_depth(&v);
+                        match depth {
+                            Some(d) => self.deep_values |= d > SHALLOW_VALUE,
+                            None => self.note_depth(&v),
+                        }
                         self.set_last(v);
                         Ok(Produced::Last)
                     }
@@ -545,6 +549,17 @@ impl Interp {
         let v = self.eval_unchecked(e)?;
         check_size(&v).map_err(|err| Located::new(err, e.span))?;
         Ok(v)
+    }
+
+    /// [`Interp::eval`], and how deep the value nests when the size guard measured it on the
+    /// way (`None`: not measured).
+    fn eval_measured(&self, e: &Expr) -> E<(Value, Option<usize>)> {
+        if let ExprKind::Lit(_) = &e.kind {
+            return Ok((self.eval(e)?, None));
+        }
+        let v = self.eval_unchecked(e)?;
+        let depth = checked_depth(&v).map_err(|err| Located::new(err, e.span))?;
+        Ok((v, depth))
     }
 
     fn eval_unchecked(&self, e: &Expr) -> E<Value> {
@@ -989,14 +1004,21 @@ pub fn value_depth(v: &Value) -> usize {
 /// The size guard: a value may hold at most [`max_leaves`] integers and nest at most
 /// [`MAX_VALUE_DEPTH`] levels. Iterative (an explicit stack), stops at the first excess.
 pub fn check_size(v: &Value) -> Result<(), EvalError> {
+    checked_depth(v).map(|_| ())
+}
+
+/// [`check_size`], and how deep `v` nests when that came out of the check for free (`None`:
+/// not measured; [`within_depth`] tells).
+fn checked_depth(v: &Value) -> Result<Option<usize>, EvalError> {
     if let Value::Tuple(IntTuple::I(_)) | Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) = v {
-        return Ok(());
+        return Ok(Some(0));
     }
     let limit = max_leaves();
     // Most values are far inside both limits: count them without allocating, and take the
     // walk below (which names the first excess exactly) only when they are not.
-    if small_value(v, 0, &mut 0, limit) {
-        return Ok(());
+    let mut walked = Walked::default();
+    if small_value(v, 0, &mut walked, limit) {
+        return Ok(Some(walked.deepest));
     }
     let mut leaves = 0usize;
     // What is left to visit, with its depth.
@@ -1066,7 +1088,7 @@ pub fn check_size(v: &Value) -> Result<(), EvalError> {
                 return Err(too_many(leaves));
             }
         } else {
-            return Ok(());
+            return Ok(None);
         }
     }
 }
@@ -1103,51 +1125,61 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
 
 /// True when `v` (at depth `d`, after `n` leaves) stays within `limit` leaves and
 /// [`MAX_VALUE_DEPTH`] levels, counted as [`check_size`] counts them.
-fn small_value(v: &Value, d: usize, n: &mut usize, limit: usize) -> bool {
+/// What [`small_value`] counted: the integers, and the deepest level it reached.
+#[derive(Default)]
+struct Walked {
+    n: usize,
+    deepest: usize,
+}
+
+fn small_value(v: &Value, d: usize, n: &mut Walked, limit: usize) -> bool {
     if d > MAX_VALUE_DEPTH {
         return false;
     }
+    n.deepest = n.deepest.max(d);
     let ok = match v {
         Value::Tuple(t) => small_tuple(t, d, n, limit),
         Value::Layout(l) => small_tuple(&l.shape, d + 1, n, limit) && small_tuple(&l.stride, d + 1, n, limit),
         Value::Composed(c) => {
-            *n += 1;
+            n.n += 1;
             small_func(&c.outer, d + 1, n, limit) && small_func(&c.inner, d + 1, n, limit)
         }
         Value::Tile(vs) => vs.iter().all(|x| small_value(x, d + 1, n, limit)),
         Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) | Value::Str(_) | Value::File(_) => {
-            *n += 1;
+            n.n += 1;
             true
         }
     };
-    ok && *n <= limit
+    ok && n.n <= limit
 }
 
-fn small_func(f: &Func, d: usize, n: &mut usize, limit: usize) -> bool {
+fn small_func(f: &Func, d: usize, n: &mut Walked, limit: usize) -> bool {
     if d > MAX_VALUE_DEPTH {
         return false;
     }
+    n.deepest = n.deepest.max(d);
     let ok = match f {
         Func::Layout(l) => small_tuple(&l.shape, d + 1, n, limit) && small_tuple(&l.stride, d + 1, n, limit),
         Func::Swizzle(_) => {
-            *n += 1;
+            n.n += 1;
             true
         }
         Func::Composed(c) => {
-            *n += 1;
+            n.n += 1;
             small_func(&c.outer, d + 1, n, limit) && small_func(&c.inner, d + 1, n, limit)
         }
     };
-    ok && *n <= limit
+    ok && n.n <= limit
 }
 
-fn small_tuple(t: &IntTuple, d: usize, n: &mut usize, limit: usize) -> bool {
+fn small_tuple(t: &IntTuple, d: usize, n: &mut Walked, limit: usize) -> bool {
     if d > MAX_VALUE_DEPTH {
         return false;
     }
+    n.deepest = n.deepest.max(d);
     match t {
-        IntTuple::I(_) | IntTuple::Under => *n += 1,
-        IntTuple::Basis(b) => *n += 1 + b.modes.len(),
+        IntTuple::I(_) | IntTuple::Under => n.n += 1,
+        IntTuple::Basis(b) => n.n += 1 + b.modes.len(),
         IntTuple::T(xs) => {
             for x in xs {
                 if !small_tuple(x, d + 1, n, limit) {
@@ -1156,7 +1188,7 @@ fn small_tuple(t: &IntTuple, d: usize, n: &mut usize, limit: usize) -> bool {
             }
         }
     }
-    *n <= limit
+    n.n <= limit
 }
 
 fn op_str(op: BinOp) -> &'static str {

@@ -260,7 +260,7 @@ impl Session {
         let marked = source.contains(EXPECT_WARNING);
         // Comments are read for `--echo` and for the marks only.
         let read_comments = self.opts.echo || marked;
-        let mut value_text = String::with_capacity(64);
+        let mut value_text: Vec<u8> = Vec::with_capacity(64);
         loop {
             let stmt = match stmts.next_stmt() {
                 None => break,
@@ -340,20 +340,25 @@ impl Session {
                     let mut text = std::mem::take(&mut value_text);
                     text.clear();
                     if let Some(v) = v {
-                        std::fmt::Write::write_fmt(&mut text, format_args!("{v}"))
-                            .expect("a Display implementation returned an error unexpectedly");
+                        v.write_bytes(&mut text);
                     }
-                    let mut shown = if c { paint_value(&text, c) } else { text };
-                    if !self.opts.echo {
-                        // (one piece, as `writeln!` would write it, without the formatting machinery)
-                        shown.push('\n');
-                        let _ = out.write_all(shown.as_bytes());
-                    } else if shown.contains('\n') {
-                        let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
+                    if c || self.opts.echo {
+                        // (a value's text is UTF-8: `Display` wrote it)
+                        let plain = String::from_utf8_lossy(&text);
+                        let shown = paint_value(&plain, c);
+                        if !self.opts.echo {
+                            let _ = writeln!(out, "{shown}");
+                        } else if shown.contains('\n') {
+                            let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
+                        } else {
+                            let _ = writeln!(out, "{code}  =>  {shown}{comment}");
+                        }
                     } else {
-                        let _ = writeln!(out, "{code}  =>  {shown}{comment}");
+                        // (one piece, as `writeln!` would write it, without the formatting machinery)
+                        text.push(b'\n');
+                        let _ = out.write_all(&text);
                     }
-                    value_text = shown;
+                    value_text = text;
                 }
                 Ok(Produced::Text(t)) => {
                     // (explain's text starts with the expression itself)

@@ -44,9 +44,27 @@ impl fmt::Display for IntTuple {
     /// (The pieces are gathered in a buffer on the stack and handed to `f` a few at a time:
     /// printing is a large part of a script's time. No formatting option changes the text.)
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut w = Batch { f, buf: [0; 128], n: 0 };
+        let mut w = Batch { f: To::Fmt(f), buf: [0; 128], n: 0 };
         write_tuple(&mut w, self)?;
         w.flush()
+    }
+}
+
+impl IntTuple {
+    /// Append the text of `self` (as `Display`) to `out`, without the formatting machinery.
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        let mut w = Batch { f: To::Bytes(out), buf: [0; 128], n: 0 };
+        // (writing to a Vec cannot fail)
+        let _ = write_tuple(&mut w, self).and_then(|()| w.flush());
+    }
+
+    /// Append `shape:stride` (a layout's text) to `out`, as [`IntTuple::write_bytes`] does.
+    pub fn write_layout_bytes(shape: &IntTuple, stride: &IntTuple, out: &mut Vec<u8>) {
+        let mut w = Batch { f: To::Bytes(out), buf: [0; 128], n: 0 };
+        let _ = write_tuple(&mut w, shape)
+            .and_then(|()| w.byte(b':'))
+            .and_then(|()| write_tuple(&mut w, stride))
+            .and_then(|()| w.flush());
     }
 }
 
@@ -75,9 +93,27 @@ fn write_tuple(w: &mut Batch<'_, '_>, t: &IntTuple) -> fmt::Result {
     }
 }
 
+/// Where a [`Batch`] writes: a formatter, or bytes (the session's output buffer).
+enum To<'a, 'b> {
+    Fmt(&'a mut fmt::Formatter<'b>),
+    Bytes(&'a mut Vec<u8>),
+}
+
+impl To<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        match self {
+            To::Fmt(f) => f.write_str(s),
+            To::Bytes(v) => {
+                v.extend_from_slice(s.as_bytes());
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Gathers the text in a buffer on the stack before writing it to `f`.
 struct Batch<'a, 'b> {
-    f: &'a mut fmt::Formatter<'b>,
+    f: To<'a, 'b>,
     buf: [u8; 128],
     n: usize,
 }
@@ -85,9 +121,15 @@ struct Batch<'a, 'b> {
 impl Batch<'_, '_> {
     fn flush(&mut self) -> fmt::Result {
         if self.n > 0 {
-            // Only whole `str`s and ASCII bytes were copied in, so this is UTF-8.
-            let text = std::str::from_utf8(&self.buf[..self.n]).map_err(|_| fmt::Error)?;
-            self.f.write_str(text)?;
+            match &mut self.f {
+                // (bytes need no UTF-8 check)
+                To::Bytes(v) => v.extend_from_slice(&self.buf[..self.n]),
+                To::Fmt(f) => {
+                    // Only whole `str`s and ASCII bytes were copied in, so this is UTF-8.
+                    let text = std::str::from_utf8(&self.buf[..self.n]).map_err(|_| fmt::Error)?;
+                    f.write_str(text)?;
+                }
+            }
             self.n = 0;
         }
         Ok(())

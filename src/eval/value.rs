@@ -93,6 +93,21 @@ impl fmt::Display for Value {
     }
 }
 
+impl Value {
+    /// Append the text of `self` (as `Display`) to `out`: tuples and layouts without the
+    /// formatting machinery (most of a script's values).
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        match self {
+            Value::Tuple(t) => t.write_bytes(out),
+            Value::Layout(l) => IntTuple::write_layout_bytes(&l.shape, &l.stride, out),
+            v => {
+                // (writing to a Vec cannot fail)
+                let _ = std::io::Write::write_fmt(out, format_args!("{v}"));
+            }
+        }
+    }
+}
+
 impl From<IntTuple> for Value {
     fn from(t: IntTuple) -> Self {
         Value::Tuple(t)

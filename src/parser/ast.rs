@@ -111,20 +111,24 @@ pub struct Named {
     pub targs: Vec<TArg>,
 }
 
-/// `ExprKind::Call`: `name<targs>(args)`.
+/// A call's arguments: most calls take one or two, held in the call's own box.
+pub type Args = smallvec::SmallVec<[Expr; 2]>;
+
+/// `ExprKind::Call`: `name<targs>(args)`. (The name is inline up to 24 bytes and the first two
+/// arguments are inline: a call is one allocation, not three.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
-    pub name: String,
+    pub name: compact_str::CompactString,
     pub name_span: Span,
     pub targs: Vec<TArg>,
-    pub args: Vec<Expr>,
+    pub args: Args,
 }
 
 /// `ExprKind::Apply`: `callee(args)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Apply {
     pub callee: Expr,
-    pub args: Vec<Expr>,
+    pub args: Args,
 }
 
 #[derive(Clone, Debug, PartialEq)]

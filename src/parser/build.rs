@@ -368,7 +368,11 @@ fn operand(p: Pair<Rule>) -> R<H> {
                 None => {
                     let (args, ha) = arg_list(first_args.clone())?;
                     let s = name_span.join(span_of(&first_args));
-                    node(ExprKind::Call(Box::new(Call { name, name_span, targs, args })), s, ha + 1)?
+                    node(
+                        ExprKind::Call(Box::new(Call { name: name.into(), name_span, targs, args: args.into() })),
+                        s,
+                        ha + 1,
+                    )?
                 }
             }
         }
@@ -385,7 +389,7 @@ fn apply(callee: H, args_pair: Pair<Rule>) -> R<H> {
     let (args, ha) = arg_list(args_pair.clone())?;
     let s = callee.0.span.join(span_of(&args_pair));
     let h = callee.1.max(ha) + 1;
-    node(ExprKind::Apply(Box::new(Apply { callee: callee.0, args })), s, h)
+    node(ExprKind::Apply(Box::new(Apply { callee: callee.0, args: args.into() })), s, h)
 }
 
 /// The expressions between brackets (skipping the brackets and commas), and their greatest height

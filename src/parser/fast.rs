@@ -5,7 +5,7 @@
 //! (`None`) and the statement goes through pest, whose error is the one reported.
 //! The differential test in `tests.rs` holds it to that on every statement of the repository
 //! and on random mutations of them.
-use super::ast::{Apply, BinOp, Call, Expr, ExprKind, Named, Span, Stmt, StmtKind, TArg};
+use super::ast::{Apply, Args, BinOp, Call, Expr, ExprKind, Named, Span, Stmt, StmtKind, TArg};
 use super::build::compose_chain;
 use super::lit;
 use super::MAX_EXPR_DEPTH;
@@ -261,7 +261,7 @@ impl<'a> P<'a> {
             self.paren()?
         } else if c == b'<' {
             let (items, h, span) = self.list(b'<', b'>')?;
-            node(ExprKind::Tiler(items), span, h + 1)?
+            node(ExprKind::Tiler(items.into_vec()), span, h + 1)?
         } else if self.s[self.i..].starts_with(b"smem_ptr[") || self.mixed_bits_ahead() {
             return None;
         } else {
@@ -279,7 +279,7 @@ impl<'a> P<'a> {
             } else if self.peek() == b'(' {
                 let (args, ha, aspan) = self.list(b'(', b')')?;
                 let s = name_span.join(aspan);
-                node(ExprKind::Call(Box::new(Call { name: name.to_string(), name_span, targs, args })), s, ha + 1)?
+                node(ExprKind::Call(Box::new(Call { name: name.into(), name_span, targs, args })), s, ha + 1)?
             } else {
                 node(ExprKind::Name(Box::new(Named { name: name.to_string(), targs })), full, 1)?
             }
@@ -363,7 +363,7 @@ impl<'a> P<'a> {
             e.span = span;
             return Some((e, h));
         }
-        node(lit::tuple(items), span, h + 1)
+        node(lit::tuple(items.into_vec()), span, h + 1)
     }
 
     /// A literal layout `S:D` at `i` (each side an integer, `_` or a tuple literal, as
@@ -511,15 +511,14 @@ impl<'a> P<'a> {
     }
 
     /// `open (expr (, expr)*)? close`: the expressions, their greatest height, the span.
-    fn list(&mut self, open: u8, close: u8) -> Option<(Vec<Expr>, usize, Span)> {
+    fn list(&mut self, open: u8, close: u8) -> Option<(Args, usize, Span)> {
         let start = self.i;
         if self.peek() != open {
             return None;
         }
         self.i += 1;
         self.ws();
-        // (most lists hold one or two items: one allocation of that size)
-        let mut items = if self.peek() != close { Vec::with_capacity(2) } else { Vec::new() };
+        let mut items = Args::new();
         let mut h = 0;
         if self.peek() != close {
             loop {

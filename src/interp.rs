@@ -544,7 +544,7 @@ impl Interp {
         // A literal folded by the parser is within the guard by construction (`parser::lit`).
         if let ExprKind::Lit(v) = &e.kind {
             crate::eval::budget::tick().map_err(|err| Located::new(err, e.span))?;
-            return Ok((**v).clone());
+            return Ok(v.clone());
         }
         let v = self.eval_unchecked(e)?;
         check_size(&v).map_err(|err| Located::new(err, e.span))?;
@@ -571,7 +571,7 @@ impl Interp {
                 Ok(Value::Tuple(IntTuple::basis(Int::new(*value, *is_static), modes.clone())))
             }
             ExprKind::Tuple(es) => Ok(Value::tuple(self.eval_args(es)?)),
-            ExprKind::Lit(v) => Ok((**v).clone()),
+            ExprKind::Lit(v) => Ok(v.clone()),
             ExprKind::Under => Ok(Value::Tuple(IntTuple::Under)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Tiler(es) => Ok(Value::tuple(self.eval_args(es)?)),
@@ -744,7 +744,7 @@ impl Interp {
                 let vals: SmallVec<[&Value; 4]> = args
                     .iter()
                     .filter_map(|a| match &a.kind {
-                        ExprKind::Lit(v) => Some(&**v),
+                        ExprKind::Lit(v) => Some(v),
                         _ => rest.next(),
                     })
                     .collect();
@@ -1115,7 +1115,7 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
     match &e.kind {
         ExprKind::Int { value, is_static } => Some(IntTuple::I(Int::new(*value, *is_static))),
         ExprKind::Under => Some(IntTuple::Under),
-        ExprKind::Lit(v) => match &**v {
+        ExprKind::Lit(v) => match v {
             Value::Tuple(t) => Some(t.clone()),
             _ => None,
         },

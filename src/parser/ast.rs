@@ -65,8 +65,9 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
     /// A tuple or layout literal of integers and `_` (`(_2,_4):(_1,_2)`), folded by the parser
     /// into the value it denotes (see `parser::lit`: only literals the size guard passes whole).
-    /// Always a `Value::Tuple` of a tuple or a `Value::Layout`.
-    Lit(Box<Value>),
+    /// Always a `Value::Tuple` of a tuple or a `Value::Layout`. (Held inline, not boxed: most
+    /// statements are calls on literals, and the box cost more than the larger node.)
+    Lit(Value),
     /// `_`
     Under,
     /// `"f.svg"`: a string literal (escapes decoded), for file names and titles.
@@ -101,8 +102,9 @@ pub enum ExprKind {
     Apply(Box<Apply>),
 }
 
-// The larger variants are boxed so that an `Expr` stays small (48 bytes): the parser moves
-// expressions by value, and a statement holds a dozen of them.
+// The larger variants are boxed so that an `Expr` stays small (a literal value and the span;
+// the parser's test `expr_is_small` holds it to 64 bytes): the parser moves expressions by
+// value, and a statement holds a dozen of them.
 
 /// `ExprKind::Name`: a name and its template arguments.
 #[derive(Clone, Debug, PartialEq)]

@@ -349,7 +349,7 @@ impl<'a> P<'a> {
         let (mut leaves, mut levels) = (0, 0);
         if let Some((t, h)) = self.lit_tuple(&mut leaves, &mut levels) {
             if lit::within(leaves, levels) {
-                let kind = ExprKind::Lit(Box::new(Value::Tuple(t)));
+                let kind = ExprKind::Lit(Value::Tuple(t));
                 return node(kind, Span::new(start, self.i), h);
             }
         }
@@ -389,7 +389,7 @@ impl<'a> P<'a> {
             // A tuple literal alone (`f(L, (2,2))`): the node `paren` would build, read once.
             let alone = self.s[start] == b'(' && self.ends_operand() && leaves <= crate::eval::value::max_leaves();
             return alone
-                .then(|| ExprKind::Lit(Box::new(Value::Tuple(shape))))
+                .then(|| ExprKind::Lit(Value::Tuple(shape)))
                 .and_then(|kind| node(kind, Span::new(start, shape_end), hs));
         }
         self.i += 1;
@@ -399,7 +399,7 @@ impl<'a> P<'a> {
         if !self.ends_operand() || leaves > crate::eval::value::max_leaves() {
             return None;
         }
-        let kind = ExprKind::Lit(Box::new(Value::Layout(crate::eval::layout::Layout::new(shape, stride))));
+        let kind = ExprKind::Lit(Value::Layout(crate::eval::layout::Layout::new(shape, stride)));
         node(kind, Span::new(start, self.i), hs.max(hd) + 1)
     }
 

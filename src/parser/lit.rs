@@ -35,7 +35,7 @@ fn measure(t: &IntTuple) -> (usize, usize) {
 fn element(e: &Expr) -> Option<(usize, usize)> {
     match &e.kind {
         ExprKind::Int { .. } | ExprKind::Under => Some((1, 0)),
-        ExprKind::Lit(v) => match &**v {
+        ExprKind::Lit(v) => match v {
             Value::Tuple(t @ IntTuple::T(_)) => Some(measure(t)),
             _ => None,
         },
@@ -47,7 +47,7 @@ fn element(e: &Expr) -> Option<(usize, usize)> {
 fn value_of(e: Expr) -> IntTuple {
     match e.kind {
         ExprKind::Int { value, is_static } => IntTuple::I(Int::new(value, is_static)),
-        ExprKind::Lit(v) => match *v {
+        ExprKind::Lit(v) => match v {
             Value::Tuple(t) => t,
             _ => IntTuple::Under,
         },
@@ -65,7 +65,7 @@ pub fn tuple(items: Vec<Expr>) -> ExprKind {
         levels = levels.max(v);
     }
     if leaves <= max_leaves() && levels < LITERAL_DEPTH {
-        ExprKind::Lit(Box::new(Value::Tuple(IntTuple::T(items.into_iter().map(value_of).collect()))))
+        ExprKind::Lit(Value::Tuple(IntTuple::T(items.into_iter().map(value_of).collect())))
     } else {
         ExprKind::Tuple(items)
     }
@@ -77,18 +77,7 @@ pub fn layout(s: Expr, d: Expr) -> ExprKind {
     if let (Some((ls, _)), Some((ld, _))) = (element(&s), element(&d)) {
         if ls + ld <= max_leaves() {
             let stride = value_of(d);
-            // (the shape's box, when it has one, holds the layout: one allocation fewer)
-            return ExprKind::Lit(match s.kind {
-                ExprKind::Lit(mut b) => {
-                    let shape = match &mut *b {
-                        Value::Tuple(t) => std::mem::replace(t, IntTuple::Under),
-                        _ => IntTuple::Under, // (`element` took only tuples)
-                    };
-                    *b = Value::Layout(Layout::new(shape, stride));
-                    b
-                }
-                _ => Box::new(Value::Layout(Layout::new(value_of(s), stride))),
-            });
+            return ExprKind::Lit(Value::Layout(Layout::new(value_of(s), stride)));
         }
     }
     ExprKind::Layout(Box::new([s, d]))
@@ -96,7 +85,7 @@ pub fn layout(s: Expr, d: Expr) -> ExprKind {
 
 /// `e` is a folded tuple (which, alone in parentheses, makes a 1-tuple as a tuple node does).
 pub fn is_tuple(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Lit(v) if matches!(**v, Value::Tuple(_)))
+    matches!(&e.kind, ExprKind::Lit(Value::Tuple(_)))
 }
 
 /// A literal of `leaves` leaves and `levels` levels of tuples is within the guard (the fast

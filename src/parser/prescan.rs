@@ -90,14 +90,27 @@ static PLAIN: [bool; 256] = {
 pub fn scan(src: &str) -> Scan {
     let mut out: Vec<u8> = src.as_bytes().to_vec();
     let n = out.len();
-    // Open brackets: (byte, offset).
-    let mut stack: Vec<(u8, usize)> = Vec::new();
+    // Open brackets: (byte, offset, the operator chains of the level outside it).
+    let mut stack: Vec<(u8, usize, Chains)> = Vec::new();
     let mut error: Option<ParseError> = None;
     let mut incomplete = false;
     let mut max_depth = 0;
     let mut max_chain = 0;
-    // Operator chains: one entry per open bracket, plus the top level.
-    let mut chains: Vec<Chains> = vec![Chains::default()];
+    // The operator chains of the innermost open level (see `Chains`).
+    let mut chains = Chains::default();
+    // Count an operator of class `k` at `i`; false (with the error set) past the limit.
+    let mut link = |chains: &mut Chains, k: usize, i: usize, error: &mut Option<ParseError>| {
+        let len = chains.link(k);
+        max_chain = max_chain.max(len);
+        if len > MAX_EXPR_DEPTH {
+            *error = Some(ParseError::new(
+                format!("expression nested too deeply (limit {MAX_EXPR_DEPTH} levels)"),
+                Span::new(i, i + 1),
+            ));
+            return false;
+        }
+        true
+    };
     let mut i = 0;
     while i < n {
         let c = out[i];
@@ -106,76 +119,105 @@ pub fn scan(src: &str) -> Scan {
             i += 1;
             continue;
         }
-        if c == b'"' {
-            // A string literal: skip to its closing quote (`\"` and `\\` are escapes).
-            let mut j = i + 1;
-            while j < n && out[j] != b'"' && out[j] != b'\n' {
-                j += if out[j] == b'\\' && j + 1 < n && out[j + 1] != b'\n' { 2 } else { 1 };
-            }
-            if j >= n || out[j] != b'"' {
-                error = Some(ParseError::new(
-                    "unterminated string: a '\"' must close it on the same line",
-                    Span::new(i, i + 1),
-                ));
-                break;
-            }
-            i = j + 1;
-            continue;
-        }
-        // The class of operator at `i`, if any (see `Chains::link`).
-        let class = match c {
-            b'o' if (i == 0 || !is_word(out[i - 1])) && (i + 1 >= n || !is_word(out[i + 1])) => Some(COMPOSE),
-            b'|' => Some(1),
-            b'^' => Some(2),
-            b'&' => Some(3),
-            b'+' => Some(4),
-            b'-' => {
-                // Binary when it follows an operand: a word, `)` or `>`, or a `_` with a blank
-                // between (`_-3` is a literal).
-                let before = out[..i].iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'));
-                match before {
-                    Some(j) if out[j] == b'_' => (j + 1 < i).then_some(4),
-                    Some(j) if is_word(out[j]) || matches!(out[j], b')' | b'>') => Some(4),
-                    _ => None,
+        match c {
+            b'(' | b'<' => {
+                if c == b'(' && i > 0 && out[i - 1] == b')' && !link(&mut chains, APPLY, i, &mut error) {
+                    break;
                 }
+                if stack.len() >= MAX_NESTING {
+                    error =
+                        Some(ParseError::new(format!("nesting too deep (limit {MAX_NESTING})"), Span::new(i, i + 1)));
+                    break;
+                }
+                stack.push((c, i, chains));
+                chains = Chains::default();
+                max_depth = max_depth.max(stack.len());
             }
-            b'*' | b'/' => Some(5),
-            b'~' => Some(6),
-            b'(' if i > 0 && out[i - 1] == b')' => Some(APPLY),
-            _ => None,
-        };
-        if let Some(k) = class {
-            if let Some(ch) = chains.last_mut() {
-                let len = ch.link(k);
-                max_chain = max_chain.max(len);
-                if len > MAX_EXPR_DEPTH {
+            b')' | b'>' => match stack.last() {
+                None => {
                     error = Some(ParseError::new(
-                        format!("expression nested too deeply (limit {MAX_EXPR_DEPTH} levels)"),
+                        format!("unbalanced '{}': no matching '{}' before it", c as char, opener_of(c) as char),
                         Span::new(i, i + 1),
                     ));
                     break;
                 }
-            }
-        }
-        match c {
-            b',' | b';' | b'=' => {
-                if let Some(ch) = chains.last_mut() {
-                    *ch = Chains::default();
+                Some(&(open, _, _)) if closer_of(open) != c => {
+                    error = Some(ParseError::new(
+                        format!(
+                            "mismatched '{}': the last open bracket is '{}', closed by '{}'",
+                            c as char,
+                            open as char,
+                            closer_of(open) as char
+                        ),
+                        Span::new(i, i + 1),
+                    ));
+                    break;
                 }
-            }
+                Some(&(_, _, outer)) => {
+                    stack.pop();
+                    chains = outer;
+                }
+            },
+            b',' | b';' | b'=' => chains = Chains::default(),
             // `S:D` binds tighter than `o`: it ends the arithmetic chains only.
-            b':' => {
-                if let Some(ch) = chains.last_mut() {
-                    *ch = Chains { len: [ch.len[COMPOSE], 0, 0, 0, 0, 0, 0, 0] };
+            b':' => chains = Chains { len: [chains.len[COMPOSE], 0, 0, 0, 0, 0, 0, 0] },
+            b'\n' => {
+                if stack.is_empty() {
+                    chains = Chains::default();
+                } else {
+                    out[i] = b' ';
                 }
             }
-            b'\n' if stack.is_empty() => {
-                chains.clear();
-                chains.push(Chains::default());
+            b'o' => {
+                if (i == 0 || !is_word(out[i - 1]))
+                    && (i + 1 >= n || !is_word(out[i + 1]))
+                    && !link(&mut chains, COMPOSE, i, &mut error)
+                {
+                    break;
+                }
             }
-            _ => {}
-        }
-        match c {
+            b'|' | b'^' | b'&' | b'+' | b'*' | b'/' | b'~' => {
+                let k = match c {
+                    b'|' => 1,
+                    b'^' => 2,
+                    b'&' => 3,
+                    b'+' => 4,
+                    b'~' => 6,
+                    _ => 5,
+                };
+                if !link(&mut chains, k, i, &mut error) {
+                    break;
+                }
+            }
+            b'-' => {
+                // Binary when it follows an operand: a word, `)` or `>`, or a `_` with a blank
+                // between (`_-3` is a literal).
+                let before = out[..i].iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'));
+                let binary = match before {
+                    Some(j) if out[j] == b'_' => j + 1 < i,
+                    Some(j) => is_word(out[j]) || matches!(out[j], b')' | b'>'),
+                    None => false,
+                };
+                if binary && !link(&mut chains, 4, i, &mut error) {
+                    break;
+                }
+            }
+            b'"' => {
+                // A string literal: skip to its closing quote (`\"` and `\\` are escapes).
+                let mut j = i + 1;
+                while j < n && out[j] != b'"' && out[j] != b'\n' {
+                    j += if out[j] == b'\\' && j + 1 < n && out[j + 1] != b'\n' { 2 } else { 1 };
+                }
+                if j >= n || out[j] != b'"' {
+                    error = Some(ParseError::new(
+                        "unterminated string: a '\"' must close it on the same line",
+                        Span::new(i, i + 1),
+                    ));
+                    break;
+                }
+                i = j + 1;
+                continue;
+            }
             b'#' => {
                 // Comment: blank to the end of the line (the newline itself is kept).
                 while i < n && out[i] != b'\n' {
@@ -213,48 +255,12 @@ pub fn scan(src: &str) -> Scan {
                 }
                 // Otherwise a stray `\`: left for pest to report.
             }
-            b'\n' if !stack.is_empty() => out[i] = b' ',
-            b'(' | b'<' => {
-                if stack.len() >= MAX_NESTING {
-                    error =
-                        Some(ParseError::new(format!("nesting too deep (limit {MAX_NESTING})"), Span::new(i, i + 1)));
-                    break;
-                }
-                stack.push((c, i));
-                chains.push(Chains::default());
-                max_depth = max_depth.max(stack.len());
-            }
-            b')' | b'>' => match stack.last() {
-                None => {
-                    error = Some(ParseError::new(
-                        format!("unbalanced '{}': no matching '{}' before it", c as char, opener_of(c) as char),
-                        Span::new(i, i + 1),
-                    ));
-                    break;
-                }
-                Some(&(open, _)) if closer_of(open) != c => {
-                    error = Some(ParseError::new(
-                        format!(
-                            "mismatched '{}': the last open bracket is '{}', closed by '{}'",
-                            c as char,
-                            open as char,
-                            closer_of(open) as char
-                        ),
-                        Span::new(i, i + 1),
-                    ));
-                    break;
-                }
-                Some(_) => {
-                    stack.pop();
-                    chains.pop();
-                }
-            },
             _ => {}
         }
         i += 1;
     }
     if error.is_none() {
-        if let Some(&(open, at)) = stack.last() {
+        if let Some(&(open, at, _)) = stack.last() {
             incomplete = true;
             error = Some(ParseError::new(
                 format!("unbalanced '{}': no matching '{}'", open as char, closer_of(open) as char),

@@ -14,7 +14,7 @@ pub(crate) fn sx(e: &Expr) -> String {
         }
         ExprKind::Tuple(v) => format!("(tuple {})", list(v)),
         // a folded literal renders as the tree it was folded from
-        ExprKind::Lit(v) => match &**v {
+        ExprKind::Lit(v) => match v {
             crate::eval::value::Value::Tuple(t) => sx_lit(t),
             crate::eval::value::Value::Layout(l) => format!("(: {} {})", sx_lit(&l.shape), sx_lit(&l.stride)),
             v => format!("(lit {v})"),
@@ -700,4 +700,10 @@ fn fast_path_agrees_on_fuzz_findings() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn expr_is_small() {
+    // The parser moves expressions by value (see `ast`): a literal value and a span at most.
+    assert!(std::mem::size_of::<Expr>() <= 64, "{}", std::mem::size_of::<Expr>());
 }

@@ -165,6 +165,9 @@ pub struct Interp {
     deep_values: bool,
     /// While statements run on trial: how to undo them (see [`Interp::begin_trial`]).
     trial: Option<Trial>,
+    /// The registry's answer for the last function called: a script calls the same function
+    /// line after line, and one comparison of names is cheaper than a look-up.
+    last_fn: std::cell::Cell<Option<crate::eval::builtins::Slot>>,
 }
 
 /// What a trial changed, to restore it: the values of the bindings older than the trial that
@@ -726,9 +729,15 @@ impl Interp {
                         Located::new(err, span)
                     });
                 }
-                let slot = match builtins::get(name) {
-                    Some(s) if !name.starts_with("__") => s,
-                    _ => return Err(self.unknown(name, *name_span, true)),
+                let slot = match self.last_fn.get() {
+                    Some(s) if s.entry.name == name.as_str() => s,
+                    _ => match builtins::get(name) {
+                        Some(s) if !name.starts_with("__") => {
+                            self.last_fn.set(Some(s));
+                            s
+                        }
+                        _ => return Err(self.unknown(name, *name_span, true)),
+                    },
                 };
                 // A literal argument folded by the parser is lent as it is; the others are
                 // evaluated (in order, as the literals' steps of work are counted).
@@ -1182,7 +1191,14 @@ fn small_tuple(t: &IntTuple, d: usize, n: &mut Walked, limit: usize) -> bool {
         IntTuple::Basis(b) => n.n += 1 + b.modes.len(),
         IntTuple::T(xs) => {
             for x in xs {
-                if !small_tuple(x, d + 1, n, limit) {
+                // (an integer child is counted here, without a call: most children are)
+                if let IntTuple::I(_) = x {
+                    if d + 1 > MAX_VALUE_DEPTH {
+                        return false;
+                    }
+                    n.deepest = n.deepest.max(d + 1);
+                    n.n += 1;
+                } else if !small_tuple(x, d + 1, n, limit) {
                     return false;
                 }
             }

@@ -8,12 +8,16 @@
    (`pip download --no-deps`, then the wheel's `pycute/` package is unpacked; nothing else of
    the wheel is used and nothing is installed system-wide).
 2. For each benchmark file (one call per line, static integers): builds pycute's arguments once,
-   then times the calls only (pycute compute-only, median of --runs), and checks that every
-   answer agrees with cute's (same text once CuTe's `_` marks are dropped, or else the same
-   function: equal size and equal offsets at every index; for left_inverse, which is not unique,
-   else both results satisfy R(L(i)) == i). Disagreements are counted, never hidden.
-3. Runs `cute bench FILE` (engine-only and in-process session figures) and the whole process
-   `cute --keep-going FILE` (wall time and peak memory, median of --runs).
+   then, --runs rounds in turn, times pycute's calls only (compute-only), the whole process
+   `cute --keep-going FILE` (wall time and peak memory) and `cute bench --reps 3 FILE`
+   (engine-only and in-process session figures), one after the other. Each ratio is the median
+   of the rounds' ratios: the two sides of a ratio ran seconds apart, so a change in the
+   machine's speed between rounds (this machine's swings by 2x) touches both alike. The rates
+   shown are the medians of the rounds.
+3. Checks that every answer agrees with cute's (same text once CuTe's `_` marks are dropped, or
+   else the same function: equal size and equal offsets at every index; for left_inverse, which
+   is not unique, else both results satisfy R(L(i)) == i). Disagreements are counted, never
+   hidden.
 4. Prints a Markdown table: ops/s of each side and the ratios, plus `cute -e` latency.
 """
 import argparse, glob, io, os, re, statistics, subprocess, sys, tempfile, time, zipfile
@@ -173,20 +177,24 @@ def main():
                 f.write("\n".join(lines) + "\n")
         cases = [parse_args(l, pycute) for l in lines]
         calls = [(ops[n], args) for n, args in cases]
-        # pycute compute-only
-        times, answers = [], None
+        # The rounds: pycute, the whole process, the engine, in turn (see the module's comment).
+        times, walls, rss, out, answers, benches = [], [], [], "", None, []
         for _ in range(a.runs):
             t = time.perf_counter()
             res = [f(*args) for f, args in calls]
             times.append(time.perf_counter() - t)
             answers = res
-        py_ops = len(calls) / statistics.median(times)
-        # cute: whole process, and its answers
-        walls, rss, out = [], [], ""
-        for _ in range(a.runs):
             w, m, out = run([a.cute, "--color", "never", "--keep-going", src])
             walls.append(w)
             rss.append(m)
+            b = subprocess.run([a.cute, "bench", "--reps", "3", src], capture_output=True, text=True, check=True)
+            benches.append(list(map(float, b.stdout.splitlines()[1].split()[2:7])))
+        n = len(calls)
+        py_ops = statistics.median(n / t for t in times)
+        proc_ops = statistics.median(n / w for w in walls)
+        engine_ops, session_ops, parse_ns, print_ns, interp_ns = (statistics.median(c) for c in zip(*benches))
+        engine_ratio = statistics.median(e[0] * t / n for e, t in zip(benches, times))
+        proc_ratio = statistics.median(t / w for t, w in zip(times, walls))
         ours = [l for l in out.splitlines() if not re.fullmatch(r"\d+ passed, \d+ failed", l)]
         text_same = func_same = law_same = 0
         for o, p, (op, args) in zip(ours, answers, cases):
@@ -197,18 +205,14 @@ def main():
             elif op == "left_inverse" and both_left_inverses(offsets(o, pycute), p, args[0]):
                 law_same += 1
         differ = len(calls) - text_same - func_same - law_same
-        # cute bench: engine-only and in-process session
-        b = subprocess.run([a.cute, "bench", "--reps", str(a.runs), src], capture_output=True, text=True, check=True)
-        f = b.stdout.splitlines()[1].split()
-        engine_ops, session_ops, parse_ns, print_ns, interp_ns = map(float, f[2:7])
-        proc_ops = len(calls) / statistics.median(walls)
         rows.append(dict(name=os.path.basename(path)[:-5], n=len(calls), py=py_ops, engine=engine_ops,
                          session=session_ops, proc=proc_ops, wall=statistics.median(walls) * 1e3,
+                         engine_ratio=engine_ratio, proc_ratio=proc_ratio,
                          rss=max(rss) / 1024, parse=parse_ns, print=print_ns, interp=interp_ns,
                          text=text_same, func=func_same, law=law_same, differ=differ))
         r = rows[-1]
-        print(f"{r['name']}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ops / py_ops:.1f}x), "
-              f"process {proc_ops:,.0f}/s ({proc_ops / py_ops:.2f}x), {r['wall']:.0f} ms, {r['rss']:.0f} MB; "
+        print(f"{r['name']}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ratio:.1f}x), "
+              f"process {proc_ops:,.0f}/s ({proc_ratio:.2f}x), {r['wall']:.0f} ms, {r['rss']:.0f} MB; "
               f"answers: {text_same} same text, {func_same} same function, {law_same} both left inverses, "
               f"{differ} differ", file=sys.stderr, flush=True)
     lat = []
@@ -224,9 +228,11 @@ def main():
             agree += f" ({r['func']} as functions)"
         if r["law"]:
             agree += f" ({r['law']} other left inverses)"
-        print(f"| {r['name']} | {r['n']} | {r['py']:,.0f} | {r['engine']:,.0f} | {r['engine'] / r['py']:.1f}x | "
-              f"{r['proc']:,.0f} | {r['proc'] / r['py']:.2f}x | {r['wall']:.0f} | {r['rss']:.0f} | {r['parse']:.0f} | "
+        print(f"| {r['name']} | {r['n']} | {r['py']:,.0f} | {r['engine']:,.0f} | {r['engine_ratio']:.1f}x | "
+              f"{r['proc']:,.0f} | {r['proc_ratio']:.2f}x | {r['wall']:.0f} | {r['rss']:.0f} | {r['parse']:.0f} | "
               f"{r['print']:.0f} | {r['interp']:.0f} | {agree} |")
+    print(f"\nRates: medians of {a.runs} rounds; ratios: medians of the rounds' ratios (each round times pycute, "
+          "then the cute process, then the cute engine).")
     print(f"\n`cute -e 'composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))'`: median {statistics.median(lat):.2f} ms wall over {len(lat)} runs.")
 
 

@@ -1124,10 +1124,7 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
     match &e.kind {
         ExprKind::Int { value, is_static } => Some(IntTuple::I(Int::new(*value, *is_static))),
         ExprKind::Under => Some(IntTuple::Under),
-        ExprKind::Lit(v) => match v {
-            Value::Tuple(t) => Some(t.clone()),
-            _ => None,
-        },
+        ExprKind::Lit(Value::Tuple(t)) => Some(t.clone()),
         _ => None,
     }
 }

@@ -35,10 +35,7 @@ fn measure(t: &IntTuple) -> (usize, usize) {
 fn element(e: &Expr) -> Option<(usize, usize)> {
     match &e.kind {
         ExprKind::Int { .. } | ExprKind::Under => Some((1, 0)),
-        ExprKind::Lit(v) => match v {
-            Value::Tuple(t @ IntTuple::T(_)) => Some(measure(t)),
-            _ => None,
-        },
+        ExprKind::Lit(Value::Tuple(t @ IntTuple::T(_))) => Some(measure(t)),
         _ => None,
     }
 }
@@ -47,10 +44,7 @@ fn element(e: &Expr) -> Option<(usize, usize)> {
 fn value_of(e: Expr) -> IntTuple {
     match e.kind {
         ExprKind::Int { value, is_static } => IntTuple::I(Int::new(value, is_static)),
-        ExprKind::Lit(v) => match v {
-            Value::Tuple(t) => t,
-            _ => IntTuple::Under,
-        },
+        ExprKind::Lit(Value::Tuple(t)) => t,
         _ => IntTuple::Under,
     }
 }

@@ -168,11 +168,9 @@ pub fn scan(src: &str) -> Scan {
                     out[i] = b' ';
                 }
             }
-            b'o' => {
-                if (i == 0 || !is_word(out[i - 1]))
-                    && (i + 1 >= n || !is_word(out[i + 1]))
-                    && !link(&mut chains, COMPOSE, i, &mut error)
-                {
+            b'o' if (i == 0 || !is_word(out[i - 1])) && (i + 1 >= n || !is_word(out[i + 1])) => {
+                let within = link(&mut chains, COMPOSE, i, &mut error);
+                if !within {
                     break;
                 }
             }

@@ -43,8 +43,12 @@ fn complement_impl(
     }
     // (the filtered layout, for messages)
     let f = || from_modes(filtered);
-    let mut shp: Ints = filtered.iter().map(|(s, _)| *s).collect();
-    let mut strd = filtered.iter().map(|(_, d)| leaf_int(d, "complement")).collect::<R<Ints>>()?;
+    // (pushed in one loop: collecting through `Result` cost more than the rest of a rank-1 call)
+    let (mut shp, mut strd) = (Ints::new(), Ints::new());
+    for (s, d) in filtered {
+        shp.push(*s);
+        strd.push(leaf_int(d, "complement")?);
+    }
     let r = shp.len();
     if r == 0 {
         return Err(EvalError::rule("mismatched ranks", format!("complement of {}", f())));

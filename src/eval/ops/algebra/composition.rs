@@ -401,8 +401,9 @@ pub(crate) fn check_law(f64: impl FnOnce() -> Law, f128: impl FnOnce() -> Law) {
     }
 }
 
-/// A layout's flat integer modes, inline up to 8 (no allocation per law check for most).
-pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 8]>;
+/// A layout's flat integer modes, inline up to 6 (no allocation per law check for most; 8 made
+/// each move a call to `memcpy`: 0.5-1.7% more instructions in every checked operation).
+pub(crate) type FlatModes<O> = smallvec::SmallVec<[(O, O); 6]>;
 
 /// Flat integer modes of a layout for fast evaluation inside its domain (`None` with ScaledBasis
 /// strides or non-positive shapes).
@@ -553,7 +554,8 @@ pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
 fn proved_by_form(a: &Layout, b: &Layout, r: &Layout) -> bool {
     let Some(fa) = flat_modes_of::<i64>(a) else { return false };
     let mut steps: smallvec::SmallVec<[(i64, i64, i64); 8]> = smallvec::SmallVec::new();
-    form_steps(&b.shape, &b.stride, &r.shape, &r.stride, &mut steps).is_some() && digits::holds(&fa, false, steps)
+    form_steps(&b.shape, &b.stride, &r.shape, &r.stride, &mut steps).is_some()
+        && digits::holds(&fa, false, steps.iter().copied())
 }
 
 /// The steps of [`proved_by_form`] under B's (sub)layout `bs:bd` and R's `rs:rd`.

@@ -13,7 +13,7 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
-use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, lmode, lrank, product};
+use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
     check_composition, coalesce_shape_of, complement, composition_raw, layout_arg, tiler_arg, Tiler,
 };
@@ -35,7 +35,7 @@ fn int_layout(n: Int) -> R<Layout> {
 pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = coalesce_shape_of(l)?;
     let c = complement(t, &cotarget)?;
-    let b = concat(vec![t.clone(), c]);
+    let b = concat2(t.clone(), c);
     let r = composition_raw(l, &b)?;
     check_composition(l, &b, &r, "the composition inside logical_divide");
     Ok(r)
@@ -184,7 +184,7 @@ pub fn logical_product(b: &Layout, t: &Layout) -> R<Layout> {
     let c = complement(b, &I(cotarget))?;
     let r = composition_raw(&c, t)?;
     check_composition(&c, t, &r, "the composition inside logical_product");
-    Ok(concat(vec![b.clone(), r]))
+    Ok(concat2(b.clone(), r))
 }
 
 /// `logical_product(B, tiler)`: by mode for a tuple tiler, B for `_`, `n:_1` for an integer.

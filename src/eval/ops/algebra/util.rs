@@ -67,7 +67,16 @@ pub fn same_form_leaves<'a>(
 ) -> Option<()> {
     match (s, d) {
         (I(a), _) => leaf(*a, d),
-        (T(a), T(b)) if a.len() == b.len() => a.iter().zip(b).try_for_each(|(x, y)| same_form_leaves(x, y, leaf)),
+        (T(a), T(b)) if a.len() == b.len() => {
+            for (x, y) in a.iter().zip(b) {
+                // (an integer shape is a leaf: taken here, without a call; most are)
+                match x {
+                    I(v) => leaf(*v, y)?,
+                    _ => same_form_leaves(x, y, leaf)?,
+                }
+            }
+            Some(())
+        }
         _ => None,
     }
 }
@@ -142,6 +151,12 @@ pub fn concat(ls: Vec<Layout>) -> Layout {
         d.push(l.stride);
     }
     Layout::new(T(s), T(d))
+}
+
+/// `make_layout(a, b)` of two layouts: [`concat`] without the list (the shape's and stride's
+/// tuples are the only allocations).
+pub fn concat2(a: Layout, b: Layout) -> Layout {
+    Layout::new(T(vec![a.shape, b.shape]), T(vec![a.stride, b.stride]))
 }
 
 /// `product` of an IntTuple (`size`).

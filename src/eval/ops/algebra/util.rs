@@ -19,14 +19,23 @@ pub fn signum(a: Int) -> Int {
 }
 
 /// The integer at a leaf, or a type error naming what the algebra cannot handle.
+#[inline]
 pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
     match t {
         I(i) => Ok(*i),
-        Under => Err(EvalError::type_err(format!("{what}: `_` is not an integer here"))),
+        _ => Err(not_int(t, what)),
+    }
+}
+
+/// [`leaf_int`]'s error (apart: the integer case is inlined where it is asked).
+#[cold]
+fn not_int(t: &IntTuple, what: &str) -> EvalError {
+    match t {
+        Under => EvalError::type_err(format!("{what}: `_` is not an integer here")),
         Basis(..) => {
-            Err(EvalError::type_err(format!("{what}: ScaledBasis strides ({t}) are not supported by this operation")))
+            EvalError::type_err(format!("{what}: ScaledBasis strides ({t}) are not supported by this operation"))
         }
-        T(_) => Err(EvalError::type_err(format!("{what}: expected an integer, got the tuple {t}"))),
+        _ => EvalError::type_err(format!("{what}: expected an integer, got the tuple {t}")),
     }
 }
 

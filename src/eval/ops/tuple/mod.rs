@@ -1285,6 +1285,8 @@ pub fn basis_to_arith(v: Int, modes: &[usize]) -> IntTuple {
 /// `a * b` where b may be a ScaledBasis (`a * E<m>` is `(a*1)@m`).
 pub fn arith_mul(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
     match (a, b) {
+        // (the usual case first, as the last arm would compute it)
+        (I(x), I(y)) => Ok(I(x.mul(*y)?)),
         (T(_), _) | (_, T(_)) => Err(EvalError::type_err(format!("cannot multiply `{a}` by `{b}`"))),
         (Basis(b), x) => Ok(IntTuple::basis(b.v.mul(leaf_int(x, "*")?)?, b.modes.clone())),
         (x, Basis(b)) => Ok(IntTuple::basis(leaf_int(x, "*")?.mul(b.v)?, b.modes.clone())),

@@ -98,7 +98,12 @@ pub fn same_form_leaves<'a>(
 pub fn congruent_modes(l: &Layout) -> Option<Modes> {
     let mut out = Modes::new();
     same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
-        I(_) | Basis(..) => {
+        // (an integer stride copied as it is: no call to `clone`)
+        I(x) => {
+            out.push((a, I(*x)));
+            Some(())
+        }
+        Basis(..) => {
             out.push((a, d.clone()));
             Some(())
         }

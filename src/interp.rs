@@ -367,7 +367,7 @@ impl Interp {
                 self.bind(name, v);
                 Ok(Produced::Nothing)
             }
-            StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_ref()),
+            StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_deref()),
             StmtKind::Gemm(g) => self.exec_gemm(g.emit, &g.m, &g.n, &g.k, &g.args).map_err(Failure::Error),
             StmtKind::Explain(e) => self.exec_explain(e).map_err(Failure::Error),
         }
@@ -1376,7 +1376,7 @@ mod tests {
     #[test]
     fn asserts() {
         let mut i = Interp::new();
-        let a = |l, r| stmt(StmtKind::Assert { lhs: l, rhs: r });
+        let a = |l, r: Option<Expr>| stmt(StmtKind::Assert { lhs: l, rhs: r.map(Box::new) });
         assert_eq!(i.exec(&a(int(1, true, 7), None)).unwrap(), Produced::AssertPassed);
         assert!(matches!(i.exec(&a(int(0, false, 7), None)), Err(Failure::Assert(_))));
         // `==` ignores static-ness.

@@ -154,7 +154,9 @@ pub enum StmtKind {
     /// `name = expr`
     Bind { name: String, name_span: Span, value: Expr },
     /// `assert expr` or `assert a == b` (`rhs` is Some for the latter).
-    Assert { lhs: Expr, rhs: Option<Expr> },
+    /// (`rhs` boxed: a statement is moved whole, and the box keeps it within the size that is
+    /// copied without a call to `memcpy`.)
+    Assert { lhs: Expr, rhs: Option<Box<Expr>> },
     /// `run gemm M N K key=value ...` (`emit` = true for `emit gemm`, which prints CUDA source).
     Gemm(Box<Gemm>),
     /// `explain expr`: how the value of a call, `A o B` or `L(c)` comes about.

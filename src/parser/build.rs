@@ -122,7 +122,7 @@ pub(super) fn stmt(p: Pair<Rule>) -> R<Stmt> {
             inner.next(); // `assert`
             let lhs = next_expr(&mut inner, span)?;
             let rhs = match inner.next() {
-                Some(q) => Some(expr(q)?.0),
+                Some(q) => Some(Box::new(expr(q)?.0)),
                 None => None,
             };
             StmtKind::Assert { lhs, rhs }

@@ -46,7 +46,7 @@ pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
             p.ws();
             let r = p.expr()?.0;
             end = p.i;
-            Some(r)
+            Some(Box::new(r))
         } else {
             None
         };
@@ -72,7 +72,7 @@ pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
     // pest ends such a statement before the blanks that its last layout's span runs over when
     // that layout's stride is an operator chain (`A o 4:K*2  `): leave those to pest
     let last = match &kind {
-        StmtKind::Assert { lhs, rhs } => rhs.as_ref().unwrap_or(lhs),
+        StmtKind::Assert { lhs, rhs } => rhs.as_deref().unwrap_or(lhs),
         StmtKind::Bind { value, .. } => value,
         StmtKind::Expr(e) => e,
         _ => return None,

@@ -706,4 +706,6 @@ fn fast_path_agrees_on_fuzz_findings() {
 fn expr_is_small() {
     // The parser moves expressions by value (see `ast`): a literal value and a span at most.
     assert!(std::mem::size_of::<Expr>() <= 64, "{}", std::mem::size_of::<Expr>());
+    // A statement is moved whole: within 128 bytes it is copied without a call to `memcpy`.
+    assert!(std::mem::size_of::<Stmt>() <= 128, "{}", std::mem::size_of::<Stmt>());
 }

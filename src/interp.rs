@@ -57,7 +57,9 @@ pub struct AssertFailure {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failure {
     Error(Located),
-    Assert(AssertFailure),
+    /// (boxed, as a gemm call below: a statement's result is moved a few times, and without the
+    /// two large variants it is copied without a call to `memcpy`)
+    Assert(Box<AssertFailure>),
 }
 
 impl From<Located> for Failure {
@@ -83,7 +85,7 @@ pub enum Produced {
     /// An assert that held.
     AssertPassed,
     /// `run gemm`/`emit gemm` with its arguments evaluated: the session runs it.
-    Gemm(GemmCall),
+    Gemm(Box<GemmCall>),
 }
 
 /// The evaluated arguments of a `run gemm`/`emit gemm` statement.
@@ -458,27 +460,32 @@ impl Interp {
                         } else {
                             static_note(&x, &y)
                         };
-                        return Err(Failure::Assert(AssertFailure {
+                        return Err(Failure::Assert(Box::new(AssertFailure {
                             span: lhs.span,
                             lhs: (args[0].span, x),
                             rhs: Some((args[1].span, y)),
                             note,
-                        }));
+                        })));
                     }
                 }
-                Err(Failure::Assert(AssertFailure { span: lhs.span, lhs: (lhs.span, a), rhs: None, note: None }))
+                Err(Failure::Assert(Box::new(AssertFailure {
+                    span: lhs.span,
+                    lhs: (lhs.span, a),
+                    rhs: None,
+                    note: None,
+                })))
             }
             Some(r) => {
                 let b = self.eval_arg(r)?;
                 if equal_ignoring_static(&a, &b) {
                     Ok(Produced::AssertPassed)
                 } else {
-                    Err(Failure::Assert(AssertFailure {
+                    Err(Failure::Assert(Box::new(AssertFailure {
                         span: lhs.span.join(r.span),
                         note: None,
                         lhs: (lhs.span, a),
                         rhs: Some((r.span, b)),
-                    }))
+                    })))
                 }
             }
         }
@@ -508,7 +515,7 @@ impl Interp {
         let spans: Vec<Span> =
             [m.span, n.span, k.span].into_iter().chain(args.iter().map(|a| a.key_span.join(a.value.span))).collect();
         let whole = m.span.join(spans.last().copied().unwrap_or(k.span));
-        Ok(Produced::Gemm(GemmCall { emit, dims, opts, spans, whole }))
+        Ok(Produced::Gemm(Box::new(GemmCall { emit, dims, opts, spans, whole })))
     }
 
     /// Evaluate an expression to a value that may be passed on (not printed text).

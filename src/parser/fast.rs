@@ -277,9 +277,10 @@ impl<'a> P<'a> {
                     _ => return None,
                 }
             } else if self.peek() == b'(' {
-                let (args, ha, aspan) = self.list(b'(', b')')?;
+                let mut call = Box::new(Call { name: name.into(), name_span, targs, args: Args::new() });
+                let (ha, aspan) = self.list_into(b'(', b')', &mut call.args)?;
                 let s = name_span.join(aspan);
-                node(ExprKind::Call(Box::new(Call { name: name.into(), name_span, targs, args })), s, ha + 1)?
+                node(ExprKind::Call(call), s, ha + 1)?
             } else {
                 node(ExprKind::Name(Box::new(Named { name: name.to_string(), targs })), full, 1)?
             }
@@ -512,13 +513,20 @@ impl<'a> P<'a> {
 
     /// `open (expr (, expr)*)? close`: the expressions, their greatest height, the span.
     fn list(&mut self, open: u8, close: u8) -> Option<(Args, usize, Span)> {
+        let mut items = Args::new();
+        let (h, span) = self.list_into(open, close, &mut items)?;
+        Some((items, h, span))
+    }
+
+    /// [`P::list`], the expressions pushed onto `items` (a call's own list, in its box: the list
+    /// is not moved afterwards).
+    fn list_into(&mut self, open: u8, close: u8, items: &mut Args) -> Option<(usize, Span)> {
         let start = self.i;
         if self.peek() != open {
             return None;
         }
         self.i += 1;
         self.ws();
-        let mut items = Args::new();
         let mut h = 0;
         if self.peek() != close {
             loop {
@@ -534,7 +542,7 @@ impl<'a> P<'a> {
             return None;
         }
         self.i += 1;
-        Some((items, h, Span::new(start, self.i)))
+        Some((h, Span::new(start, self.i)))
     }
 
     /// One item of a list closed by `close`: `expr`, taken directly when it is an integer or

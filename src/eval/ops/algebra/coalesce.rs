@@ -2,7 +2,7 @@
 //! from `layout.hpp` (`detail::bw_coalesce`). Only *static* modes merge: a dynamic layout
 //! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
 
-use super::util::{concat, flat_modes, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Modes};
+use super::util::{concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, I, T};
@@ -47,17 +47,17 @@ pub struct CoalesceTrace {
 /// `detail::bw_coalesce`: walk the flat modes from the back, starting from `init` (an integer
 /// "new" layout), merging a mode into the front of the result when shapes and strides match
 /// statically (`s_i * d_i == d_front`). With a trace, `init` is the last of `flat`'s modes
-/// as the trace holds them. `out` receives the result's flat modes (`from_modes` makes the
-/// layout of them).
+/// as the trace holds them. `new` (empty) receives the result's flat modes (`from_modes` makes
+/// the layout of them); it is the caller's, so that the modes are not copied on the way back.
 #[inline(always)]
-fn bw_coalesce<T>(
+fn bw_coalesce(
     flat: &[(Int, IntTuple)],
     init: (Int, IntTuple),
     mut trace: Option<&mut CoalesceTrace>,
-    out: impl FnOnce(Modes) -> T,
-) -> R<T> {
+    new: &mut Modes,
+) -> R<()> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
-    let mut new: Modes = smallvec::smallvec![init];
+    new.push(init);
     let mut front = flat.len();
     for (k, (s, d)) in flat.iter().enumerate().rev() {
         let s = *s;
@@ -92,93 +92,101 @@ fn bw_coalesce<T>(
         if let Some(t) = trace {
             t.dropped[front] = true;
         }
-        return Ok(out(smallvec::smallvec![(st(1), I(st(0)))]));
+        new[0] = (st(1), I(st(0)));
     }
-    Ok(out(new))
-}
-
-/// The layout of flat modes (`from_modes`), as `bw_coalesce`'s `out`.
-fn layout_of(m: Modes) -> Layout {
-    from_modes(&m)
+    Ok(())
 }
 
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 pub fn coalesce(l: &Layout) -> R<Layout> {
-    coalesce_to(l, layout_of)
+    let mut m = Modes::new();
+    coalesce_into(l, &mut m)?;
+    Ok(from_modes(&m))
 }
 
 /// The flat modes of `coalesce(L)`, without the layout made of them.
 pub fn coalesce_modes_of(l: &Layout) -> R<Modes> {
-    coalesce_to(l, |m| m)
+    let mut m = Modes::new();
+    coalesce_into(l, &mut m)?;
+    Ok(m)
 }
 
 /// `shape(coalesce(L))`, without the stride.
 pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
-    coalesce_to(l, |m| match m[..] {
+    let mut m = Modes::new();
+    coalesce_into(l, &mut m)?;
+    Ok(match m[..] {
         [(s, _)] => I(s),
         _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
     })
 }
 
-fn coalesce_to<T>(l: &Layout, out: impl FnOnce(Modes) -> T) -> R<T> {
-    let mut flat = flat_modes(l, "coalesce")?;
+/// The flat modes of `coalesce(L)`, pushed onto `new` (empty).
+pub fn coalesce_into(l: &Layout, new: &mut Modes) -> R<()> {
+    let mut flat = Modes::new();
+    flat_modes_into(l, "coalesce", &mut flat)?;
     let Some(last) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
     };
-    bw_coalesce(&flat, last, None, out)
+    bw_coalesce(&flat, last, None, new)
 }
 
 /// `coalesce` of a layout given by its flat modes (at least one).
 pub fn coalesce_modes(flat: &[(Int, IntTuple)]) -> R<Layout> {
-    coalesce_flat_to(flat, layout_of)
+    let mut m = Modes::new();
+    coalesce_flat_into(flat, &mut m)?;
+    Ok(from_modes(&m))
 }
 
 /// The flat modes of `coalesce` of a layout given by its flat modes (at least one).
 pub fn coalesce_flat(flat: &[(Int, IntTuple)]) -> R<Modes> {
-    coalesce_flat_to(flat, |m| m)
+    let mut m = Modes::new();
+    coalesce_flat_into(flat, &mut m)?;
+    Ok(m)
 }
 
-/// `coalesce` of flat modes (at least one), its modes handed to `out`.
-fn coalesce_flat_to<T>(flat: &[(Int, IntTuple)], out: impl FnOnce(Modes) -> T) -> R<T> {
+/// `coalesce` of flat modes (at least one), its modes pushed onto `new` (empty).
+pub fn coalesce_flat_into(flat: &[(Int, IntTuple)], new: &mut Modes) -> R<()> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
     };
-    bw_coalesce(rest, last.clone(), None, out)
+    bw_coalesce(rest, last.clone(), None, new)
 }
 
 /// `coalesce(L)` and the decisions that led to it (for `explain`).
 pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
-    let mut flat = flat_modes(l, "coalesce")?;
+    let mut flat = Modes::new();
+    flat_modes_into(l, "coalesce", &mut flat)?;
     let Some(last) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty layout {l}")));
     };
     let n = flat.len() + 1;
     let mut t = CoalesceTrace { flat: Vec::new(), dropped: vec![false; n], joins_next: vec![false; n] };
-    let r = bw_coalesce(&flat, last.clone(), Some(&mut t), layout_of)?;
+    let mut m = Modes::new();
+    bw_coalesce(&flat, last.clone(), Some(&mut t), &mut m)?;
     flat.push(last);
     t.flat = flat.into_vec();
-    Ok((r, t))
+    Ok((from_modes(&m), t))
 }
 
 /// CuTe's `detail::coalesce_x`: like `coalesce`, but it also keeps the function *outside* the
 /// domain (a trailing static `_1` mode becomes `_2` so its stride survives). Used by composition.
 pub fn coalesce_x(l: &Layout) -> R<Layout> {
-    coalesce_x_to(l, layout_of)
+    let mut m = Modes::new();
+    coalesce_x_into(l, &mut m)?;
+    Ok(from_modes(&m))
 }
 
-/// The flat modes of `coalesce_x(L)` (at least one).
-pub fn coalesce_x_modes(l: &Layout) -> R<Modes> {
-    coalesce_x_to(l, |m| m)
-}
-
-fn coalesce_x_to<T>(l: &Layout, out: impl FnOnce(Modes) -> T) -> R<T> {
-    let mut flat = flat_modes(l, "composition")?;
+/// The flat modes of `coalesce_x(L)` (at least one), pushed onto `new` (empty).
+pub fn coalesce_x_into(l: &Layout, new: &mut Modes) -> R<()> {
+    let mut flat = Modes::new();
+    flat_modes_into(l, "composition", &mut flat)?;
     let Some((s, d)) = flat.pop() else {
         return Err(EvalError::rule("index out of range", format!("composition with the empty layout {l}")));
     };
     let init = if s.is_const(1) { (st(2), d) } else { (s, d) };
-    bw_coalesce(&flat, init, None, out)
+    bw_coalesce(&flat, init, None, new)
 }
 
 /// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.

@@ -10,7 +10,7 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
-use crate::eval::ops::structure::{cosize, filter_modes};
+use crate::eval::ops::structure::{cosize, filter_modes, filter_modes_into};
 use crate::eval::ops::tuple::ceil_div;
 
 /// The steps `complement` took, as it took them (what `explain complement` shows): the modes of
@@ -224,7 +224,9 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
-    complement_impl(&filter_modes(l)?, cotarget, None)
+    let mut m = Modes::new();
+    filter_modes_into(l, &mut m)?;
+    complement_impl(&m, cotarget, None)
 }
 
 /// `complement(L)`: the complement with respect to `cosize(filter(L))`.

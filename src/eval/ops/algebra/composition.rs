@@ -5,10 +5,10 @@
 //!
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
-use super::coalesce::{coalesce_x_modes, coalesce_x_profile};
+use super::coalesce::{coalesce_x_into, coalesce_x_profile};
 use super::digits;
 use super::util::{
-    ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves,
+    ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves, Modes,
 };
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
@@ -330,7 +330,9 @@ pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
         let flat = coalesce_x_profile(a, &coprofile(b)?)?;
         return composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride);
     }
-    composition_impl(Lhs::Flat(&coalesce_x_modes(a)?), &b.shape, &b.stride)
+    let mut modes = Modes::new();
+    coalesce_x_into(a, &mut modes)?;
+    composition_impl(Lhs::Flat(&modes), &b.shape, &b.stride)
 }
 
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
@@ -668,7 +670,9 @@ fn composition_tiler_impl(a: &Layout, t: &Tiler, check: bool) -> R<Layout> {
         }
         Tiler::Under => Ok(a.clone()),
         Tiler::Int(n) => {
-            let r = composition_impl(Lhs::Flat(&coalesce_x_modes(a)?), &I(*n), &I(st(1)))?;
+            let mut modes = Modes::new();
+            coalesce_x_into(a, &mut modes)?;
+            let r = composition_impl(Lhs::Flat(&modes), &I(*n), &I(st(1)))?;
             if check {
                 check_composition(a, &Layout::new(I(*n), I(st(1))), &r, "composition");
             }

@@ -2,7 +2,7 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_modes, coalesce_modes_of};
+use super::coalesce::{coalesce, coalesce_into, coalesce_modes};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
@@ -19,7 +19,8 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// products of the shape `(_1, s0, s0*s1, ...)`. (The modes of `coalesce(L)`, without the
 /// layout made of them.)
 fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
-    let modes = coalesce_modes_of(l)?;
+    let mut modes = Modes::new();
+    coalesce_into(l, &mut modes)?;
     for (s, d) in &modes {
         p.shape.push(*s);
         p.stride.push(leaf_int(d, what)?);

@@ -43,9 +43,16 @@ fn not_int(t: &IntTuple, what: &str) -> EvalError {
 /// together, so they need the same number of leaves, not the same nesting). Shapes must be
 /// integers; strides may be integers or ScaledBasis elements (identity layouts).
 pub fn flat_modes(l: &Layout, what: &str) -> R<Modes> {
+    let mut out = Modes::new();
+    flat_modes_into(l, what, &mut out)?;
+    Ok(out)
+}
+
+/// [`flat_modes`] pushed onto `out` (empty; filled in place, not copied on the way back).
+pub fn flat_modes_into(l: &Layout, what: &str, out: &mut Modes) -> R<()> {
     // Shape and stride of the same form (nearly always): one walk over both.
-    if let Some(m) = congruent_modes(l) {
-        return Ok(m);
+    if congruent_into(l, out) {
+        return Ok(());
     }
     // Leaves by reference: no clone of the trees, no allocation for up to 16 leaves.
     let (mut s, mut d) = (Leaves::new(), Leaves::new());
@@ -57,13 +64,13 @@ pub fn flat_modes(l: &Layout, what: &str) -> R<Modes> {
             format!("{what}: shape {} and stride {} have different numbers of modes", l.shape, l.stride),
         ));
     }
-    s.iter()
-        .zip(d)
-        .map(|(a, b)| match b {
-            I(_) | Basis(..) => Ok((leaf_int(a, what)?, b.clone())),
-            other => Err(EvalError::type_err(format!("{what}: bad stride {other}"))),
-        })
-        .collect()
+    for (a, b) in s.iter().zip(d) {
+        match b {
+            I(_) | Basis(..) => out.push((leaf_int(a, what)?, b.clone())),
+            other => return Err(EvalError::type_err(format!("{what}: bad stride {other}"))),
+        }
+    }
+    Ok(())
 }
 
 /// Walk the leaves of a shape and a stride of the same form together, `leaf(shape, stride)` at
@@ -97,7 +104,14 @@ pub fn same_form_leaves<'a>(
 #[inline]
 pub fn congruent_modes(l: &Layout) -> Option<Modes> {
     let mut out = Modes::new();
-    same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
+    congruent_into(l, &mut out).then_some(out)
+}
+
+/// [`congruent_modes`] pushed onto `out` (empty): false, with `out` cleared, where it gives
+/// `None`. (Filled in place: a returned list of modes is copied on the way.)
+#[inline]
+pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
+    let walked = same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
         // (an integer stride copied as it is: no call to `clone`)
         I(x) => {
             out.push((a, I(*x)));
@@ -108,8 +122,12 @@ pub fn congruent_modes(l: &Layout) -> Option<Modes> {
             Some(())
         }
         _ => None,
-    })?;
-    (!out.is_empty()).then_some(out)
+    });
+    if walked.is_none() || out.is_empty() {
+        out.clear();
+        return false;
+    }
+    true
 }
 
 /// A layout's flat `(shape, stride)` modes, inline up to 3 (no allocation for most layouts;

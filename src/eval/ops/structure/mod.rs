@@ -180,18 +180,26 @@ pub fn filter(l: &Layout) -> R<Layout> {
 /// The flat modes of `filter(L)` (a coalesced layout has depth at most 1: its modes are the
 /// layout, `from_modes` builds it).
 pub fn filter_modes(l: &Layout) -> R<crate::eval::ops::algebra::util::Modes> {
-    use crate::eval::ops::algebra::{coalesce_flat, coalesce_modes_of, util::congruent_modes};
+    let mut out = crate::eval::ops::algebra::util::Modes::new();
+    filter_modes_into(l, &mut out)?;
+    Ok(out)
+}
+
+/// [`filter_modes`] pushed onto `out` (empty; filled in place, not copied on the way back).
+pub fn filter_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::util::Modes) -> R<()> {
+    use crate::eval::ops::algebra::{coalesce_flat_into, coalesce_into, util::congruent_into, util::Modes};
     // Shape and stride of the same form (nearly always): `filter_zeros` acts leaf by leaf, so
     // the modes are filtered as `coalesce` flattens them, without building the filtered layout.
-    if let Some(mut modes) = congruent_modes(l) {
+    let mut modes = Modes::new();
+    if congruent_into(l, &mut modes) {
         for (s, d) in modes.iter_mut() {
             if matches!(d, I(z) if z.is_const(0)) {
                 *s = st(1);
             }
         }
-        return coalesce_flat(&modes);
+        return coalesce_flat_into(&modes, out);
     }
-    coalesce_modes_of(&filter_zeros(l)?)
+    coalesce_into(&filter_zeros(l)?, out)
 }
 
 /// `filter(L, profile)`: filter at the terminals of the profile.

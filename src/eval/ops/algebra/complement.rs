@@ -107,13 +107,15 @@ fn complement_impl(
         t.rest_stride = new_stride;
     }
     let rest = ceil_div(cotarget, &I(new_stride))?;
-    let result_modes = || -> Modes { result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, I(*d))).collect() };
+    // (filled where it is used: a list of modes returned from a closure is copied on the way)
+    let result_modes = |m: &mut Modes| m.extend(result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, I(*d))));
     let res = match rest {
         // An integer rest (an integer cotarget): its one mode `n:new_stride` (`_1:_0` for a
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
         // the product: an overflow there is the general path's error.)
         I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
-            let mut modes = result_modes();
+            let mut modes = Modes::new();
+            result_modes(&mut modes);
             modes.push((n, I(if n.is_const(1) { st(0) } else { new_stride })));
             coalesce_modes(&modes)?
         }
@@ -126,7 +128,8 @@ fn complement_impl(
             let rest = Layout::new(rest_shape, rest_stride);
             match congruent_modes(&rest) {
                 Some(tail) => {
-                    let mut modes = result_modes();
+                    let mut modes = Modes::new();
+                    result_modes(&mut modes);
                     modes.extend(tail);
                     coalesce_modes(&modes)?
                 }

@@ -19,8 +19,9 @@ use super::{ParseError, MAX_EXPR_DEPTH, MAX_NESTING};
 #[derive(Clone, Copy, Default)]
 struct Chains {
     /// Chain lengths by class, loosest first: `o`, `|`, `^`, `&`, binary `+ -`, `* /`, unary
-    /// `~`, `A(1)(2)...`.
-    len: [usize; 8],
+    /// `~`, `A(1)(2)...`. (16-bit: the scan stops at `MAX_EXPR_DEPTH` + 1, and the chains are
+    /// saved and reset at every bracket and comma.)
+    len: [u16; 8],
 }
 
 /// Class indices into `Chains::len`.
@@ -31,11 +32,11 @@ impl Chains {
     /// Count one operator of class `k`; tighter classes start afresh. Returns the new length of
     /// the class's chain.
     fn link(&mut self, k: usize) -> usize {
-        self.len[k] += 1;
+        self.len[k] = self.len[k].saturating_add(1);
         for l in &mut self.len[k + 1..] {
             *l = 0;
         }
-        self.len[k]
+        usize::from(self.len[k])
     }
 }
 

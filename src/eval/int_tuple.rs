@@ -162,6 +162,12 @@ impl Batch<'_, '_> {
             self.n += 1;
         }
         let mut x = i.v.unsigned_abs();
+        if x < 10 {
+            // (one digit: most of a layout's integers)
+            self.buf[self.n] = b'0' + x as u8;
+            self.n += 1;
+            return Ok(());
+        }
         // The number of digits (at most 20).
         let mut len = 1;
         let mut p = 10u64;

@@ -105,13 +105,6 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     Ok(from_modes(&m))
 }
 
-/// The flat modes of `coalesce(L)`, without the layout made of them.
-pub fn coalesce_modes_of(l: &Layout) -> R<Modes> {
-    let mut m = Modes::new();
-    coalesce_into(l, &mut m)?;
-    Ok(m)
-}
-
 /// `shape(coalesce(L))`, without the stride.
 pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
     let mut m = Modes::new();
@@ -122,7 +115,7 @@ pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
     })
 }
 
-/// The flat modes of `coalesce(L)`, pushed onto `new` (empty).
+/// The flat modes of `coalesce(L)` (without the layout made of them), pushed onto `new` (empty).
 pub fn coalesce_into(l: &Layout, new: &mut Modes) -> R<()> {
     let mut flat = Modes::new();
     flat_modes_into(l, "coalesce", &mut flat)?;
@@ -137,13 +130,6 @@ pub fn coalesce_modes(flat: &[(Int, IntTuple)]) -> R<Layout> {
     let mut m = Modes::new();
     coalesce_flat_into(flat, &mut m)?;
     Ok(from_modes(&m))
-}
-
-/// The flat modes of `coalesce` of a layout given by its flat modes (at least one).
-pub fn coalesce_flat(flat: &[(Int, IntTuple)]) -> R<Modes> {
-    let mut m = Modes::new();
-    coalesce_flat_into(flat, &mut m)?;
-    Ok(m)
 }
 
 /// `coalesce` of flat modes (at least one), its modes pushed onto `new` (empty).

@@ -18,8 +18,8 @@ pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{
-    coalesce, coalesce_flat, coalesce_flat_into, coalesce_into, coalesce_modes, coalesce_modes_of, coalesce_profile,
-    coalesce_shape, coalesce_shape_of, coalesce_traced, coalesce_x, CoalesceTrace,
+    coalesce, coalesce_flat_into, coalesce_into, coalesce_modes, coalesce_profile, coalesce_shape, coalesce_shape_of,
+    coalesce_traced, coalesce_x, CoalesceTrace,
 };
 pub use complement::{complement, complement_cosize, complement_traced, ComplementTrace};
 pub use composition::{

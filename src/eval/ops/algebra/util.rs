@@ -41,14 +41,8 @@ fn not_int(t: &IntTuple, what: &str) -> EvalError {
 
 /// Flat leaves of shape and stride, paired (CuTe flattens both separately and indexes them
 /// together, so they need the same number of leaves, not the same nesting). Shapes must be
-/// integers; strides may be integers or ScaledBasis elements (identity layouts).
-pub fn flat_modes(l: &Layout, what: &str) -> R<Modes> {
-    let mut out = Modes::new();
-    flat_modes_into(l, what, &mut out)?;
-    Ok(out)
-}
-
-/// [`flat_modes`] pushed onto `out` (empty; filled in place, not copied on the way back).
+/// integers; strides may be integers or ScaledBasis elements (identity layouts). Pushed onto
+/// `out` (empty): filled in place, not copied on the way back.
 pub fn flat_modes_into(l: &Layout, what: &str, out: &mut Modes) -> R<()> {
     // Shape and stride of the same form (nearly always): one walk over both.
     if congruent_into(l, out) {

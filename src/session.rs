@@ -336,29 +336,37 @@ impl Session {
                         Produced::Value(v) => Some(&*v),
                         _ => self.interp.last(),
                     };
-                    // (one buffer for every statement's value: no allocation per statement)
-                    let mut text = std::mem::take(&mut value_text);
-                    text.clear();
-                    if let Some(v) = v {
-                        v.write_bytes(&mut text);
-                    }
-                    if c || self.opts.echo {
-                        // (a value's text is UTF-8: `Display` wrote it)
-                        let plain = String::from_utf8_lossy(&text);
-                        let shown = paint_value(&plain, c);
-                        if !self.opts.echo {
-                            let _ = writeln!(out, "{shown}");
-                        } else if shown.contains('\n') {
-                            let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
-                        } else {
-                            let _ = writeln!(out, "{code}  =>  {shown}{comment}");
+                    let plain = !c && !self.opts.echo;
+                    if let Some(held) = if plain { out.held_stdout() } else { None } {
+                        // (held back: the value is written straight into the held output, as
+                        // `writeln!` would write it, without the formatting machinery)
+                        if let Some(v) = v {
+                            v.write_bytes(held);
                         }
+                        held.push(b'\n');
                     } else {
-                        // (one piece, as `writeln!` would write it, without the formatting machinery)
-                        text.push(b'\n');
-                        let _ = out.write_all(&text);
+                        // (one buffer for every statement's value: no allocation per statement)
+                        let mut text = std::mem::take(&mut value_text);
+                        text.clear();
+                        if let Some(v) = v {
+                            v.write_bytes(&mut text);
+                        }
+                        if plain {
+                            text.push(b'\n');
+                            let _ = out.write_all(&text);
+                        } else {
+                            // (a value's text is UTF-8: `Display` wrote it)
+                            let shown = paint_value(&String::from_utf8_lossy(&text), c);
+                            if !self.opts.echo {
+                                let _ = writeln!(out, "{shown}");
+                            } else if shown.contains('\n') {
+                                let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
+                            } else {
+                                let _ = writeln!(out, "{code}  =>  {shown}{comment}");
+                            }
+                        }
+                        value_text = text;
                     }
-                    value_text = text;
                 }
                 Ok(Produced::Text(t)) => {
                     // (explain's text starts with the expression itself)
@@ -481,6 +489,16 @@ impl Sink<'_> {
             }
         }
     }
+    /// While on trial, the held chunk that stdout's next bytes go to (the last one, or a new one
+    /// after a diagnostic), for a value to be written into directly.
+    fn held_stdout(&mut self) -> Option<&mut Vec<u8>> {
+        let h = self.held.as_mut()?;
+        if !matches!(h.last(), Some((false, _))) {
+            h.push((false, Vec::new()));
+        }
+        h.last_mut().map(|(_, v)| v)
+    }
+
     /// A diagnostic (see [`emit`]).
     fn emit(&mut self, text: &str) {
         match &mut self.held {

@@ -1136,8 +1136,6 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
     }
 }
 
-/// True when `v` (at depth `d`, after `n` leaves) stays within `limit` leaves and
-/// [`MAX_VALUE_DEPTH`] levels, counted as [`check_size`] counts them.
 /// What [`small_value`] counted: the integers, and the deepest level it reached.
 #[derive(Default)]
 struct Walked {
@@ -1145,6 +1143,8 @@ struct Walked {
     deepest: usize,
 }
 
+/// True when `v` (at depth `d`, after the leaves `n` has counted) stays within `limit` leaves
+/// and [`MAX_VALUE_DEPTH`] levels, counted as [`check_size`] counts them.
 fn small_value(v: &Value, d: usize, n: &mut Walked, limit: usize) -> bool {
     if d > MAX_VALUE_DEPTH {
         return false;

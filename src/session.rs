@@ -492,11 +492,7 @@ impl Sink<'_> {
     /// While on trial, the held chunk that stdout's next bytes go to (the last one, or a new one
     /// after a diagnostic), for a value to be written into directly.
     fn held_stdout(&mut self) -> Option<&mut Vec<u8>> {
-        let h = self.held.as_mut()?;
-        if !matches!(h.last(), Some((false, _))) {
-            h.push((false, Vec::new()));
-        }
-        h.last_mut().map(|(_, v)| v)
+        self.held.as_mut().map(|h| chunk(h, false))
     }
 
     /// A diagnostic (see [`emit`]).
@@ -522,10 +518,17 @@ impl Sink<'_> {
 }
 
 fn hold(h: &mut Vec<(bool, Vec<u8>)>, is_err: bool, b: &[u8]) {
-    match h.last_mut() {
-        Some((e, v)) if *e == is_err => v.extend_from_slice(b),
-        _ => h.push((is_err, b.to_vec())),
+    chunk(h, is_err).extend_from_slice(b);
+}
+
+/// The held chunk of stdout (`false`) or stderr (`true`) that the next bytes go to: the last
+/// one when it is of that stream, else a new one.
+fn chunk(h: &mut Vec<(bool, Vec<u8>)>, is_err: bool) -> &mut Vec<u8> {
+    if !matches!(h.last(), Some((e, _)) if *e == is_err) {
+        h.push((is_err, Vec::new()));
     }
+    let last = h.len() - 1;
+    &mut h[last].1
 }
 
 /// The values' stream.

@@ -388,7 +388,8 @@ impl<'a> P<'a> {
         self.ws();
         if self.peek() != b':' {
             // A tuple literal alone (`f(L, (2,2))`): the node `paren` would build, read once.
-            let alone = self.s[start] == b'(' && self.ends_operand() && leaves <= crate::eval::value::max_leaves();
+            // (levels: `lit_side` took no deeper tuple)
+            let alone = self.s[start] == b'(' && self.ends_operand() && lit::within(leaves, 0);
             return alone
                 .then(|| ExprKind::Lit(Value::Tuple(shape)))
                 .and_then(|kind| node(kind, Span::new(start, shape_end), hs));
@@ -397,7 +398,7 @@ impl<'a> P<'a> {
         self.ws();
         let (stride, hd) = self.lit_side(&mut leaves)?;
         self.ws();
-        if !self.ends_operand() || leaves > crate::eval::value::max_leaves() {
+        if !self.ends_operand() || !lit::within(leaves, 0) {
             return None;
         }
         let kind = ExprKind::Lit(Value::Layout(crate::eval::layout::Layout::new(shape, stride)));

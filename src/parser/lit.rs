@@ -58,7 +58,8 @@ pub fn tuple(items: Vec<Expr>) -> ExprKind {
         leaves += l;
         levels = levels.max(v);
     }
-    if leaves <= max_leaves() && levels < LITERAL_DEPTH {
+    // (the items' levels, and this tuple's own)
+    if within(leaves, levels + 1) {
         ExprKind::Lit(Value::Tuple(IntTuple::T(items.into_iter().map(value_of).collect())))
     } else {
         ExprKind::Tuple(items)
@@ -68,8 +69,8 @@ pub fn tuple(items: Vec<Expr>) -> ExprKind {
 /// `s:d`: a folded layout when both sides are literal elements and their leaves together are
 /// within the guard, else the layout node.
 pub fn layout(s: Expr, d: Expr) -> ExprKind {
-    if let (Some((ls, _)), Some((ld, _))) = (element(&s), element(&d)) {
-        if ls + ld <= max_leaves() {
+    if let (Some((ls, lv)), Some((ld, dv))) = (element(&s), element(&d)) {
+        if within(ls + ld, lv.max(dv)) {
             let stride = value_of(d);
             return ExprKind::Lit(Value::Layout(Layout::new(value_of(s), stride)));
         }
@@ -82,8 +83,9 @@ pub fn is_tuple(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Lit(Value::Tuple(_)))
 }
 
-/// A literal of `leaves` leaves and `levels` levels of tuples is within the guard (the fast
-/// parser's direct path counts as it reads).
+/// A literal of `leaves` leaves and `levels` levels of tuples is within the guard: the one rule
+/// of folding, for [`tuple`], [`layout`] and the fast parser's direct path (which counts as it
+/// reads).
 pub(super) fn within(leaves: usize, levels: usize) -> bool {
     leaves <= max_leaves() && levels <= LITERAL_DEPTH
 }

@@ -6,6 +6,7 @@
 //! ```text
 //! main → repl → session → interp → registry → eval, render, decode
 //! main → decode → eval
+//! main → heap (the allocator it installs)
 //! main → bench → session, interp, registry (the benchmark: `cute bench`)
 //!                 session → runtime → eval
 //!                 session, interp → parser → eval (literal values)
@@ -20,6 +21,7 @@
 //!   `run gemm`/`emit gemm`, and the `session` runs them through `runtime`.
 //! - `registry` joins `eval`'s, `render`'s and `decode`'s functions (help, completion, the README's table).
 //! - `decode` reads CuTe's C++ types in any text back into the notation (`cute --decode`).
+//! - `heap` (the binary's small-block allocator) imports nothing.
 //! - `jsonl` (reading the oracle's JSON Lines) is for tests and imports nothing.
 // pest without `std` (no per-rule stack probe; nesting is bounded by the pre-scan) generates code
 // that names the `alloc` crate.
@@ -29,6 +31,7 @@ pub mod bench;
 pub mod decode;
 pub mod diagnostic;
 pub mod eval;
+pub mod heap;
 pub mod interp;
 pub mod jsonl;
 pub mod parser;

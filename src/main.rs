@@ -9,6 +9,10 @@ use cute::repl::doctest;
 use cute::session::{Options, Outcome, Session};
 use std::io::{IsTerminal, Read, Write};
 
+// Small blocks from per-thread free lists (see `cute::heap`): a statement allocates dozens.
+#[global_allocator]
+static ALLOC: cute::heap::SmallBlocks = cute::heap::SmallBlocks;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum ColorWhen {
     Auto,

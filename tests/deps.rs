@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// What each top-level module imports directly (`parser::ast`: only the AST types).
 const DIRECT: &[(&str, &[&str])] = &[
-    ("main", &["repl", "session", "bench", "diagnostic", "decode", "parser::ast"]),
+    ("main", &["repl", "session", "bench", "diagnostic", "decode", "heap", "parser::ast"]),
     ("bench", &["session", "interp", "registry", "parser", "eval"]),
     ("repl", &["session", "interp", "registry", "diagnostic", "parser::ast"]),
     ("session", &["interp", "runtime", "parser", "diagnostic", "eval"]),
@@ -21,6 +21,7 @@ const DIRECT: &[(&str, &[&str])] = &[
     ("eval", &[]),
     ("parser", &["eval"]),
     ("jsonl", &[]),
+    ("heap", &[]),
     (
         "lib",
         &[
@@ -28,6 +29,7 @@ const DIRECT: &[(&str, &[&str])] = &[
             "decode",
             "diagnostic",
             "eval",
+            "heap",
             "interp",
             "jsonl",
             "parser",

@@ -69,9 +69,9 @@ const DEEP_STACK_BYTES: usize = 256 << 20;
 pub fn parse(src: &str) -> Result<Program, ParseError> {
     let scan = prescan_checked(src)?;
     if scan.max_depth <= DEEP_INPUT {
-        return parse_clean(&scan.text);
+        return parse_clean(&scan.text, &scan.cuts);
     }
-    parse_deep(scan.text)
+    parse_deep(scan.text, scan.cuts)
 }
 
 /// The size limit and the pre-pass: the pre-scanned input, or the error they found.
@@ -97,12 +97,12 @@ fn prescan_checked(src: &str) -> Result<prescan::Scan, ParseError> {
 }
 
 /// [`parse_clean`] on a thread with a large stack (deeply nested input).
-fn parse_deep(text: String) -> Result<Program, ParseError> {
+fn parse_deep(text: String, cuts: Vec<(usize, usize)>) -> Result<Program, ParseError> {
     std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .name("cute-parser".into())
             .stack_size(DEEP_STACK_BYTES)
-            .spawn_scoped(s, || parse_clean(&text));
+            .spawn_scoped(s, || parse_clean(&text, &cuts));
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(|_| {
                 Err(ParseError::new("internal parser error (the parser thread failed)", Span::new(0, 0)))
@@ -141,7 +141,7 @@ pub fn statements(src: &str) -> Result<Statements, ParseError> {
     let scan = prescan_checked(src)?;
     let nesting = scan.max_depth.max(scan.max_chain);
     if scan.max_depth > DEEP_INPUT {
-        let program = parse_deep(scan.text)?;
+        let program = parse_deep(scan.text, scan.cuts)?;
         return Ok(Statements {
             text: String::new(),
             cuts: Vec::new().into_iter(),
@@ -150,8 +150,7 @@ pub fn statements(src: &str) -> Result<Statements, ParseError> {
             checked: true,
         });
     }
-    let cuts: Vec<(usize, usize)> = cut_statements(&scan.text).collect();
-    Ok(Statements { text: scan.text, cuts: cuts.into_iter(), whole: None, nesting, checked: false })
+    Ok(Statements { text: scan.text, cuts: scan.cuts.into_iter(), whole: None, nesting, checked: false })
 }
 
 impl Statements {
@@ -268,10 +267,10 @@ fn slow_statement(chunk: &str) -> Result<Stmt, Failed> {
 /// pest + AST building on pre-scanned text, one statement at a time (pest's token queue holds
 /// one statement). As with one parse of the whole input, a syntax error anywhere wins over an
 /// error found while building the AST (an integer literal out of range, a tree too deep).
-fn parse_clean(text: &str) -> Result<Program, ParseError> {
+fn parse_clean(text: &str, cuts: &[(usize, usize)]) -> Result<Program, ParseError> {
     let mut stmts = Vec::new();
     let mut build_error = None;
-    for (start, end) in cut_statements(text) {
+    for &(start, end) in cuts {
         let chunk = &text[start..end];
         if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             continue;
@@ -309,7 +308,7 @@ pub fn fast_path_agrees(src: &str) -> Result<(), String> {
     if scan.error.is_some() || scan.max_depth > DEEP_INPUT || src.len() > MAX_SOURCE_BYTES {
         return Ok(());
     }
-    for (a, b) in cut_statements(&scan.text) {
+    for &(a, b) in &scan.cuts {
         let chunk = &scan.text[a..b];
         let Some(fast) = fast::stmt(chunk) else {
             if fast::stmt_at(&scan.text[..b], a).is_some() {
@@ -330,39 +329,6 @@ pub fn fast_path_agrees(src: &str) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The byte ranges of the statements of pre-scanned text: it is cut at every `;` and new line
-/// outside string literals (the pre-pass has turned those inside brackets, comments and
-/// continued lines into spaces).
-fn cut_statements(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut cuts = Vec::new();
-    let mut i = 0;
-    // (`memchr3` skips the bytes between the three that matter a word at a time)
-    while let Some(k) = memchr::memchr3(b'"', b';', b'\n', &bytes[i..]) {
-        i += k;
-        match bytes[i] {
-            // A string literal (closed on its line, as the pre-pass checked): skip to its end.
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' && i + 1 < bytes.len() && bytes[i + 1] != b'\n' { 2 } else { 1 };
-                }
-            }
-            _ => {
-                cuts.push((start, i));
-                start = i + 1;
-            }
-        }
-        i += 1;
-        if i >= bytes.len() {
-            break;
-        }
-    }
-    cuts.push((start, bytes.len()));
-    cuts.into_iter()
 }
 
 /// One statement: the rule its first words call for; when that fails, `stmt_line` (every kind

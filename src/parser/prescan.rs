@@ -55,6 +55,10 @@ pub struct Scan {
     pub max_depth: usize,
     /// The longest operator chain seen (see `Chains`).
     pub max_chain: usize,
+    /// The byte ranges of the statements (meaningful without an error): the text is cut at
+    /// every `;` and new line outside string literals and comments, but for the new lines
+    /// turned into spaces (inside brackets, continued lines).
+    pub cuts: Vec<(usize, usize)>,
 }
 
 fn closer_of(open: u8) -> u8 {
@@ -92,11 +96,14 @@ pub fn scan(src: &str) -> Scan {
     let mut out: Vec<u8> = src.as_bytes().to_vec();
     let n = out.len();
     // Open brackets: (byte, offset, the operator chains of the level outside it).
-    let mut stack: Vec<(u8, usize, Chains)> = Vec::new();
+    let mut stack: Vec<(u8, usize, Chains)> = Vec::with_capacity(8);
     let mut error: Option<ParseError> = None;
     let mut incomplete = false;
     let mut max_depth = 0;
     let mut max_chain = 0;
+    // The statements found so far, and where the next one starts (see `Scan::cuts`).
+    let mut cuts: Vec<(usize, usize)> = Vec::with_capacity(n / 24 + 1);
+    let mut start = 0;
     // The operator chains of the innermost open level (see `Chains`).
     let mut chains = Chains::default();
     // Count an operator of class `k` at `i`; false (with the error set) past the limit.
@@ -159,12 +166,19 @@ pub fn scan(src: &str) -> Scan {
                     chains = outer;
                 }
             },
-            b',' | b';' | b'=' => chains = Chains::default(),
+            b',' | b'=' => chains = Chains::default(),
+            b';' => {
+                chains = Chains::default();
+                cuts.push((start, i));
+                start = i + 1;
+            }
             // `S:D` binds tighter than `o`: it ends the arithmetic chains only.
             b':' => chains = Chains { len: [chains.len[COMPOSE], 0, 0, 0, 0, 0, 0, 0] },
             b'\n' => {
                 if stack.is_empty() {
                     chains = Chains::default();
+                    cuts.push((start, i));
+                    start = i + 1;
                 } else {
                     out[i] = b' ';
                 }
@@ -270,5 +284,6 @@ pub fn scan(src: &str) -> Scan {
     // Only ASCII bytes were written over ASCII bytes or over whole UTF-8 sequences (comments end
     // at an ASCII newline), so this cannot fail; fall back to the source if it somehow did.
     let text = String::from_utf8(out).unwrap_or_else(|_| src.to_string());
-    Scan { text, error, incomplete, max_depth, max_chain }
+    cuts.push((start, n));
+    Scan { text, error, incomplete, max_depth, max_chain, cuts }
 }

@@ -250,6 +250,54 @@ fn swizzles_names_calls() {
     assert_eq!(e("(A)o(B)"), "(o A B)");
 }
 
+/// Where the pre-scan cuts statements, said plainly: at every `;` and new line of the cleaned
+/// text outside string literals.
+fn cuts_of(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let (mut cuts, mut start, mut i) = (Vec::new(), 0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n' { 2 } else { 1 };
+                }
+            }
+            b';' | b'\n' => {
+                cuts.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    cuts.push((start, b.len()));
+    cuts
+}
+
+/// The cuts the pre-scan records as it goes are those of its cleaned text.
+#[test]
+fn scan_cuts_statements() {
+    for src in [
+        "",
+        "a",
+        "a\n",
+        "a;b\nc",
+        ";;\n\n a ;\n",
+        "a # c;d\nb",
+        "x = (3,\n4) # c )\ny",
+        "x = 3 \\\n + 4\ny",
+        "print(\"a;b\\\"c\n\"); d",
+        "f(1;2)\n<3,\n4>;",
+        "t = <1,\n  # note\n  2>\n",
+    ] {
+        let scan = prescan::scan(src);
+        if scan.error.is_none() {
+            assert_eq!(scan.cuts, cuts_of(&scan.text), "{src:?}");
+        }
+    }
+}
+
 #[test]
 fn statements() {
     assert_eq!(
@@ -601,7 +649,7 @@ fn fast_path_builds_what_pest_builds() {
             if scan.error.is_some() {
                 continue;
             }
-            for (a, b) in cut_statements(&scan.text) {
+            for &(a, b) in &scan.cuts {
                 let chunk = &scan.text[a..b];
                 if !chunk.trim().is_empty() && chunk.len() < 400 {
                     base.insert(chunk.to_string());

@@ -20,8 +20,24 @@ fn node(kind: ExprKind, span: Span, height: usize) -> Option<H> {
     (height <= MAX_EXPR_DEPTH).then_some((Expr { kind, span }, height))
 }
 
+/// `b` can start a literal integer, `_`, tuple or layout (what [`P::lit_layout`] reads).
+fn starts_literal(b: u8) -> bool {
+    b == b'(' || b == b'_' || b == b'-' || b.is_ascii_digit()
+}
+
+/// `IDENT[b]`: `b` is a name character (a letter, a digit or `_`).
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
 fn is_ident_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    IDENT[b as usize]
 }
 
 /// The statement `chunk` (one statement, no new line), with spans relative to it, or `None`.
@@ -59,7 +75,9 @@ pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
         let value = p.expr()?.0;
         StmtKind::Bind { name: name.to_string(), name_span, value }
     } else {
-        if p.word_is(b"run") || p.word_is(b"emit") || p.word_is(b"explain") {
+        // (`bind_name` has read the first name, if there is one: `last_ident` holds it)
+        let first = if p.last_ident.0 == p.i { &p.s[p.i..p.i + p.last_ident.1] } else { &[][..] };
+        if matches!(first, b"run" | b"emit" | b"explain") {
             return None;
         }
         StmtKind::Expr(p.expr()?.0)
@@ -188,8 +206,10 @@ impl<'a> P<'a> {
 
     /// `side (: side)?` and the blanks after it.
     fn part(&mut self) -> Option<H> {
-        if let Some(h) = self.lit_layout() {
-            return Some(h);
+        if starts_literal(self.peek()) {
+            if let Some(h) = self.lit_layout() {
+                return Some(h);
+            }
         }
         let (s, hs) = self.side()?;
         self.ws();
@@ -546,20 +566,29 @@ impl<'a> P<'a> {
         Some((h, Span::new(start, self.i)))
     }
 
-    /// One item of a list closed by `close`: `expr`, taken directly when it is an integer or
-    /// `_` followed by `,` or `close` (most items: the same node, without the descent through
-    /// every level of the grammar).
+    /// One item of a list closed by `close`: `expr`, taken directly when it is an integer, `_`
+    /// or a literal tuple or layout followed by `,` or `close` (most items: the same node, without
+    /// the descent through every level of the grammar).
     fn item(&mut self, close: u8) -> Option<H> {
         let c = self.peek();
-        if c == b'_' || c == b'-' || c.is_ascii_digit() {
+        if starts_literal(c) {
             let save = self.i;
-            if let Some(h) = self.int_or_under() {
-                self.ws();
+            if c != b'(' {
+                if let Some(h) = self.int_or_under() {
+                    self.ws();
+                    if self.peek() == b',' || self.peek() == close {
+                        return Some(h);
+                    }
+                }
+                self.i = save;
+            }
+            // (as `expr` takes it: `part` reads the literal, and no `o` follows)
+            if let Some(h) = self.lit_layout() {
                 if self.peek() == b',' || self.peek() == close {
                     return Some(h);
                 }
+                self.i = save;
             }
-            self.i = save;
         }
         self.expr()
     }

@@ -268,7 +268,12 @@ impl Session {
                 Some(Err(pe)) => parse_failed!(pe),
             };
             let stmt = &stmt;
-            let text = source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim();
+            // (the statement's own text: for --echo, the comments and the REPL's hints only)
+            let text = if read_comments || self.opts.repl {
+                source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim()
+            } else {
+                ""
+            };
             let note = if read_comments { trailing_comment(source, stmt.span.end) } else { None };
             if self.opts.echo {
                 echo_gap(&mut sink, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);

@@ -40,8 +40,19 @@ impl Chains {
     }
 }
 
+/// `WORD[b]`: `b` is a name character (a letter, a digit or `_`).
+static WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
 fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    WORD[b as usize]
 }
 
 pub struct Scan {
@@ -93,7 +104,9 @@ static PLAIN: [bool; 256] = {
 };
 
 pub fn scan(src: &str) -> Scan {
-    let mut out: Vec<u8> = src.as_bytes().to_vec();
+    let mut text: Vec<u8> = src.as_bytes().to_vec();
+    // (a slice of known length: indexing below `n` needs no second bounds check)
+    let out = &mut text[..];
     let n = out.len();
     // Open brackets: (byte, offset, the operator chains of the level outside it).
     let mut stack: Vec<(u8, usize, Chains)> = Vec::with_capacity(8);
@@ -283,7 +296,7 @@ pub fn scan(src: &str) -> Scan {
     }
     // Only ASCII bytes were written over ASCII bytes or over whole UTF-8 sequences (comments end
     // at an ASCII newline), so this cannot fail; fall back to the source if it somehow did.
-    let text = String::from_utf8(out).unwrap_or_else(|_| src.to_string());
+    let text = String::from_utf8(text).unwrap_or_else(|_| src.to_string());
     cuts.push((start, n));
     Scan { text, error, incomplete, max_depth, max_chain, cuts }
 }

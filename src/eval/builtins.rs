@@ -213,7 +213,7 @@ pub fn forms() -> &'static [&'static [Form]] {
 
 /// The entries of `tables`, in order, as one table.
 pub fn join(tables: &[&[Builtin]]) -> Vec<Builtin> {
-    let mut v = Vec::new();
+    let mut v = Vec::with_capacity(tables.iter().map(|t| t.len()).sum());
     for t in tables {
         for b in t.iter() {
             v.push(Builtin {
@@ -263,7 +263,7 @@ impl std::hash::Hasher for Fnv {
 pub type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
 pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> FnvMap<&'static str, Slot> {
-    let mut m: FnvMap<&'static str, Slot> = FnvMap::default();
+    let mut m: FnvMap<&'static str, Slot> = FnvMap::with_capacity_and_hasher(table.len(), Default::default());
     for b in table.iter() {
         m.entry(b.name).or_insert(Slot { entry: b, targs: b.sig.contains('<') });
     }

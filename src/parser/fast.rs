@@ -25,19 +25,8 @@ fn starts_literal(b: u8) -> bool {
     b == b'(' || b == b'_' || b == b'-' || b.is_ascii_digit()
 }
 
-/// `IDENT[b]`: `b` is a name character (a letter, a digit or `_`).
-static IDENT: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
-        b += 1;
-    }
-    t
-};
-
 fn is_ident_char(b: u8) -> bool {
-    IDENT[b as usize]
+    super::is_name_byte(b)
 }
 
 /// The statement `chunk` (one statement, no new line), with spans relative to it, or `None`.

@@ -28,6 +28,24 @@ pub const MAX_EXPR_DEPTH: usize = 512;
 /// but not free (about a second per MiB on a busy machine); no script needs more.
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 
+/// `NAME_BYTE[b]`: `b` can be part of a name (a letter, a digit or `_`).
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
+/// A letter, a digit or `_`, by table (the pre-scan and the fast parser test every byte of a
+/// name: a look-up is cheaper than the range tests).
+#[inline]
+fn is_name_byte(b: u8) -> bool {
+    NAME_BYTE[b as usize]
+}
+
 /// A syntax error: a message in words and the byte span of the offending place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {

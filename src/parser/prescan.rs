@@ -40,19 +40,8 @@ impl Chains {
     }
 }
 
-/// `WORD[b]`: `b` is a name character (a letter, a digit or `_`).
-static WORD: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
-        b += 1;
-    }
-    t
-};
-
 fn is_word(b: u8) -> bool {
-    WORD[b as usize]
+    super::is_name_byte(b)
 }
 
 pub struct Scan {

@@ -458,7 +458,10 @@ impl<'a> P<'a> {
                 r
             } else {
                 *leaves += 1;
-                (self.int_leaf()?, 1)
+                match self.short_int() {
+                    Some(t) => (t, 1),
+                    None => (self.int_leaf()?, 1),
+                }
             };
             h = h.max(he);
             items.push(t);
@@ -474,10 +477,37 @@ impl<'a> P<'a> {
         Some((IntTuple::T(items), h + 1))
     }
 
+    /// An integer of one or two digits, static or not, without a sign (`_8`, `16`: most
+    /// literal integers), as [`P::int_leaf`] reads it; `None` for anything else (which
+    /// `int_leaf` reads the long way).
+    #[inline(always)]
+    fn short_int(&mut self) -> Option<IntTuple> {
+        let s = self.s;
+        let is_static = s.get(self.i) == Some(&b'_');
+        let at = self.i + usize::from(is_static);
+        let digit = |k: usize| s.get(k).map_or(10, |b| b.wrapping_sub(b'0'));
+        let d0 = digit(at);
+        if d0 > 9 {
+            return None;
+        }
+        let (value, end) = match digit(at + 1) {
+            d1 @ 0..=9 => (d0 * 10 + d1, at + 2),
+            _ => (d0, at + 1),
+        };
+        if s.get(end).is_some_and(|&b| is_ident_char(b)) {
+            return None;
+        }
+        self.i = end;
+        Some(IntTuple::I(Int::new(i64::from(value), is_static)))
+    }
+
     /// `12`, `-3`, `_12`, `_-3` (not followed by a name character) or `_` alone, at `i`, as a
     /// tuple leaf (`int_or_under` makes it a node). (As `str::parse::<i64>` of the digits with
     /// their sign: `None` outside i64.)
     fn int_leaf(&mut self) -> Option<IntTuple> {
+        if let Some(t) = self.short_int() {
+            return Some(t);
+        }
         let s = self.s;
         let mut j = self.i;
         let is_static = s.get(j) == Some(&b'_');

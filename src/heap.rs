@@ -6,13 +6,18 @@
 //! list (or a step of a bump pointer through a chunk), giving one back is a push. Larger or
 //! more aligned blocks go to the system allocator.
 //!
-//! Memory held by the lists is kept for reuse by the thread that freed it, never returned to
-//! the system; a thread's lists are lost when it ends. `main` installs it (the library's own
-//! tests run on the system allocator). Imports nothing of the crate.
+//! Small blocks are never returned to the system. A block freed by another thread joins that
+//! thread's list. When a thread ends, its lists and the rest of its chunk go to a shared pool,
+//! from which later threads take them before asking the system for more (a REPL that runs each
+//! input on a new thread, as it does once it holds a deeply nested value, reuses the same
+//! memory input after input). `main` installs it (the library's own tests run on the system
+//! allocator). Imports nothing of the crate.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// Size-class granularity and alignment of every small block.
 const GRAIN: usize = 16;
@@ -30,6 +35,41 @@ struct Lists {
     end: Cell<*mut u8>,
 }
 
+impl Lists {
+    /// The thread ends: its free blocks and the rest of its chunk go to the pool.
+    fn give_to_pool(&self) {
+        let mut pool = pool();
+        for (k, head) in self.free.iter().enumerate() {
+            let h = head.replace(ptr::null_mut());
+            if !h.is_null() {
+                // SAFETY: `h` heads a list of free blocks of class `k`, at least two words each.
+                unsafe { pool.push_list(k, h) };
+            }
+        }
+        let (at, end) = (self.bump.replace(ptr::null_mut()), self.end.replace(ptr::null_mut()));
+        if (end as usize).wrapping_sub(at as usize) >= GRAIN && !at.is_null() {
+            // SAFETY: `[at, end)` is unused memory of a chunk, GRAIN-aligned, two words or more.
+            unsafe {
+                *(at as *mut *mut u8) = end;
+                *(at as *mut *mut u8).add(1) = pool.rests;
+            }
+            pool.rests = at;
+        }
+        POOLED.store(true, Ordering::Release);
+    }
+}
+
+/// Registered on a thread's first new block: its destructor gives the thread's lists to the
+/// pool. (The lists themselves have no destructor, so that an access to them needs no check;
+/// the few blocks freed after this destructor, by the thread's last destructors, stay behind.)
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        LISTS.with(Lists::give_to_pool);
+    }
+}
+
 thread_local! {
     // `const` and without `Drop`: an access is one thread-pointer-relative load, valid at
     // any point of a thread's life (also while other thread-locals are being destroyed).
@@ -40,6 +80,63 @@ thread_local! {
             end: Cell::new(ptr::null_mut()),
         }
     };
+    static GUARD: Guard = const { Guard };
+}
+
+/// What ended threads left: for each class a chain of free lists (a list's first block holds
+/// the next list in its second word), and a chain of chunk rests (a rest holds its end in its
+/// first word and the next rest in its second).
+struct Pool {
+    lists: [*mut u8; CLASSES],
+    rests: *mut u8,
+}
+
+// SAFETY: the pool's blocks belong to no thread; the mutex hands them to one at a time.
+unsafe impl Send for Pool {}
+
+impl Pool {
+    /// Add the free list headed by `h` (class `k`) to the pool.
+    ///
+    /// # Safety
+    /// `h` heads a list of free blocks of class `k`, each at least two words long.
+    unsafe fn push_list(&mut self, k: usize, h: *mut u8) {
+        // SAFETY: as the function's contract.
+        unsafe { *(h as *mut *mut u8).add(1) = self.lists[k] };
+        self.lists[k] = h;
+    }
+
+    /// Take the pool's first free list of class `k` whole (null if none).
+    fn take_list(&mut self, k: usize) -> *mut u8 {
+        let h = self.lists[k];
+        if !h.is_null() {
+            // SAFETY: `h` heads a pooled list: its second word is the next list.
+            self.lists[k] = unsafe { *(h as *mut *mut u8).add(1) };
+        }
+        h
+    }
+
+    /// Take one chunk rest `[at, end)` (nulls if none).
+    fn take_rest(&mut self) -> (*mut u8, *mut u8) {
+        let at = self.rests;
+        if at.is_null() {
+            return (at, at);
+        }
+        // SAFETY: `at` is a pooled rest: its end and the next rest are its first two words.
+        unsafe {
+            self.rests = *(at as *mut *mut u8).add(1);
+            (at, *(at as *mut *mut u8))
+        }
+    }
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool { lists: [ptr::null_mut(); CLASSES], rests: ptr::null_mut() });
+
+/// Some thread has left blocks in the pool (checked before taking the lock).
+static POOLED: AtomicBool = AtomicBool::new(false);
+
+fn pool() -> std::sync::MutexGuard<'static, Pool> {
+    // (nothing panics while the pool is held; a poisoned lock still holds a sound pool)
+    POOL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The class of a small layout, or `None` for the system allocator.
@@ -53,21 +150,41 @@ fn class(layout: Layout) -> Option<usize> {
 pub struct SmallBlocks;
 
 impl SmallBlocks {
-    /// A new block of class `k` from the bump range, refilled from the system when exhausted.
+    /// A new block of class `k` for a thread whose list of that class is empty: from a pooled
+    /// list, else from the bump range, refilled from a pooled rest or the system.
     #[cold]
     unsafe fn carve(lists: &Lists, k: usize) -> *mut u8 {
+        // (the first time on this thread: the lists go to the pool when it ends; while it ends,
+        // nothing is registered any more)
+        let _ = GUARD.try_with(|_| ());
+        if POOLED.load(Ordering::Acquire) {
+            let h = pool().take_list(k);
+            if !h.is_null() {
+                // SAFETY: a pooled list of class `k`: its first word is the next free block.
+                lists.free[k].set(unsafe { *(h as *mut *mut u8) });
+                return h;
+            }
+        }
         let bytes = (k + 1) * GRAIN;
         let mut at = lists.bump.get();
         if (lists.end.get() as usize).wrapping_sub(at as usize) < bytes || at.is_null() {
-            // SAFETY: CHUNK and GRAIN are a valid non-zero size and alignment.
-            at = unsafe { System.alloc(Layout::from_size_align_unchecked(CHUNK, GRAIN)) };
-            if at.is_null() {
-                return at;
+            // (what is left of the old range, less than `bytes`, is dropped)
+            let (rest, end) =
+                if POOLED.load(Ordering::Acquire) { pool().take_rest() } else { (ptr::null_mut(), ptr::null_mut()) };
+            if !rest.is_null() && (end as usize) - (rest as usize) >= bytes {
+                at = rest;
+                lists.end.set(end);
+            } else {
+                // SAFETY: CHUNK and GRAIN are a valid non-zero size and alignment.
+                at = unsafe { System.alloc(Layout::from_size_align_unchecked(CHUNK, GRAIN)) };
+                if at.is_null() {
+                    return at;
+                }
+                // SAFETY: `at` starts a block of CHUNK bytes.
+                lists.end.set(unsafe { at.add(CHUNK) });
             }
-            // SAFETY: `at` starts a block of CHUNK bytes.
-            lists.end.set(unsafe { at.add(CHUNK) });
         }
-        // SAFETY: `bytes` fit between `at` and the chunk's end.
+        // SAFETY: `bytes` fit between `at` and the range's end.
         lists.bump.set(unsafe { at.add(bytes) });
         at
     }
@@ -75,7 +192,7 @@ impl SmallBlocks {
 
 // SAFETY: every small block is GRAIN-aligned, at least its class's size, and handed out at most
 // once until it is given back; the class is a function of the layout, which `dealloc` receives
-// as `alloc` did, so a block returns to the list of its own size.
+// as `alloc` did, so a block returns to a list of its own size.
 unsafe impl GlobalAlloc for SmallBlocks {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -100,7 +217,7 @@ unsafe impl GlobalAlloc for SmallBlocks {
         match class(layout) {
             Some(k) => LISTS.with(|l| {
                 // SAFETY: `p` is a small block of class `k` no longer in use, GRAIN-aligned and
-                // at least one word long.
+                // at least two words long.
                 unsafe { *(p as *mut *mut u8) = l.free[k].get() };
                 l.free[k].set(p);
             }),
@@ -217,6 +334,61 @@ mod tests {
         for p in again {
             unsafe { SmallBlocks.dealloc(p as *mut u8, l) };
         }
+    }
+
+    /// The free blocks of a thread that has ended go to the pool, and a new thread takes them
+    /// from there instead of asking the system for more.
+    #[test]
+    fn an_ended_threads_blocks_are_reused() {
+        // (a class no other test uses: tests run at the same time and share the pool)
+        let l = Layout::from_size_align(170, 8).unwrap();
+        let run = move |free: bool| {
+            std::thread::spawn(move || {
+                let ps: Vec<usize> = (0..100).map(|_| unsafe { SmallBlocks.alloc(l) } as usize).collect();
+                if free {
+                    for &p in &ps {
+                        unsafe { SmallBlocks.dealloc(p as *mut u8, l) };
+                    }
+                }
+                ps
+            })
+            .join()
+            .unwrap()
+        };
+        let mut first = run(true);
+        let mut second = run(false);
+        first.sort_unstable();
+        second.sort_unstable();
+        assert_eq!(first, second, "the second thread took the first one's blocks");
+    }
+
+    /// The pool's chains: lists taken whole, last in first out; rests with their ends.
+    #[test]
+    fn pool_chains() {
+        let mut pool = Pool { lists: [ptr::null_mut(); CLASSES], rests: ptr::null_mut() };
+        let mut blocks = vec![[0usize; 4]; 4];
+        let b: Vec<*mut u8> = blocks.iter_mut().map(|x| x.as_mut_ptr() as *mut u8).collect();
+        unsafe {
+            // list b0 -> b1, and the list b2 alone
+            *(b[0] as *mut *mut u8) = b[1];
+            *(b[1] as *mut *mut u8) = ptr::null_mut();
+            *(b[2] as *mut *mut u8) = ptr::null_mut();
+            pool.push_list(3, b[0]);
+            pool.push_list(3, b[2]);
+        }
+        assert_eq!(pool.take_list(3), b[2]);
+        assert_eq!(pool.take_list(3), b[0]);
+        assert_eq!(unsafe { *(b[0] as *mut *mut u8) }, b[1], "a taken list keeps its blocks");
+        assert!(pool.take_list(3).is_null());
+        assert!(pool.take_list(4).is_null());
+        let end = unsafe { b[3].add(32) };
+        unsafe {
+            *(b[3] as *mut *mut u8) = end;
+            *(b[3] as *mut *mut u8).add(1) = ptr::null_mut();
+        }
+        pool.rests = b[3];
+        assert_eq!(pool.take_rest(), (b[3], end));
+        assert!(pool.take_rest().0.is_null());
     }
 
     /// `realloc` keeps the contents across classes and into and out of the system's blocks.

@@ -366,7 +366,7 @@ mod tests {
     #[test]
     fn pool_chains() {
         let mut pool = Pool { lists: [ptr::null_mut(); CLASSES], rests: ptr::null_mut() };
-        let mut blocks = vec![[0usize; 4]; 4];
+        let mut blocks = [[0usize; 4]; 4];
         let b: Vec<*mut u8> = blocks.iter_mut().map(|x| x.as_mut_ptr() as *mut u8).collect();
         unsafe {
             // list b0 -> b1, and the list b2 alone

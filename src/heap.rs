@@ -61,7 +61,9 @@ impl Lists {
 
 /// Registered on a thread's first new block: its destructor gives the thread's lists to the
 /// pool. (The lists themselves have no destructor, so that an access to them needs no check;
-/// the few blocks freed after this destructor, by the thread's last destructors, stay behind.)
+/// the few blocks freed after this destructor, by the thread's last destructors, stay behind.
+/// glibc registers it with `__cxa_thread_atexit_impl`, which allocates with its own `calloc`,
+/// not through this allocator.)
 struct Guard;
 
 impl Drop for Guard {

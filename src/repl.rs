@@ -786,10 +786,9 @@ pub fn run_script_with_commands(
             piece.clear();
             return true;
         }
-        // Leading newlines keep the line numbers of the whole input.
-        let src = "\n".repeat(first_line) + piece.as_str();
+        // (messages give the line numbers of the whole input)
+        let r = session.run_from_line(piece, origin, first_line, out, err);
         piece.clear();
-        let r = session.run(&src, origin, out, err);
         if r.exit_code() > worst.exit_code() {
             *worst = r;
         }

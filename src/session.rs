@@ -105,13 +105,15 @@ pub struct Session {
     pub opts: Options,
     accepted: Vec<String>,
     pub stats: Stats,
+    /// The lines of the input before the source being run (see [`Session::run_from_line`]).
+    line_base: usize,
 }
 
 impl Session {
     pub fn new(opts: Options) -> Session {
         let mut interp = Interp::new();
         interp.repl = opts.repl;
-        Session { interp, opts, accepted: Vec::new(), stats: Stats::default() }
+        Session { interp, opts, accepted: Vec::new(), stats: Stats::default(), line_base: 0 }
     }
 
     pub fn interp(&self) -> &Interp {
@@ -139,6 +141,22 @@ impl Session {
     pub fn reset(&mut self) {
         self.interp.reset();
         self.accepted.clear();
+    }
+
+    /// [`Session::run`] of a `source` that starts at line `first_line + 1` of `origin` (a piece
+    /// of a piped script between REPL commands): messages give the lines of the whole input.
+    pub fn run_from_line(
+        &mut self,
+        source: &str,
+        origin: &str,
+        first_line: usize,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Outcome {
+        self.line_base = first_line;
+        let r = self.run(source, origin, out, err);
+        self.line_base = 0;
+        r
     }
 
     /// Parse and run `source` (named `origin` in messages: a file name, `-e`, `<repl>`).
@@ -211,7 +229,7 @@ impl Session {
         self.stats.failed += 1;
         let mut d = Diagnostic::error(pe.message.clone(), Some(pe.span));
         d.help = gemm_usage(source, pe.span.start);
-        emit(out, err, &d.render(origin, source, self.opts.color_diagnostics));
+        emit(out, err, &d.render_from(origin, source, None, self.line_base, self.opts.color_diagnostics));
         Outcome::ParseError
     }
 
@@ -418,14 +436,14 @@ impl Session {
                     d.severity = crate::diagnostic::Severity::ExpectedWarning;
                 }
                 let ix = lines.get_or_init(|| LineIndex::new(source));
-                sink.emit(&d.render_in(origin, source, Some(ix), self.opts.color_diagnostics));
+                sink.emit(&d.render_from(origin, source, Some(ix), self.line_base, self.opts.color_diagnostics));
             }
             if let Err(f) = r {
                 self.stats.failed += 1;
                 outcome = Outcome::Failed;
                 let d = self.failure_diagnostic(&f, source);
                 let ix = lines.get_or_init(|| LineIndex::new(source));
-                sink.emit(&d.render_in(origin, source, Some(ix), self.opts.color_diagnostics));
+                sink.emit(&d.render_from(origin, source, Some(ix), self.line_base, self.opts.color_diagnostics));
                 if !self.opts.keep_going {
                     break;
                 }

@@ -381,6 +381,9 @@ fn words_through_a_pipe() {
 fn pipes_read_like_files() {
     let r = cute_env(&[], Some("help = 5\nx = (1,\nhelp\n)\nx\n"), &[]);
     assert_eq!((r.code, r.out.as_str()), (0, "(1,5)\n"), "{}", r.err);
+    // The pieces between commands give the lines of the whole input.
+    let r = cute_env(&["--keep-going"], Some("x = 2\n:vars\n\n(1,2) +\n:vars\nassert 1 == 2\n"), &[]);
+    assert!(r.err.contains(" --> <stdin>:4:8\n") && r.err.contains(" --> <stdin>:6:8\n"), "{}", r.err);
     let script: String =
         (0..3000).map(|k| format!("coalesce(({},{}):(1,{}))\n", k % 7 + 1, k % 5 + 1, k % 7 + 1)).collect();
     let file = temp_file("s.cute", &script);

@@ -47,7 +47,8 @@ impl Lists {
             }
         }
         let (at, end) = (self.bump.replace(ptr::null_mut()), self.end.replace(ptr::null_mut()));
-        if (end as usize).wrapping_sub(at as usize) >= GRAIN && !at.is_null() {
+        // (a rest smaller than the largest block is left: any rest taken then fits any block)
+        if (end as usize).wrapping_sub(at as usize) >= GRAIN * CLASSES && !at.is_null() {
             // SAFETY: `[at, end)` is unused memory of a chunk, GRAIN-aligned, two words or more.
             unsafe {
                 *(at as *mut *mut u8) = end;
@@ -86,8 +87,8 @@ thread_local! {
 }
 
 /// What ended threads left: for each class a chain of free lists (a list's first block holds
-/// the next list in its second word), and a chain of chunk rests (a rest holds its end in its
-/// first word and the next rest in its second).
+/// the next list in its second word), and a chain of chunk rests of at least the largest
+/// block's size (a rest holds its end in its first word and the next rest in its second).
 struct Pool {
     lists: [*mut u8; CLASSES],
     rests: *mut u8,
@@ -170,10 +171,11 @@ impl SmallBlocks {
         let bytes = (k + 1) * GRAIN;
         let mut at = lists.bump.get();
         if (lists.end.get() as usize).wrapping_sub(at as usize) < bytes || at.is_null() {
-            // (what is left of the old range, less than `bytes`, is dropped)
+            // (what is left of the old range, less than `bytes`, is dropped; a pooled rest holds
+            // the largest block)
             let (rest, end) =
                 if POOLED.load(Ordering::Acquire) { pool().take_rest() } else { (ptr::null_mut(), ptr::null_mut()) };
-            if !rest.is_null() && (end as usize) - (rest as usize) >= bytes {
+            if !rest.is_null() {
                 at = rest;
                 lists.end.set(end);
             } else {

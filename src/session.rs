@@ -452,8 +452,7 @@ impl Session {
         commit!();
         let _ = sink.flush();
         if outcome == Outcome::Ok {
-            // (without the new lines a piped script's pieces start with, which only keep its
-            // line numbers: kept, they grow with the square of the script's length)
+            // (without the blank lines before it: `:save` writes the statements)
             self.accepted.push(source.trim_start_matches('\n').to_string());
         }
         outcome

@@ -749,22 +749,30 @@ impl Interp {
                 // A literal argument folded by the parser is lent as it is; the others are
                 // evaluated (in order, as the literals' steps of work are counted).
                 let mut owned: SmallVec<[Value; 4]> = SmallVec::new();
+                let mut vals: SmallVec<[&Value; 4]> = SmallVec::new();
                 for a in args {
-                    if let ExprKind::Lit(_) = a.kind {
+                    if let ExprKind::Lit(v) = &a.kind {
                         crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                        // (all literals, the usual call: lent in one pass)
+                        if owned.is_empty() {
+                            vals.push(v);
+                        }
                     } else {
                         owned.push(self.eval_arg(a)?);
                     }
                 }
-                let mut rest = owned.iter();
-                let vals: SmallVec<[&Value; 4]> = args
-                    .iter()
-                    .filter_map(|a| match &a.kind {
-                        ExprKind::Lit(v) => Some(v),
-                        _ => rest.next(),
-                    })
-                    .collect();
-                let targs = self::targs(targs);
+                if !owned.is_empty() {
+                    let mut rest = owned.iter();
+                    vals = args
+                        .iter()
+                        .filter_map(|a| match &a.kind {
+                            ExprKind::Lit(v) => Some(v),
+                            _ => rest.next(),
+                        })
+                        .collect();
+                }
+                // (no template arguments, the usual call: no list built)
+                let targs = if targs.is_empty() { Vec::new() } else { self::targs(targs) };
                 builtins::call_slot(slot, &targs, &vals).map_err(|err| {
                     let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
                     let note = crate::eval::analysis::static_note(name, &targs, &vals, &err).map(String::into_boxed_str);
@@ -1030,6 +1038,14 @@ fn checked_depth(v: &Value) -> Result<Option<usize>, EvalError> {
         return Ok(Some(0));
     }
     let limit = max_leaves();
+    // A layout of integers or flat tuples of them (most results): counted without a walk.
+    if let Value::Layout(l) = v {
+        if let (Some((a, da)), Some((b, db))) = (flat_ints(&l.shape), flat_ints(&l.stride)) {
+            if a + b <= limit {
+                return Ok(Some(1 + da.max(db)));
+            }
+        }
+    }
     // Most values are far inside both limits: count them without allocating, and take the
     // walk below (which names the first excess exactly) only when they are not.
     let mut walked = Walked::default();
@@ -1137,6 +1153,19 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
 }
 
 /// What [`small_value`] counted: the integers, and the deepest level it reached.
+/// An integer (one leaf, depth 0) or a tuple of integers (its leaves; depth 1, or 0 when
+/// empty), as [`small_tuple`] counts them; `None` for anything else.
+#[inline]
+fn flat_ints(t: &IntTuple) -> Option<(usize, usize)> {
+    match t {
+        IntTuple::I(_) => Some((1, 0)),
+        IntTuple::T(xs) if xs.iter().all(|x| matches!(x, IntTuple::I(_))) => {
+            Some((xs.len(), usize::from(!xs.is_empty())))
+        }
+        _ => None,
+    }
+}
+
 #[derive(Default)]
 struct Walked {
     n: usize,

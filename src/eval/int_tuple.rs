@@ -53,19 +53,69 @@ impl fmt::Display for IntTuple {
 impl IntTuple {
     /// Append the text of `self` (as `Display`) to `out`, without the formatting machinery.
     pub fn write_bytes(&self, out: &mut Vec<u8>) {
-        let mut w = Batch { f: To::Bytes(out), buf: [0; 128], n: 0 };
-        // (writing to a Vec cannot fail)
-        let _ = write_tuple(&mut w, self).and_then(|()| w.flush());
+        push_tuple(out, self);
     }
 
     /// Append `shape:stride` (a layout's text) to `out`, as [`IntTuple::write_bytes`] does.
     pub fn write_layout_bytes(shape: &IntTuple, stride: &IntTuple, out: &mut Vec<u8>) {
-        let mut w = Batch { f: To::Bytes(out), buf: [0; 128], n: 0 };
-        let _ = write_tuple(&mut w, shape)
-            .and_then(|()| w.byte(b':'))
-            .and_then(|()| write_tuple(&mut w, stride))
-            .and_then(|()| w.flush());
+        push_tuple(out, shape);
+        out.push(b':');
+        push_tuple(out, stride);
     }
+}
+
+/// The text of `t` (as `Display`) pushed onto `out` directly (most of a script's output).
+fn push_tuple(out: &mut Vec<u8>, t: &IntTuple) {
+    match t {
+        I(i) => push_int(out, *i),
+        T(v) => {
+            out.push(b'(');
+            for (k, e) in v.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                // (an integer child without a call: most are)
+                match e {
+                    I(i) => push_int(out, *i),
+                    _ => push_tuple(out, e),
+                }
+            }
+            out.push(b')');
+        }
+        _ => {
+            // (`_` and ScaledBasis elements: rare, the formatted way)
+            let mut w = Batch { f: To::Bytes(out), buf: [0; 128], n: 0 };
+            let _ = write_tuple(&mut w, t).and_then(|()| w.flush());
+        }
+    }
+}
+
+/// As `Int`'s `Display`: `_` when static, `-` when negative, the digits.
+#[inline]
+fn push_int(out: &mut Vec<u8>, i: Int) {
+    if i.s {
+        out.push(b'_');
+    }
+    if (0..10).contains(&i.v) {
+        // (one digit: most of a layout's integers)
+        out.push(b'0' + i.v as u8);
+        return;
+    }
+    if i.v < 0 {
+        out.push(b'-');
+    }
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut x = i.v.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[at..]);
 }
 
 /// The text of `t` (as `Display`).

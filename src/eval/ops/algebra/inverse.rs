@@ -127,6 +127,34 @@ fn identity_steps<O: Off>(m: &[(O, O)]) -> Option<smallvec::SmallVec<[(O, O, O);
     Some(steps)
 }
 
+/// True when `right_inverse(L)` satisfies `L(R(i)) == i` by construction, so that
+/// [`check_right_inverse`] has nothing to find: every shape of L is a static integer `>= 1` and
+/// every stride a static integer. Then coalescing keeps L's function, and the modes that
+/// `right_inverse` chains (a mode is taken when its stride equals `curr`, which starts at 1 and
+/// becomes `shape * stride` of the mode taken) have strides `1, s_a, s_a s_b, ...` and positions
+/// `p_a, p_b, ...` in L's domain (the prefix products of L's shape). R maps `i`, written in
+/// the mixed radix `(s_a, s_b, ...)` as digits `c_a, c_b, ...`, to `sum c_m p_m`; that is L's
+/// domain index of the coordinate with `c_m` in mode m and 0 elsewhere (each `c_m < s_m`), so
+/// it is below `size(L)`, and L maps it to `sum c_m d_m = c_a + c_b s_a + ... = i`.
+/// (The property test `right_inverse_law` checks the result against a plain evaluator.)
+pub fn right_inverse_is_exact(l: &Layout) -> bool {
+    fn shapes(t: &IntTuple) -> bool {
+        match t {
+            I(s) => s.s && s.v >= 1,
+            T(v) => v.iter().all(shapes),
+            _ => false,
+        }
+    }
+    fn strides(t: &IntTuple) -> bool {
+        match t {
+            I(d) => d.s,
+            T(v) => v.iter().all(strides),
+            _ => false,
+        }
+    }
+    shapes(&l.shape) && strides(&l.stride)
+}
+
 /// Record a warning when `right_inverse(L) = ri` does not satisfy `L(ri(i)) == i` (CuTe's
 /// precondition is a static layout; with dynamic shapes it may print a non-inverse).
 pub fn check_right_inverse(l: &Layout, ri: &Layout) {

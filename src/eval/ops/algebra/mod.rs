@@ -28,7 +28,7 @@ pub use composition::{
 };
 pub use inverse::{
     check_left_inverse, check_right_inverse, domain_distribute, left_inverse, max_alignment, max_common_layout,
-    max_common_vector, nullspace, right_inverse,
+    max_common_vector, nullspace, right_inverse, right_inverse_is_exact,
 };
 
 use crate::eval::builtins::{Args, Builtin, TArg};
@@ -163,7 +163,10 @@ fn under_or_layout(a: &Args, f: fn(&Layout) -> R<Layout>) -> R<Value> {
 pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
     under_or_layout(a, |l| {
         let r = right_inverse(l)?;
-        check_right_inverse(l, &r);
+        // (nothing to check where the law holds by construction)
+        if !right_inverse_is_exact(l) {
+            check_right_inverse(l, &r);
+        }
         Ok(r)
     })
 }

@@ -2,17 +2,19 @@
 //! from `layout.hpp` (`detail::bw_coalesce`). Only *static* modes merge: a dynamic layout
 //! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
 
-use super::util::{concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Modes};
+use super::util::{
+    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Mode, Modes, Stride,
+};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, Basis, I, T};
+use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 
 /// `s * d == front`, as a compile-time true: integers compare by value when both are static
 /// (`_0 * x` is `_0`); ScaledBasis strides must have the same modes and static equal values.
-fn static_merge(s: Int, d: &IntTuple, front: &IntTuple) -> R<bool> {
+fn static_merge(s: Int, d: &Stride, front: &Stride) -> R<bool> {
     Ok(match (d, front) {
-        (I(d), I(f)) => {
+        (Stride::I(d), Stride::I(f)) => {
             let prod = if d.is_const(0) || s.is_const(0) {
                 Some(st(0))
             } else if s.s && d.s {
@@ -22,7 +24,7 @@ fn static_merge(s: Int, d: &IntTuple, front: &IntTuple) -> R<bool> {
             };
             matches!(prod, Some(p) if p.s && f.s && p.v == f.v)
         }
-        (Basis(x), Basis(y)) => {
+        (Stride::Basis(x), Stride::Basis(y)) => {
             x.modes == y.modes && {
                 let p = s.mul(x.v)?;
                 p.s && y.v.s && p.v == y.v.v
@@ -50,12 +52,7 @@ pub struct CoalesceTrace {
 /// as the trace holds them. `new` (empty) receives the result's flat modes (`from_modes` makes
 /// the layout of them); it is the caller's, so that the modes are not copied on the way back.
 #[inline(always)]
-fn bw_coalesce(
-    flat: &[(Int, IntTuple)],
-    init: (Int, IntTuple),
-    mut trace: Option<&mut CoalesceTrace>,
-    new: &mut Modes,
-) -> R<()> {
+fn bw_coalesce(flat: &[Mode], init: Mode, mut trace: Option<&mut CoalesceTrace>, new: &mut Modes) -> R<()> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
     new.push(init);
     let mut front = flat.len();
@@ -92,7 +89,7 @@ fn bw_coalesce(
         if let Some(t) = trace {
             t.dropped[front] = true;
         }
-        new[0] = (st(1), I(st(0)));
+        new[0] = (st(1), Stride::I(st(0)));
     }
     Ok(())
 }
@@ -126,14 +123,14 @@ pub fn coalesce_into(l: &Layout, new: &mut Modes) -> R<()> {
 }
 
 /// `coalesce` of a layout given by its flat modes (at least one).
-pub fn coalesce_modes(flat: &[(Int, IntTuple)]) -> R<Layout> {
+pub fn coalesce_modes(flat: &[Mode]) -> R<Layout> {
     let mut m = Modes::new();
     coalesce_flat_into(flat, &mut m)?;
     Ok(from_modes(&m))
 }
 
 /// `coalesce` of flat modes (at least one), its modes pushed onto `new` (empty).
-pub fn coalesce_flat_into(flat: &[(Int, IntTuple)], new: &mut Modes) -> R<()> {
+pub fn coalesce_flat_into(flat: &[Mode], new: &mut Modes) -> R<()> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
     };
@@ -152,7 +149,7 @@ pub fn coalesce_traced(l: &Layout) -> R<(Layout, CoalesceTrace)> {
     let mut m = Modes::new();
     bw_coalesce(&flat, last.clone(), Some(&mut t), &mut m)?;
     flat.push(last);
-    t.flat = flat.into_vec();
+    t.flat = flat.iter().map(|(s, d)| (*s, d.tuple())).collect();
     Ok((from_modes(&m), t))
 }
 

@@ -5,7 +5,9 @@
 
 use super::coalesce::{coalesce, coalesce_modes, coalesce_shape};
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
-use super::util::{compact_col_major, congruent_modes, from_modes, leaf_int, leaf_refs, Ints, Leaves, Modes};
+use super::util::{
+    compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Ints, Leaves, Mode, Modes, Stride,
+};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -26,14 +28,10 @@ pub struct ComplementTrace {
 
 /// `detail::complement(shape, stride, cotarget)` on the flat modes of a filtered layout (as
 /// `filter_modes` gives them), recording its steps in `trace` when there is one.
-fn complement_impl(
-    filtered: &[(Int, IntTuple)],
-    cotarget: &IntTuple,
-    mut trace: Option<&mut ComplementTrace>,
-) -> R<Layout> {
+fn complement_impl(filtered: &[Mode], cotarget: &IntTuple, mut trace: Option<&mut ComplementTrace>) -> R<Layout> {
     // a traced run is a second run of a call already made (explain): its law warning is that call's
     let check = trace.is_none();
-    if let [(_, I(d))] = filtered {
+    if let [(_, Stride::I(d))] = filtered {
         if d.is_const(0) {
             // irreducible rank-1 stride-0 layout
             let s = coalesce_shape(cotarget)?;
@@ -47,7 +45,7 @@ fn complement_impl(
     let (mut shp, mut strd) = (Ints::new(), Ints::new());
     for (s, d) in filtered {
         shp.push(*s);
-        strd.push(leaf_int(d, "complement")?);
+        strd.push(stride_int(d, "complement")?);
     }
     let r = shp.len();
     if r == 0 {
@@ -108,7 +106,8 @@ fn complement_impl(
     }
     let rest = ceil_div(cotarget, &I(new_stride))?;
     // (filled where it is used: a list of modes returned from a closure is copied on the way)
-    let result_modes = |m: &mut Modes| m.extend(result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, I(*d))));
+    let result_modes =
+        |m: &mut Modes| m.extend(result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, Stride::I(*d))));
     let res = match rest {
         // An integer rest (an integer cotarget): its one mode `n:new_stride` (`_1:_0` for a
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
@@ -116,7 +115,7 @@ fn complement_impl(
         I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
             let mut modes = Modes::new();
             result_modes(&mut modes);
-            modes.push((n, I(if n.is_const(1) { st(0) } else { new_stride })));
+            modes.push((n, Stride::I(if n.is_const(1) { st(0) } else { new_stride })));
             coalesce_modes(&modes)?
         }
         rest => {

@@ -8,7 +8,8 @@
 use super::coalesce::{coalesce_x_into, coalesce_x_profile};
 use super::digits;
 use super::util::{
-    ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves, Modes,
+    ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves, Mode,
+    Modes, Stride,
 };
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
@@ -147,7 +148,7 @@ impl Tiler {
 #[derive(Clone, Copy)]
 enum Lhs<'a> {
     Tree(&'a IntTuple, &'a IntTuple),
-    Flat(&'a [(Int, IntTuple)]),
+    Flat(&'a [Mode]),
 }
 
 impl Lhs<'_> {
@@ -204,8 +205,10 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
     }
     match lhs {
         // a single mode `s:d` scales the rhs stride; more are read by index
-        Lhs::Flat([(_, d)]) => Ok(Layout::new(rs.clone(), arith_mul(&I(rstride), d)?)),
-        Lhs::Flat(m) if !m.is_empty() => compose_modes(m.len(), |k| Ok(m[k].0), |k| &m[k].1, rshape, rstride),
+        Lhs::Flat([(_, d)]) => Ok(Layout::new(rs.clone(), mul_stride(rstride, d)?)),
+        Lhs::Flat(m) if !m.is_empty() => {
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride)
+        }
         _ => lhs.with_tree(|ls, ld| compose_tree(ls, ld, rs, rshape, rstride)),
     }
 }
@@ -233,15 +236,15 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
     for x in lsv {
         leaf_int(x, "composition")?;
     }
-    compose_modes(r, |k| leaf_int(&lsv[k], "composition"), |k| &lstride[k], rshape, rstride)
+    compose_modes(r, |k| leaf_int(&lsv[k], "composition"), |r, k| arith_mul(&I(r), &lstride[k]), rshape, rstride)
 }
 
 /// The general case of `composition_impl`: an lhs of `r >= 1` modes (integer shapes
 /// `lshape(k)`, strides `lstride(k)`) and an integral rhs `rshape:rstride`.
-fn compose_modes<'a>(
+fn compose_modes(
     r: usize,
     lshape: impl Fn(usize) -> R<Int>,
-    lstride: impl Fn(usize) -> &'a IntTuple,
+    scaled_lstride: impl Fn(Int, usize) -> R<IntTuple>,
     rshape: Int,
     rstride: Int,
 ) -> R<Layout> {
@@ -285,14 +288,13 @@ fn compose_modes<'a>(
                 }
             }
             result_shape.push(I(new_shape));
-            result_stride.push(arith_mul(&I(rest_stride), lstride(i))?);
+            result_stride.push(scaled_lstride(rest_stride, i)?);
             rest_shape = rest_shape.div(new_shape)?;
             rest_stride = next_stride;
         }
     }
-    let last_stride = lstride(r - 1);
     if result_shape.is_empty() {
-        Ok(Layout::new(I(rest_shape), arith_mul(&I(rest_stride), last_stride)?))
+        Ok(Layout::new(I(rest_shape), scaled_lstride(rest_stride, r - 1)?))
     } else if rest_shape.is_const(1) {
         if result_shape.len() == 1 {
             Ok(Layout::new(result_shape.remove(0), result_stride.remove(0)))
@@ -301,8 +303,17 @@ fn compose_modes<'a>(
         }
     } else {
         result_shape.push(I(rest_shape));
-        result_stride.push(arith_mul(&I(rest_stride), last_stride)?);
+        result_stride.push(scaled_lstride(rest_stride, r - 1)?);
         Ok(Layout::new(T(result_shape), T(result_stride)))
+    }
+}
+
+/// `r * d` for a flat mode's stride `d`, as `arith_mul` multiplies a leaf.
+#[inline]
+fn mul_stride(r: Int, d: &Stride) -> R<IntTuple> {
+    match d {
+        Stride::I(x) => Ok(I(r.mul(*x)?)),
+        b => arith_mul(&I(r), &b.tuple()),
     }
 }
 

@@ -8,7 +8,7 @@ use super::composition::{
 };
 use super::digits;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
-use super::util::{size_of, Ints, Modes};
+use super::util::{size_of, stride_int, Ints, Modes, Stride};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -23,7 +23,7 @@ fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
     coalesce_into(l, &mut modes)?;
     for (s, d) in &modes {
         p.shape.push(*s);
-        p.stride.push(leaf_int(d, what)?);
+        p.stride.push(stride_int(d, what)?);
     }
     p.pre.push(st(1));
     for s in &p.shape {
@@ -48,7 +48,7 @@ fn tup(v: Vec<Int>) -> IntTuple {
 
 /// `coalesce(rshape:rstride)` of two flat lists of integers (what the inverses end with).
 fn coalesce_flat(rshape: &[Int], rstride: &[Int]) -> R<Layout> {
-    let modes: Modes = rshape.iter().zip(rstride).map(|(s, d)| (*s, I(*d))).collect();
+    let modes: Modes = rshape.iter().zip(rstride).map(|(s, d)| (*s, Stride::I(*d))).collect();
     coalesce_modes(&modes)
 }
 
@@ -136,15 +136,8 @@ fn identity_steps<O: Off>(m: &[(O, O)]) -> Option<smallvec::SmallVec<[(O, O, O);
 /// the mixed radix `(s_a, s_b, ...)` as digits `c_a, c_b, ...`, to `sum c_m p_m`; that is L's
 /// domain index of the coordinate with `c_m` in mode m and 0 elsewhere (each `c_m < s_m`), so
 /// it is below `size(L)`, and L maps it to `sum c_m d_m = c_a + c_b s_a + ... = i`.
-/// (The property test `right_inverse_law` checks the result against a plain evaluator.)
+/// (The property test `exact_inverses_need_no_check` holds this to a plain evaluator.)
 pub fn right_inverse_is_exact(l: &Layout) -> bool {
-    fn shapes(t: &IntTuple) -> bool {
-        match t {
-            I(s) => s.s && s.v >= 1,
-            T(v) => v.iter().all(shapes),
-            _ => false,
-        }
-    }
     fn strides(t: &IntTuple) -> bool {
         match t {
             I(d) => d.s,
@@ -152,7 +145,38 @@ pub fn right_inverse_is_exact(l: &Layout) -> bool {
             _ => false,
         }
     }
-    shapes(&l.shape) && strides(&l.stride)
+    static_positive_shape(&l.shape) && strides(&l.stride)
+}
+
+/// True when [`check_left_inverse`] cannot warn about `left_inverse(L)`: every shape of L is a
+/// static integer `>= 1` and every stride a static integer `>= 0`. The check warns only where L
+/// is injective and the law fails, and for such an L the law holds: coalescing keeps L's
+/// function; a mode of stride 0 and shape `>= 2` makes L not injective; `left_inverse` takes the
+/// other modes by increasing stride `d_a < d_b < ...`, each divisible by the one before (it
+/// refuses otherwise), and an injective L then has `d_b >= s_a d_a` (were `d_b = q d_a` with
+/// `q < s_a`, coordinate `q` of mode a and 1 of mode b would meet), so `sum c_k d_k`, read in
+/// the mixed radix `(d_a, d_b / d_a, ..., s_last)` of R's shape, has the digits `0, c_a, c_b,
+/// ...`, which R's strides `(0, p_a, p_b, ...)` (the modes' positions in L's domain) send back
+/// to `sum c_k p_k`, L's domain index of the coordinate. (The property test
+/// `exact_inverses_need_no_check` holds both of these claims to a plain evaluator.)
+pub fn left_inverse_is_exact(l: &Layout) -> bool {
+    fn strides(t: &IntTuple) -> bool {
+        match t {
+            I(d) => d.s && d.v >= 0,
+            T(v) => v.iter().all(strides),
+            _ => false,
+        }
+    }
+    static_positive_shape(&l.shape) && strides(&l.stride)
+}
+
+/// Every leaf of `t` a static integer `>= 1`.
+fn static_positive_shape(t: &IntTuple) -> bool {
+    match t {
+        I(s) => s.s && s.v >= 1,
+        T(v) => v.iter().all(static_positive_shape),
+        _ => false,
+    }
 }
 
 /// Record a warning when `right_inverse(L) = ri` does not satisfy `L(ri(i)) == i` (CuTe's

@@ -6,6 +6,7 @@
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
+use crate::eval::int_tuple::Scaled;
 use crate::eval::layout::Layout;
 
 /// CuTe's scalar `ceil_div(a, b) = (a + b - _1) / b`, static only if both are.
@@ -24,6 +25,15 @@ pub fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
     match t {
         I(i) => Ok(*i),
         _ => Err(not_int(t, what)),
+    }
+}
+
+/// The integer stride of a flat mode, or [`leaf_int`]'s error for a ScaledBasis stride.
+#[inline]
+pub fn stride_int(d: &Stride, what: &str) -> R<Int> {
+    match d {
+        Stride::I(x) => Ok(*x),
+        b => Err(not_int(&b.tuple(), what)),
     }
 }
 
@@ -59,9 +69,9 @@ pub fn flat_modes_into(l: &Layout, what: &str, out: &mut Modes) -> R<()> {
         ));
     }
     for (a, b) in s.iter().zip(d) {
-        match b {
-            I(_) | Basis(..) => out.push((leaf_int(a, what)?, b.clone())),
-            other => return Err(EvalError::type_err(format!("{what}: bad stride {other}"))),
+        match Stride::of(b) {
+            Some(x) => out.push((leaf_int(a, what)?, x)),
+            None => return Err(EvalError::type_err(format!("{what}: bad stride {b}"))),
         }
     }
     Ok(())
@@ -106,13 +116,12 @@ pub fn congruent_modes(l: &Layout) -> Option<Modes> {
 #[inline]
 pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
     let walked = same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
-        // (an integer stride copied as it is: no call to `clone`)
         I(x) => {
-            out.push((a, I(*x)));
+            out.push((a, Stride::I(*x)));
             Some(())
         }
-        Basis(..) => {
-            out.push((a, d.clone()));
+        Basis(b) => {
+            out.push((a, Stride::Basis(b.clone())));
             Some(())
         }
         _ => None,
@@ -124,10 +133,51 @@ pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
     true
 }
 
+/// The stride of a flat mode: an integer (nearly always) or a ScaledBasis element (identity
+/// layouts). A leaf, not a tree: 16 bytes, and lists of modes drop without walking trees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stride {
+    I(Int),
+    Basis(Box<Scaled>),
+}
+
+impl Stride {
+    /// The stride at a leaf of a layout's stride (`None` for `_` or a tuple).
+    #[inline]
+    pub fn of(t: &IntTuple) -> Option<Stride> {
+        match t {
+            I(x) => Some(Stride::I(*x)),
+            Basis(b) => Some(Stride::Basis(b.clone())),
+            _ => None,
+        }
+    }
+
+    /// The stride as a leaf of a tuple.
+    #[inline]
+    pub fn tuple(&self) -> IntTuple {
+        match self {
+            Stride::I(x) => I(*x),
+            Stride::Basis(b) => Basis(b.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for Stride {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stride::I(x) => x.fmt(f),
+            b => b.tuple().fmt(f),
+        }
+    }
+}
+
+/// A flat mode: its shape and stride.
+pub type Mode = (Int, Stride);
+
 /// A layout's flat `(shape, stride)` modes, inline up to 3 (no allocation for most layouts;
 /// a larger inline buffer costs more in copies than it saves: 4 took 1-4% more instructions
 /// in every operation, 2 up to 6% more in complement and left_inverse).
-pub type Modes = smallvec::SmallVec<[(Int, IntTuple); 3]>;
+pub type Modes = smallvec::SmallVec<[Mode; 3]>;
 
 /// A layout's integers (shapes or strides of its flat modes), inline up to 8.
 pub type Ints = smallvec::SmallVec<[Int; 8]>;
@@ -145,14 +195,14 @@ pub(crate) fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Leaves<'a>) {
 
 /// Build a layout from flat modes: a single mode is a plain `s:d`, more are a flat tuple (this
 /// is how `bw_coalesce` ends).
-pub fn from_modes(v: &[(Int, IntTuple)]) -> Layout {
+pub fn from_modes(v: &[Mode]) -> Layout {
     if let [(s, d)] = v {
-        Layout::new(I(*s), d.clone())
+        Layout::new(I(*s), d.tuple())
     } else {
         let (mut s, mut d) = (Vec::with_capacity(v.len()), Vec::with_capacity(v.len()));
         for (a, b) in v {
             s.push(I(*a));
-            d.push(b.clone());
+            d.push(b.tuple());
         }
         Layout::new(T(s), T(d))
     }

@@ -193,7 +193,7 @@ pub fn filter_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::util::
     let mut modes = Modes::new();
     if congruent_into(l, &mut modes) {
         for (s, d) in modes.iter_mut() {
-            if matches!(d, I(z) if z.is_const(0)) {
+            if matches!(d, crate::eval::ops::algebra::util::Stride::I(z) if z.is_const(0)) {
                 *s = st(1);
             }
         }

@@ -69,7 +69,10 @@ pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
         if matches!(first, b"run" | b"emit" | b"explain") {
             return None;
         }
-        StmtKind::Expr(p.expr()?.0)
+        match p.call_alone() {
+            Some(e) => StmtKind::Expr(e),
+            None => StmtKind::Expr(p.expr()?.0),
+        }
     };
     let end = p.i;
     p.ws();
@@ -171,6 +174,45 @@ impl<'a> P<'a> {
         self.last_ident = (start, n);
         self.i += n;
         Some(Span::new(start, self.i))
+    }
+
+    /// A statement that is one call `name(...)` (no template arguments) and the blanks after
+    /// it up to the statement's end: the node `expr` builds for it, read without the descent
+    /// through every level of the grammar (most statements of a script are one call). `None`,
+    /// with `i` where it was, for anything else.
+    fn call_alone(&mut self) -> Option<Expr> {
+        let start = self.i;
+        let r = self.call_alone_at(start);
+        if r.is_none() {
+            self.i = start;
+        }
+        r
+    }
+
+    fn call_alone_at(&mut self, start: usize) -> Option<Expr> {
+        let c = self.peek();
+        // (what `operand` reads some other way: literals, strings, brackets, `smem_ptr[`, `M_0|(`)
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        let name_span = self.ident()?;
+        if self.peek() != b'(' {
+            return None;
+        }
+        let name = &self.src[name_span.start..name_span.end];
+        if name == "Sw" || name == "Swizzle" {
+            return None;
+        }
+        let mut call = Box::new(Call { name: name.into(), name_span, targs: Vec::new(), args: Args::new() });
+        let (ha, aspan) = self.list_into(b'(', b')', &mut call.args)?;
+        // (as `part` leaves it: after the blanks; nothing may follow but the statement's end)
+        self.ws();
+        if self.i != self.s.len() {
+            return None;
+        }
+        let (e, _) = node(ExprKind::Call(call), name_span.join(aspan), ha + 1)?;
+        debug_assert_eq!(e.span.start, start);
+        Some(e)
     }
 
     /// `o` as the composition operator.

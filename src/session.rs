@@ -168,12 +168,23 @@ impl Session {
     /// thread with a large stack, their output collected and then written in order.
     pub fn run(&mut self, source: &str, origin: &str, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
         self.interp.repl = self.opts.repl;
+        // Most inputs are read a line at a time on this thread; one that turns out to nest
+        // deeply is undone and read again below, as a whole.
+        if !self.interp.has_deep_values() {
+            let stmts = match parser::statements_lazy(source, SHALLOW_INPUT) {
+                Ok(s) => s,
+                Err(pe) => return self.parse_failed(&pe, source, origin, out, err),
+            };
+            if let Some(outcome) = self.run_here(stmts, source, origin, out, err) {
+                return outcome;
+            }
+        }
         let stmts = match parser::statements(source) {
             Ok(s) => s,
             Err(pe) => return self.parse_failed(&pe, source, origin, out, err),
         };
         if stmts.nesting() <= SHALLOW_INPUT && !self.interp.has_deep_values() {
-            return self.run_here(stmts, source, origin, out, err);
+            return self.run_here(stmts, source, origin, out, err).unwrap_or(Outcome::ParseError);
         }
         let mut stmts = Some(stmts);
         let mut log = Log::default();
@@ -185,7 +196,7 @@ impl Session {
                     let mut log = Log::default();
                     let (mut o, mut e) = (log.writer(false), log.writer(true));
                     let r = match stmts.take() {
-                        Some(st) => self.run_here(st, source, origin, &mut o, &mut e),
+                        Some(st) => self.run_here(st, source, origin, &mut o, &mut e).unwrap_or(Outcome::ParseError),
                         None => Outcome::ParseError,
                     };
                     drop((o, e));
@@ -210,7 +221,7 @@ impl Session {
             // No thread could be started: try on this one (the parser has its own big-stack
             // thread for deep brackets).
             None => match parser::statements(source) {
-                Ok(st) => self.run_here(st, source, origin, out, err),
+                Ok(st) => self.run_here(st, source, origin, out, err).unwrap_or(Outcome::ParseError),
                 Err(pe) => self.parse_failed(&pe, source, origin, out, err),
             },
         }
@@ -238,6 +249,8 @@ impl Session {
     /// can undo the statements, so that an input that does not parse runs nothing (its parse
     /// error is all it prints), as when it was parsed whole before running. Running a gemm or
     /// writing a file cannot be undone: before either, the rest of the input is parsed first.
+    /// `None`: statements read lazily turned out to nest deeper than this thread may run
+    /// (`Statements::restart`); what ran is undone and nothing was written.
     fn run_here(
         &mut self,
         mut stmts: parser::Statements,
@@ -245,7 +258,7 @@ impl Session {
         origin: &str,
         out: &mut dyn Write,
         err: &mut dyn Write,
-    ) -> Outcome {
+    ) -> Option<Outcome> {
         let stats_before = self.stats;
         self.interp.begin_trial();
         let mut sink = Sink { out, err, held: Some(Vec::new()) };
@@ -255,7 +268,16 @@ impl Session {
                 self.interp.rollback();
                 self.stats = stats_before;
                 sink.held = None;
-                return self.parse_failed(&$pe, source, origin, &mut *sink.out, &mut *sink.err);
+                return Some(self.parse_failed(&$pe, source, origin, &mut *sink.out, &mut *sink.err));
+            }};
+        }
+        // The input must be read again from its start, as a whole (nothing was released).
+        macro_rules! restart {
+            () => {{
+                self.interp.rollback();
+                self.stats = stats_before;
+                sink.held = None;
+                return None;
             }};
         }
         // Before what cannot be undone: the rest must parse.
@@ -264,6 +286,9 @@ impl Session {
                 if sink.held.is_some() {
                     if let Err(pe) = stmts.check_rest() {
                         parse_failed!(pe);
+                    }
+                    if stmts.restart() {
+                        restart!();
                     }
                     self.interp.commit();
                     sink.release();
@@ -281,6 +306,7 @@ impl Session {
         let mut value_text: Vec<u8> = Vec::with_capacity(64);
         loop {
             let stmt = match stmts.next_stmt() {
+                None if stmts.restart() => restart!(),
                 None => break,
                 Some(Ok(s)) => s,
                 Some(Err(pe)) => parse_failed!(pe),
@@ -455,7 +481,7 @@ impl Session {
             // (without the blank lines before it: `:save` writes the statements)
             self.accepted.push(source.trim_start_matches('\n').to_string());
         }
-        outcome
+        Some(outcome)
     }
 
     fn failure_diagnostic(&self, f: &Failure, source: &str) -> Diagnostic {

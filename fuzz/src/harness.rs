@@ -30,6 +30,10 @@ pub fn session_bytes(data: &[u8]) {
     if let Err(e) = cute::parser::fast_path_agrees(&text) {
         panic!("the parser's fast path and pest disagree: {e}");
     }
+    // reading a line at a time gives what reading with the pre-pass gives
+    if let Err(e) = cute::parser::lazy_agrees(&text, usize::from(first >> 4)) {
+        panic!("lazy reading and the pre-pass disagree: {e}");
+    }
     let mut s = Session::new(options(first));
     run(&mut s, &text);
     // the REPL's help path sees the same words

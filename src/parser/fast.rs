@@ -38,7 +38,19 @@ pub(super) fn stmt(chunk: &str) -> Option<Stmt> {
 /// (nothing before `start` is looked at: the same as [`stmt`] on `&text[start..]` with its spans
 /// moved by `start`).
 pub(super) fn stmt_at(text: &str, start: usize) -> Option<Stmt> {
-    let mut p = P { s: text.as_bytes(), src: text, i: start, last_ident: (usize::MAX, 0) };
+    stmt_limited(text, start, usize::MAX)
+}
+
+/// [`stmt_at`] on text the pre-pass has not seen (see `parser::statements_lazy`): `None` also
+/// for brackets nested deeper than `depth` and for any operator, `o` or `f(..)(..)`, which the
+/// pre-pass limits (nesting, operator chains) before the parser runs. Where it gives a
+/// statement, the pre-pass would have left the text as it is and cut the statement there.
+pub(super) fn stmt_guarded(text: &str, start: usize, depth: usize) -> Option<Stmt> {
+    stmt_limited(text, start, depth)
+}
+
+fn stmt_limited(text: &str, start: usize, limit: usize) -> Option<Stmt> {
+    let mut p = P { s: text.as_bytes(), src: text, i: start, last_ident: (usize::MAX, 0), depth: 0, limit };
     p.ws();
     let start = p.i;
     let kind = if p.keyword(b"assert") {
@@ -111,9 +123,34 @@ struct P<'a> {
     /// The last name read: its start and length (a statement's first name is read twice, as a
     /// binding's name and then as the expression's).
     last_ident: (usize, usize),
+    /// Brackets open now, and how many may be (`usize::MAX`: no limit, and operators allowed:
+    /// the pre-pass has bounded both).
+    depth: usize,
+    limit: usize,
 }
 
 impl<'a> P<'a> {
+    /// Parsing text the pre-pass has not seen: no operators, brackets at most `limit` deep.
+    fn guarded(&self) -> bool {
+        self.limit != usize::MAX
+    }
+
+    /// One bracket level more (`None` past the limit); [`P::leave`] ends it.
+    #[inline]
+    fn enter(&mut self) -> Option<()> {
+        if self.depth == self.limit {
+            return None;
+        }
+        self.depth += 1;
+        Some(())
+    }
+
+    #[inline]
+    fn leave<T>(&mut self, r: Option<T>) -> Option<T> {
+        self.depth -= 1;
+        r
+    }
+
     fn peek(&self) -> u8 {
         self.s.get(self.i).copied().unwrap_or(0)
     }
@@ -226,6 +263,9 @@ impl<'a> P<'a> {
         if !self.at_o() {
             return Some(first);
         }
+        if self.guarded() {
+            return None;
+        }
         let mut parts = vec![first];
         while self.at_o() {
             self.i += 1; // `o`
@@ -263,6 +303,9 @@ impl<'a> P<'a> {
     fn side(&mut self) -> Option<H> {
         let mut toks: Vec<Tok> = Vec::new();
         loop {
+            if self.guarded() && self.peek() == b'~' {
+                return None;
+            }
             while self.peek() == b'~' {
                 toks.push(Tok::Not(Span::new(self.i, self.i + 1)));
                 self.i += 1;
@@ -289,6 +332,9 @@ impl<'a> P<'a> {
                     break;
                 }
             };
+            if self.guarded() {
+                return None;
+            }
             toks.push(Tok::Operand(h));
             self.i += 1;
             self.ws();
@@ -337,6 +383,9 @@ impl<'a> P<'a> {
             }
         };
         while self.peek() == b'(' {
+            if self.guarded() {
+                return None;
+            }
             let (args, ha, aspan) = self.list(b'(', b')')?;
             let s = acc.0.span.join(aspan);
             let h = acc.1.max(ha) + 1;
@@ -397,6 +446,12 @@ impl<'a> P<'a> {
 
     /// `(...)`: a tuple, or the grouping of one expression that is not an integer, a tuple or `_`.
     fn paren(&mut self) -> Option<H> {
+        self.enter()?;
+        let r = self.paren_in();
+        self.leave(r)
+    }
+
+    fn paren_in(&mut self) -> Option<H> {
         let start = self.i;
         let (mut leaves, mut levels) = (0, 0);
         if let Some((t, h)) = self.lit_tuple(&mut leaves, &mut levels) {
@@ -479,6 +534,12 @@ impl<'a> P<'a> {
     /// to `leaves` and folded into `levels`. `None` (with `i` anywhere) on anything else: the
     /// general path then reads it.
     fn lit_tuple(&mut self, leaves: &mut usize, levels: &mut usize) -> Option<(IntTuple, usize)> {
+        self.enter()?;
+        let r = self.lit_tuple_in(leaves, levels);
+        self.leave(r)
+    }
+
+    fn lit_tuple_in(&mut self, leaves: &mut usize, levels: &mut usize) -> Option<(IntTuple, usize)> {
         self.i += 1; // `(`
         self.ws();
         let (mut h, mut inner) = (0, 0);
@@ -606,6 +667,12 @@ impl<'a> P<'a> {
     /// [`P::list`], the expressions pushed onto `items` (a call's own list, in its box: the list
     /// is not moved afterwards).
     fn list_into(&mut self, open: u8, close: u8, items: &mut Args) -> Option<(usize, Span)> {
+        self.enter()?;
+        let r = self.list_into_in(open, close, items);
+        self.leave(r)
+    }
+
+    fn list_into_in(&mut self, open: u8, close: u8, items: &mut Args) -> Option<(usize, Span)> {
         let start = self.i;
         if self.peek() != open {
             return None;

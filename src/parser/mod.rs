@@ -94,6 +94,16 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
 
 /// The size limit and the pre-pass: the pre-scanned input, or the error they found.
 fn prescan_checked(src: &str) -> Result<prescan::Scan, ParseError> {
+    size_checked(src)?;
+    let mut scan = prescan::scan(src);
+    match scan.error.take() {
+        Some(e) => Err(e),
+        None => Ok(scan),
+    }
+}
+
+/// The size limit.
+fn size_checked(src: &str) -> Result<(), ParseError> {
     if src.len() > MAX_SOURCE_BYTES {
         let mut at = MAX_SOURCE_BYTES;
         while !src.is_char_boundary(at) {
@@ -107,11 +117,7 @@ fn prescan_checked(src: &str) -> Result<prescan::Scan, ParseError> {
             Span::new(at, at + 1),
         ));
     }
-    let mut scan = prescan::scan(src);
-    match scan.error.take() {
-        Some(e) => Err(e),
-        None => Ok(scan),
-    }
+    Ok(())
 }
 
 /// [`parse_clean`] on a thread with a large stack (deeply nested input).
@@ -151,6 +157,13 @@ pub struct Statements {
     nesting: usize,
     /// The rest of the input is known to parse.
     checked: bool,
+    /// Read lazily (see [`statements_lazy`]): the offset of the first line not yet taken, and
+    /// the nesting above which the caller wants the input from the start instead.
+    lazy: Option<(usize, usize)>,
+    /// The pre-pass, run at the first line not read lazily, found the input nested deeper than
+    /// the lazy reader's limit: the caller should undo what it ran and start again with
+    /// [`statements`].
+    restart: bool,
 }
 
 /// The input `src` as [`Statements`], or the error of its size limit or the pre-pass (before any
@@ -166,9 +179,44 @@ pub fn statements(src: &str) -> Result<Statements, ParseError> {
             whole: Some(program.stmts.into_iter()),
             nesting,
             checked: true,
+            lazy: None,
+            restart: false,
         });
     }
-    Ok(Statements { text: scan.text, cuts: scan.cuts.into_iter(), whole: None, nesting, checked: false })
+    Ok(Statements {
+        text: scan.text,
+        cuts: scan.cuts.into_iter(),
+        whole: None,
+        nesting,
+        checked: false,
+        lazy: None,
+        restart: false,
+    })
+}
+
+/// The deepest bracket nesting of a line read lazily.
+const LAZY_DEPTH: usize = 8;
+
+/// The input `src` as [`Statements`], read a line at a time without the pre-pass while each line
+/// is blank, a comment, or a statement the fast parser takes with no operator, `o` or
+/// `f(..)(..)` and brackets at most [`LAZY_DEPTH`] deep: on such a line the pre-pass changes
+/// nothing and cuts a statement at its end (most scripts are one call or binding a line, and the
+/// pre-pass over the whole input cost a tenth of such a script's time). At the first other line
+/// the pre-pass runs over the whole input and the rest is read as [`statements`] reads it, so
+/// the statements and the error are the same; if the pre-pass then finds the input nested deeper
+/// than `limit` (or too deep for this thread's stack), no more statements come and
+/// [`Statements::restart`] says so. Only the size limit is checked here.
+pub fn statements_lazy(src: &str, limit: usize) -> Result<Statements, ParseError> {
+    size_checked(src)?;
+    Ok(Statements {
+        text: src.to_string(),
+        cuts: Vec::new().into_iter(),
+        whole: None,
+        nesting: LAZY_DEPTH,
+        checked: false,
+        lazy: Some((0, limit)),
+        restart: false,
+    })
 }
 
 impl Statements {
@@ -177,9 +225,69 @@ impl Statements {
         self.nesting
     }
 
+    /// True when the caller should start again with [`statements`] (see [`statements_lazy`]).
+    pub fn restart(&self) -> bool {
+        self.restart
+    }
+
+    /// The next line's statement while reading lazily; `None` at the end of the input or at a
+    /// line not read lazily (`lazy` then holds where it starts).
+    fn next_lazy(&mut self) -> Option<Stmt> {
+        let (mut pos, limit) = self.lazy?;
+        let b = self.text.as_bytes();
+        while pos < b.len() {
+            let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |k| pos + k);
+            // blanks, or a comment (which the pre-pass blanks): nothing to run
+            match b[pos..end].iter().find(|&&c| !matches!(c, b' ' | b'\t' | b'\r')) {
+                None | Some(b'#') => {}
+                Some(_) => {
+                    let s = fast::stmt_guarded(&self.text[..end], pos, LAZY_DEPTH)?;
+                    self.lazy = Some(((end + 1).min(b.len()), limit));
+                    return Some(s);
+                }
+            }
+            pos = (end + 1).min(b.len());
+            self.lazy = Some((pos, limit));
+        }
+        None
+    }
+
+    /// Leave lazy reading: the pre-pass over the whole input, and the statements from the first
+    /// line not yet taken. `Err`: the pre-pass's error. Sets `restart` (with nothing left to
+    /// take) when the input nests too deeply to go on here.
+    fn read_rest_eagerly(&mut self) -> Result<(), ParseError> {
+        let Some((pos, limit)) = self.lazy.take() else { return Ok(()) };
+        if pos >= self.text.len() {
+            // every line was taken
+            self.checked = true;
+            return Ok(());
+        }
+        let scan = prescan_checked(&self.text).inspect_err(|_| self.cuts = Vec::new().into_iter())?;
+        self.nesting = scan.max_depth.max(scan.max_chain);
+        if scan.max_depth > DEEP_INPUT || self.nesting > limit {
+            self.restart = true;
+            self.checked = true;
+            self.cuts = Vec::new().into_iter();
+            return Ok(());
+        }
+        // (each line taken was a whole statement: the pre-pass cut it at its new line)
+        let rest: Vec<(usize, usize)> = scan.cuts.into_iter().filter(|&(start, _)| start >= pos).collect();
+        self.text = scan.text;
+        self.cuts = rest.into_iter();
+        Ok(())
+    }
+
     /// The next statement; `None` at the end of the input. An error is the whole input's parse
     /// error (as [`parse`] reports it); nothing follows it.
     pub fn next_stmt(&mut self) -> Option<Result<Stmt, ParseError>> {
+        if self.lazy.is_some() {
+            if let Some(s) = self.next_lazy() {
+                return Some(Ok(s));
+            }
+            if let Err(e) = self.read_rest_eagerly() {
+                return Some(Err(e));
+            }
+        }
         if let Some(w) = &mut self.whole {
             return w.next().map(Ok);
         }
@@ -219,6 +327,7 @@ impl Statements {
     /// Parses the statements not yet taken and keeps none of them: `Err` is the whole input's
     /// parse error (as [`parse`] reports it). They can still be taken afterwards.
     pub fn check_rest(&mut self) -> Result<(), ParseError> {
+        self.read_rest_eagerly()?;
         if self.checked || self.whole.is_some() {
             return Ok(());
         }
@@ -344,6 +453,52 @@ pub fn fast_path_agrees(src: &str) -> Result<(), String> {
             Ok(Ok(s)) => return Err(format!("{chunk:?}: the fast path built {fast:?}, pest {s:?}")),
             Ok(Err(e)) => return Err(format!("{chunk:?}: the fast path took it, the builder says {e:?}")),
             Err(e) => return Err(format!("{chunk:?}: the fast path took it, pest says {e}")),
+        }
+    }
+    Ok(())
+}
+
+/// For the fuzzers and tests: reading `src` lazily ([`statements_lazy`]) gives what
+/// [`statements`] gives: the same statements and the same error, before and after
+/// [`Statements::check_rest`] (taken after `k` statements); or it asks for a restart (the
+/// session then reads the input with [`statements`]). `Err` describes the first difference.
+pub fn lazy_agrees(src: &str, k: usize) -> Result<(), String> {
+    let (mut eager, mut lazy) = match (statements(src), statements_lazy(src, 32)) {
+        (Err(e), Err(l)) if e == l => return Ok(()),
+        (Err(e), Ok(mut l)) => {
+            // the whole input's error, after the lines taken before it
+            let mut last = None;
+            while let Some(r) = l.next_stmt() {
+                last = Some(r);
+            }
+            return match last {
+                _ if l.restart() => Ok(()),
+                Some(Err(x)) if x == e => Ok(()),
+                other => Err(format!("statements: {e:?}, lazily: {other:?}")),
+            };
+        }
+        (Ok(e), Ok(l)) => (e, l),
+        (e, l) => return Err(format!("statements: {:?}, lazily: {:?}", e.err(), l.err())),
+    };
+    for n in 0.. {
+        if n == k {
+            let (a, b) = (eager.check_rest(), lazy.check_rest());
+            if lazy.restart() {
+                return Ok(());
+            }
+            if a != b {
+                return Err(format!("check_rest after {k}: {a:?}, lazily {b:?}"));
+            }
+        }
+        let (a, b) = (eager.next_stmt(), lazy.next_stmt());
+        if lazy.restart() {
+            return Ok(());
+        }
+        if a != b {
+            return Err(format!("statement {n}: {a:?}, lazily {b:?}"));
+        }
+        if a.is_none() || a.is_some_and(|r| r.is_err()) {
+            return Ok(());
         }
     }
     Ok(())

@@ -750,6 +750,89 @@ fn fast_path_agrees_on_fuzz_findings() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Reading lazily gives the statements and errors of reading with the pre-pass: the
+/// repository's scripts and Markdown files as wholes, their statements joined a few at a time
+/// and mutated (characters deleted, inserted, replaced), and inputs made for the lazy reader's
+/// edges (comments, blank lines, `\r`, continuations, brackets over lines, deep nesting after
+/// simple lines, late bracket errors).
+#[test]
+fn lazy_reading_agrees() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["tests", "examples", "docs", "scripts"] {
+        corpus_files(&root.join(d), &mut files);
+    }
+    files.push(root.join("README.md"));
+    let mut inputs: Vec<String> = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else { continue };
+        if f.extension().is_some_and(|e| e == "cute") {
+            inputs.push(text.clone());
+        }
+        lines.extend(text.lines().map(|l| l.strip_prefix("cute> ").unwrap_or(l).to_string()));
+    }
+    let deep = format!("size({}1{})", "(".repeat(40), ")".repeat(40));
+    for edge in [
+        "# c\n\n  \t\nsize(_4)   # c\nsize(_8)\n",
+        "size(_4)\r\nsize(_8)\r\n",
+        "size(_4)\nsize((1,\n 2))\nsize(_8)\n",
+        "size(_4)\nsize(_4) \\\n+ 1\n",
+        "size(_4)\nsize((1,2)\n",
+        "size(_4)\nsize(1,2))\nsize(_8)",
+        "size(_4)\nfoo bar\nsize((1,2)\n",
+        "size(_4); size(_8)\nsize(_2)\n",
+        "A = (2,2):(1,2)\nA o A\nA(1)(0)\n",
+        "size(((((((((_1))))))))))\nsize((((((((_1))))))))\n",
+        "size(\"a#b\")  # c\nsize(_4)\n",
+        "x = 99999999999999999999\nsize(_4)\n",
+        "",
+        "\n\n",
+        "size(_4)",
+    ] {
+        inputs.push(edge.to_string());
+    }
+    inputs.push(format!("size(_4)\n{deep}\nsize(_8)\n"));
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let alphabet: Vec<char> = "()<>,:_-+*/|^&~o =0123456789abcxyzSw\"\\.[]é\t\n#;\r".chars().collect();
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..1 + next(4) {
+            text.push_str(&lines[next(lines.len())]);
+            text.push('\n');
+        }
+        let mut m: Vec<char> = text.chars().collect();
+        for _ in 0..next(3) {
+            let i = next(m.len() + 1);
+            match next(3) {
+                0 if !m.is_empty() => {
+                    m.remove(i.min(m.len() - 1));
+                }
+                1 => m.insert(i, alphabet[next(alphabet.len())]),
+                _ if !m.is_empty() => {
+                    let at = i.min(m.len() - 1);
+                    m[at] = alphabet[next(alphabet.len())];
+                }
+                _ => {}
+            }
+        }
+        inputs.push(m.into_iter().collect());
+    }
+    let mut bad = Vec::new();
+    for (n, src) in inputs.iter().enumerate() {
+        for k in [0, 1, usize::MAX] {
+            if let Err(e) = super::lazy_agrees(src, k) {
+                bad.push(format!("input {n} {src:?} (check_rest after {k}): {e}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad[..bad.len().min(5)].join("\n"));
+}
+
 #[test]
 fn expr_is_small() {
     // The parser moves expressions by value (see `ast`): a literal value and a span at most.

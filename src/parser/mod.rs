@@ -5,7 +5,9 @@
 //! → pest → [`build`] (pairs → [`ast`], integer ranges, the 1-tuple rule, `X o n o REST`).
 //! A statement is first tried by [`fast`], a hand-written parser for statements that parse (the
 //! same AST, spans included); anything it does not take goes through pest, whose errors are the
-//! ones reported.
+//! ones reported. Scripts are read a line at a time without the pre-pass while the fast parser,
+//! guarded, takes each line whole ([`statements_lazy`]); the pre-pass runs at the first line it
+//! does not.
 //! Imports only the algebra's value types (`eval`): literal tuples and layouts are folded into
 //! the values they denote ([`lit`]). Never evaluates anything else.
 pub mod ast;

@@ -748,32 +748,48 @@ impl Interp {
                 };
                 // A literal argument folded by the parser is lent as it is; the others are
                 // evaluated (in order, as the literals' steps of work are counted).
-                let mut owned: SmallVec<[Value; 4]> = SmallVec::new();
-                let mut vals: SmallVec<[&Value; 4]> = SmallVec::new();
-                for a in args {
-                    if let ExprKind::Lit(v) = &a.kind {
-                        crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
-                        // (all literals, the usual call: lent in one pass)
-                        if owned.is_empty() {
-                            vals.push(v);
+                // (all literals, the usual call: lent in one pass, with no list of owned values)
+                let literal = |a: &Expr| matches!(a.kind, ExprKind::Lit(_));
+                let owned: Option<SmallVec<[Value; 4]>> = if args.iter().all(literal) {
+                    None
+                } else {
+                    let mut owned = SmallVec::new();
+                    for a in args {
+                        if literal(a) {
+                            crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                        } else {
+                            owned.push(self.eval_arg(a)?);
                         }
-                    } else {
-                        owned.push(self.eval_arg(a)?);
                     }
-                }
-                if !owned.is_empty() {
-                    let mut rest = owned.iter();
-                    vals = args
-                        .iter()
-                        .filter_map(|a| match &a.kind {
+                    Some(owned)
+                };
+                let mut vals: SmallVec<[&Value; 4]> = SmallVec::new();
+                match &owned {
+                    None => {
+                        for a in args {
+                            if let ExprKind::Lit(v) = &a.kind {
+                                crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                                vals.push(v);
+                            }
+                        }
+                    }
+                    Some(owned) => {
+                        let mut rest = owned.iter();
+                        vals.extend(args.iter().filter_map(|a| match &a.kind {
                             ExprKind::Lit(v) => Some(v),
                             _ => rest.next(),
-                        })
-                        .collect();
+                        }));
+                    }
                 }
                 // (no template arguments, the usual call: no list built)
-                let targs = if targs.is_empty() { Vec::new() } else { self::targs(targs) };
-                builtins::call_slot(slot, &targs, &vals).map_err(|err| {
+                let listed;
+                let targs: &[TArg] = if targs.is_empty() {
+                    &[]
+                } else {
+                    listed = self::targs(targs);
+                    &listed
+                };
+                builtins::call_slot(slot, targs, &vals).map_err(|err| {
                     let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
                     let note = crate::eval::analysis::static_note(name, &targs, &vals, &err).map(String::into_boxed_str);
                     Located { note, ..Located::new(err, span) }

@@ -101,21 +101,7 @@ fn push_int(out: &mut Vec<u8>, i: Int) {
         out.push(b'0' + i.v as u8);
         return;
     }
-    if i.v < 0 {
-        out.push(b'-');
-    }
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut x = i.v.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (x % 10) as u8;
-        x /= 10;
-        if x == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[at..]);
+    out.extend_from_slice(super::int::decimal(i.v, &mut [0; 20]).as_bytes());
 }
 
 /// The text of `t` (as `Display`).

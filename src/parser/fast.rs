@@ -218,8 +218,14 @@ impl<'a> P<'a> {
     /// through every level of the grammar (most statements of a script are one call). `None`,
     /// with `i` where it was, for anything else.
     fn call_alone(&mut self) -> Option<Expr> {
+        self.attempt(Self::call_alone_at)
+    }
+
+    /// `f` from `i` (given as its start); `None` puts `i` back where it was.
+    #[inline(always)]
+    fn attempt<T>(&mut self, f: impl FnOnce(&mut Self, usize) -> Option<T>) -> Option<T> {
         let start = self.i;
-        let r = self.call_alone_at(start);
+        let r = f(self, start);
         if r.is_none() {
             self.i = start;
         }
@@ -479,12 +485,7 @@ impl<'a> P<'a> {
     /// anything else (an operand of an operator or a call, an integer alone, a literal the guard
     /// does not pass).
     fn lit_layout(&mut self) -> Option<H> {
-        let start = self.i;
-        let r = self.lit_layout_at(start);
-        if r.is_none() {
-            self.i = start;
-        }
-        r
+        self.attempt(Self::lit_layout_at)
     }
 
     fn lit_layout_at(&mut self, start: usize) -> Option<H> {

@@ -627,6 +627,22 @@ fn corpus_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// One random edit of `m`: a character deleted, inserted (from `alphabet`) or replaced.
+fn mutate(m: &mut Vec<char>, alphabet: &[char], next: &mut impl FnMut(usize) -> usize) {
+    let i = next(m.len() + 1);
+    match next(3) {
+        0 if !m.is_empty() => {
+            m.remove(i.min(m.len() - 1));
+        }
+        1 => m.insert(i, alphabet[next(alphabet.len())]),
+        _ if !m.is_empty() => {
+            let at = i.min(m.len() - 1);
+            m[at] = alphabet[next(alphabet.len())];
+        }
+        _ => {}
+    }
+}
+
 /// The fast parser takes only statements that pest and the builder accept, and builds the same
 /// statement, spans included: every statement of the repository's scripts and Markdown files,
 /// and random mutations of them (deleted, inserted and replaced characters, cut ends).
@@ -669,18 +685,7 @@ fn fast_path_builds_what_pest_builds() {
         let chars: Vec<char> = s.chars().collect();
         for _ in 0..6 {
             let mut m = chars.clone();
-            let i = next(m.len() + 1);
-            match next(3) {
-                0 if !m.is_empty() => {
-                    m.remove(i.min(m.len() - 1));
-                }
-                1 => m.insert(i, alphabet[next(alphabet.len())]),
-                _ if !m.is_empty() => {
-                    let at = i.min(m.len() - 1);
-                    m[at] = alphabet[next(alphabet.len())];
-                }
-                _ => {}
-            }
+            mutate(&mut m, &alphabet, &mut next);
             all.push(m.into_iter().collect());
         }
         all.push(chars[..next(chars.len() + 1)].iter().collect());
@@ -807,18 +812,7 @@ fn lazy_reading_agrees() {
         }
         let mut m: Vec<char> = text.chars().collect();
         for _ in 0..next(3) {
-            let i = next(m.len() + 1);
-            match next(3) {
-                0 if !m.is_empty() => {
-                    m.remove(i.min(m.len() - 1));
-                }
-                1 => m.insert(i, alphabet[next(alphabet.len())]),
-                _ if !m.is_empty() => {
-                    let at = i.min(m.len() - 1);
-                    m[at] = alphabet[next(alphabet.len())];
-                }
-                _ => {}
-            }
+            mutate(&mut m, &alphabet, &mut next);
         }
         inputs.push(m.into_iter().collect());
     }

@@ -791,7 +791,7 @@ impl Interp {
                 };
                 builtins::call_slot(slot, targs, &vals).map_err(|err| {
                     let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
-                    let note = crate::eval::analysis::static_note(name, &targs, &vals, &err).map(String::into_boxed_str);
+                    let note = crate::eval::analysis::static_note(name, targs, &vals, &err).map(String::into_boxed_str);
                     Located { note, ..Located::new(err, span) }
                 })
             }

@@ -755,10 +755,16 @@ impl Interp {
                 } else {
                     let mut owned = SmallVec::new();
                     for a in args {
-                        if literal(a) {
-                            crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
-                        } else {
-                            owned.push(self.eval_arg(a)?);
+                        match &a.kind {
+                            ExprKind::Lit(_) => {
+                                crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                            }
+                            // (an integer argument, as `eval_arg` makes it: one step, its value)
+                            ExprKind::Int { value, is_static } => {
+                                crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                                owned.push(Value::Tuple(IntTuple::I(Int::new(*value, *is_static))));
+                            }
+                            _ => owned.push(self.eval_arg(a)?),
                         }
                     }
                     Some(owned)

@@ -183,6 +183,7 @@ impl Session {
             Ok(s) => s,
             Err(pe) => return self.parse_failed(&pe, source, origin, out, err),
         };
+        // (statements read as a whole never ask to be read again: `unwrap_or` below is not taken)
         if stmts.nesting() <= SHALLOW_INPUT && !self.interp.has_deep_values() {
             return self.run_here(stmts, source, origin, out, err).unwrap_or(Outcome::ParseError);
         }

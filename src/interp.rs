@@ -750,18 +750,17 @@ impl Interp {
                 // evaluated (in order, as the literals' steps of work are counted).
                 // (all literals, the usual call: lent in one pass, with no list of owned values)
                 let literal = |a: &Expr| matches!(a.kind, ExprKind::Lit(_));
+                let tick = |a: &Expr| crate::eval::budget::tick().map_err(|err| Located::new(err, a.span));
                 let owned: Option<SmallVec<[Value; 4]>> = if args.iter().all(literal) {
                     None
                 } else {
                     let mut owned = SmallVec::new();
                     for a in args {
                         match &a.kind {
-                            ExprKind::Lit(_) => {
-                                crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
-                            }
+                            ExprKind::Lit(_) => tick(a)?,
                             // (an integer argument, as `eval_arg` makes it: one step, its value)
                             ExprKind::Int { value, is_static } => {
-                                crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                                tick(a)?;
                                 owned.push(Value::Tuple(IntTuple::I(Int::new(*value, *is_static))));
                             }
                             _ => owned.push(self.eval_arg(a)?),
@@ -774,7 +773,7 @@ impl Interp {
                     None => {
                         for a in args {
                             if let ExprKind::Lit(v) = &a.kind {
-                                crate::eval::budget::tick().map_err(|err| Located::new(err, a.span))?;
+                                tick(a)?;
                                 vals.push(v);
                             }
                         }
@@ -1174,7 +1173,6 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
     }
 }
 
-/// What [`small_value`] counted: the integers, and the deepest level it reached.
 /// An integer (one leaf, depth 0) or a tuple of integers (its leaves; depth 1, or 0 when
 /// empty), as [`small_tuple`] counts them; `None` for anything else.
 #[inline]
@@ -1188,6 +1186,7 @@ fn flat_ints(t: &IntTuple) -> Option<(usize, usize)> {
     }
 }
 
+/// What [`small_value`] counted: the integers, and the deepest level it reached.
 #[derive(Default)]
 struct Walked {
     n: usize,

@@ -827,6 +827,26 @@ fn lazy_reading_agrees() {
     assert!(bad.is_empty(), "{}", bad[..bad.len().min(5)].join("\n"));
 }
 
+/// Lazy reading does read lazily: simple lines are taken without the pre-pass (the reader is
+/// still lazy after them), the first other line ends it, and deep nesting found then asks for
+/// a restart.
+#[test]
+fn lazy_reading_takes_simple_lines_without_the_pre_pass() {
+    let mut s = super::statements_lazy("# a comment\nsize(_4)\n\nx = (2,2):(1,2)\nA o A\n", 32).unwrap();
+    for _ in 0..2 {
+        assert!(matches!(s.next_stmt(), Some(Ok(_))));
+        assert!(s.lazy.is_some(), "a simple line ended lazy reading");
+    }
+    assert!(matches!(s.next_stmt(), Some(Ok(_))));
+    assert!(s.lazy.is_none(), "`A o A` was read without the pre-pass");
+    assert!(s.next_stmt().is_none() && !s.restart());
+
+    let deep = format!("size(_4)\nsize({}1{})\n", "(".repeat(40), ")".repeat(40));
+    let mut s = super::statements_lazy(&deep, 32).unwrap();
+    assert!(matches!(s.next_stmt(), Some(Ok(_))));
+    assert!(s.next_stmt().is_none() && s.restart(), "deep nesting after a simple line asks for a restart");
+}
+
 #[test]
 fn expr_is_small() {
     // The parser moves expressions by value (see `ast`): a literal value and a span at most.

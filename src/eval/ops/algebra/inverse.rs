@@ -138,14 +138,7 @@ fn identity_steps<O: Off>(m: &[(O, O)]) -> Option<smallvec::SmallVec<[(O, O, O);
 /// it is below `size(L)`, and L maps it to `sum c_m d_m = c_a + c_b s_a + ... = i`.
 /// (The property test `exact_inverses_need_no_check` holds this to a plain evaluator.)
 pub fn right_inverse_is_exact(l: &Layout) -> bool {
-    fn strides(t: &IntTuple) -> bool {
-        match t {
-            I(d) => d.s,
-            T(v) => v.iter().all(strides),
-            _ => false,
-        }
-    }
-    static_positive_shape(&l.shape) && strides(&l.stride)
+    static_leaves(&l.shape, 1) && static_leaves(&l.stride, i64::MIN)
 }
 
 /// True when [`check_left_inverse`] cannot warn about `left_inverse(L)`: every shape of L is a
@@ -160,21 +153,18 @@ pub fn right_inverse_is_exact(l: &Layout) -> bool {
 /// to `sum c_k p_k`, L's domain index of the coordinate. (The property test
 /// `exact_inverses_need_no_check` holds both of these claims to a plain evaluator.)
 pub fn left_inverse_is_exact(l: &Layout) -> bool {
-    fn strides(t: &IntTuple) -> bool {
-        match t {
-            I(d) => d.s && d.v >= 0,
-            T(v) => v.iter().all(strides),
-            _ => false,
-        }
-    }
-    static_positive_shape(&l.shape) && strides(&l.stride)
+    static_leaves(&l.shape, 1) && static_leaves(&l.stride, 0)
 }
 
-/// Every leaf of `t` a static integer `>= 1`.
-fn static_positive_shape(t: &IntTuple) -> bool {
+/// Every leaf of `t` a static integer `>= min`.
+fn static_leaves(t: &IntTuple, min: i64) -> bool {
     match t {
-        I(s) => s.s && s.v >= 1,
-        T(v) => v.iter().all(static_positive_shape),
+        I(x) => x.s && x.v >= min,
+        // (an integer child checked here, without a call: most are)
+        T(v) => v.iter().all(|x| match x {
+            I(i) => i.s && i.v >= min,
+            _ => static_leaves(x, min),
+        }),
         _ => false,
     }
 }

@@ -115,16 +115,9 @@ pub fn congruent_modes(l: &Layout) -> Option<Modes> {
 /// `None`. (Filled in place: a returned list of modes is copied on the way.)
 #[inline]
 pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
-    let walked = same_form_leaves(&l.shape, &l.stride, &mut |a, d| match d {
-        I(x) => {
-            out.push((a, Stride::I(*x)));
-            Some(())
-        }
-        Basis(b) => {
-            out.push((a, Stride::Basis(b.clone())));
-            Some(())
-        }
-        _ => None,
+    let walked = same_form_leaves(&l.shape, &l.stride, &mut |a, d| {
+        out.push((a, Stride::of(d)?));
+        Some(())
     });
     if walked.is_none() || out.is_empty() {
         out.clear();
@@ -158,15 +151,6 @@ impl Stride {
         match self {
             Stride::I(x) => I(*x),
             Stride::Basis(b) => Basis(b.clone()),
-        }
-    }
-}
-
-impl std::fmt::Display for Stride {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Stride::I(x) => x.fmt(f),
-            b => b.tuple().fmt(f),
         }
     }
 }

@@ -327,11 +327,7 @@ impl Interp {
                         Err(Failure::Error(Located::new(a.check_printable().unwrap_err(), e.span)))
                     }
                     v => {
-                        match depth {
-                            Some(d) => self.deep_values |= d > SHALLOW_VALUE,
-                            None => self.note_depth(&v),
-                        }
-                        self.set_last(v);
+                        self.keep_last(v, depth);
                         Ok(Produced::Last)
                     }
                 }
@@ -372,6 +368,66 @@ impl Interp {
             StmtKind::Assert { lhs, rhs } => self.exec_assert(lhs, rhs.as_deref()),
             StmtKind::Gemm(g) => self.exec_gemm(g.emit, &g.m, &g.n, &g.k, &g.args).map_err(Failure::Error),
             StmtKind::Explain(e) => self.exec_explain(e).map_err(Failure::Error),
+        }
+    }
+
+    /// A statement's value becomes the last value (`depth`: how deep it nests, when measured).
+    fn keep_last(&mut self, v: Value, depth: Option<usize>) {
+        match depth {
+            Some(d) => self.deep_values |= d > SHALLOW_VALUE,
+            None => self.note_depth(&v),
+        }
+        self.set_last(v);
+    }
+
+    /// [`Interp::run`] of a statement that is one call of literal arguments only, from its
+    /// argument values (`parser::LiteralCall`) instead of a tree: the same steps of work, value,
+    /// errors and spans. `None`, with nothing changed, where `run` would do more than call a
+    /// built-in and keep a plain value (a name bound to a value or unknown, an iterator, a
+    /// printout, a file or an MMA/copy object): the statement's tree is to be run then.
+    pub fn run_literal_call(
+        &mut self,
+        name: &str,
+        c: &crate::parser::LiteralCall,
+    ) -> Option<Result<Produced, Failure>> {
+        if self.get(name).is_some() || name == printed::ITER_PREFIX {
+            return None;
+        }
+        let slot = self.slot(name)?;
+        let ran = (|| {
+            let tick = |span: Span| crate::eval::budget::tick().map_err(|err| Located::new(err, span));
+            tick(c.call)?;
+            let mut vals: SmallVec<[&Value; 4]> = SmallVec::new();
+            for (v, &span) in c.args.iter().zip(&c.spans) {
+                tick(span)?;
+                vals.push(v);
+            }
+            let v = builtins::call_slot(slot, &[], &vals)
+                .map_err(|err| call_failed(name, &[], &vals, err, |i| c.spans.get(i).copied(), c.call))?;
+            let depth = checked_depth(&v).map_err(|err| Located::new(err, c.call))?;
+            Ok((v, depth))
+        })();
+        Some(match ran {
+            Err(e) => Err(Failure::Error(e)),
+            Ok((Value::Text(_) | Value::File(_) | Value::Atom(_), _)) => return None,
+            Ok((v, depth)) => {
+                self.keep_last(v, depth);
+                Ok(Produced::Last)
+            }
+        })
+    }
+
+    /// The registry's entry of built-in `name` (`None`: no such function).
+    fn slot(&self, name: &str) -> Option<crate::eval::builtins::Slot> {
+        match self.last_fn.get() {
+            Some(s) if s.entry.name == name => Some(s),
+            _ => match builtins::get(name) {
+                Some(s) if !name.starts_with("__") => {
+                    self.last_fn.set(Some(s));
+                    Some(s)
+                }
+                _ => None,
+            },
         }
     }
 
@@ -736,15 +792,8 @@ impl Interp {
                         Located::new(err, span)
                     });
                 }
-                let slot = match self.last_fn.get() {
-                    Some(s) if s.entry.name == name.as_str() => s,
-                    _ => match builtins::get(name) {
-                        Some(s) if !name.starts_with("__") => {
-                            self.last_fn.set(Some(s));
-                            s
-                        }
-                        _ => return Err(self.unknown(name, *name_span, true)),
-                    },
+                let Some(slot) = self.slot(name) else {
+                    return Err(self.unknown(name, *name_span, true));
                 };
                 // A literal argument folded by the parser is lent as it is; the others are
                 // evaluated (in order, as the literals' steps of work are counted).
@@ -794,11 +843,8 @@ impl Interp {
                     listed = self::targs(targs);
                     &listed
                 };
-                builtins::call_slot(slot, targs, &vals).map_err(|err| {
-                    let span = err.arg.and_then(|i| args.get(i)).map_or(e.span, |a| a.span);
-                    let note = crate::eval::analysis::static_note(name, targs, &vals, &err).map(String::into_boxed_str);
-                    Located { note, ..Located::new(err, span) }
-                })
+                builtins::call_slot(slot, targs, &vals)
+                    .map_err(|err| call_failed(name, targs, &vals, err, |i| args.get(i).map(|a| a.span), e.span))
             }
             ExprKind::Apply(a) => {
                 let c = self.eval_arg(&a.callee)?;
@@ -1050,6 +1096,21 @@ pub fn value_depth(v: &Value) -> usize {
 /// [`MAX_VALUE_DEPTH`] levels. Iterative (an explicit stack), stops at the first excess.
 pub fn check_size(v: &Value) -> Result<(), EvalError> {
     checked_depth(v).map(|_| ())
+}
+
+/// A built-in's error as the call's: at the span of the argument it names (`arg_span`), or the
+/// whole call's, with what the static analysis notes of it.
+fn call_failed(
+    name: &str,
+    targs: &[TArg],
+    vals: &[&Value],
+    err: EvalError,
+    arg_span: impl Fn(usize) -> Option<Span>,
+    whole: Span,
+) -> Located {
+    let span = err.arg.and_then(arg_span).unwrap_or(whole);
+    let note = crate::eval::analysis::static_note(name, targs, vals, &err).map(String::into_boxed_str);
+    Located { note, ..Located::new(err, span) }
 }
 
 /// [`check_size`], and how deep `v` nests when that came out of the check for free (`None`:
@@ -1327,6 +1388,86 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
+}
+
+/// For the fuzzers and tests: every statement of `src` that [`crate::parser::Statements::next_literal_call`]
+/// takes is the call [`crate::parser::Statements::next_stmt`] gives there (its name, spans and
+/// argument values), given back it is that statement again, and [`Interp::run_literal_call`]
+/// runs it as [`Interp::run`] runs the tree: the same outcome and last value, or `None` (the
+/// session then runs the tree). The other statements are read and run alike by both sides.
+/// `Err` describes the first difference. Stops at the first statement that fails to parse
+/// and where the values nest deeply (the session runs those on a large stack).
+pub fn literal_calls_agree(src: &str) -> Result<(), String> {
+    use crate::parser::{statements_lazy, LiteralCall};
+    let (Ok(mut a), Ok(mut b)) = (statements_lazy(src, 32), statements_lazy(src, 32)) else { return Ok(()) };
+    let (mut x, mut y) = (Interp::new(), Interp::new());
+    let mut c = LiteralCall::default();
+    for n in 0.. {
+        if x.has_deep_values() || y.has_deep_values() {
+            return Ok(());
+        }
+        crate::eval::budget::start(None);
+        if !a.next_literal_call(&mut c) {
+            let (p, q) = (a.next_stmt(), b.next_stmt());
+            if p != q {
+                return Err(format!("statement {n}: {p:?} beside the literal calls, {q:?} without"));
+            }
+            let Some(Ok(s)) = p else { return Ok(()) };
+            if x.run(&s) != y.run(&s) {
+                return Err(format!("statement {n}: {s:?} ran differently on the two sides"));
+            }
+            continue;
+        }
+        let Some(Ok(tree)) = b.next_stmt() else {
+            return Err(format!("statement {n}: a literal call {c:?} where next_stmt gives none"));
+        };
+        let StmtKind::Expr(Expr { kind: ExprKind::Call(call), span }) = &tree.kind else {
+            return Err(format!("statement {n}: a literal call {c:?} where next_stmt gives {tree:?}"));
+        };
+        let args: Option<Vec<(Value, Span)>> = call
+            .args
+            .iter()
+            .map(|e| match &e.kind {
+                ExprKind::Lit(v) => Some((v.clone(), e.span)),
+                ExprKind::Int { value, is_static } => Some((Value::from(Int::new(*value, *is_static)), e.span)),
+                ExprKind::Under => Some((Value::Tuple(IntTuple::Under), e.span)),
+                _ => None,
+            })
+            .collect();
+        let read: Vec<(Value, Span)> = c.args.iter().cloned().zip(c.spans.iter().copied()).collect();
+        let name = src.get(c.name.start..c.name.end).unwrap_or("");
+        if call.name != name
+            || call.name_span != c.name
+            || !call.targs.is_empty()
+            || *span != c.call
+            || tree.span != c.stmt
+            || args.as_ref() != Some(&read)
+        {
+            return Err(format!("statement {n}: the literal call {c:?} is not the tree {tree:?}"));
+        }
+        match x.run_literal_call(name, &c) {
+            None => {
+                // given back, it is read as the tree, and run so on both sides
+                a.put_back(&c);
+                match a.next_stmt() {
+                    Some(Ok(s)) if s == tree => {}
+                    other => return Err(format!("statement {n}: given back, {c:?} was read as {other:?}")),
+                }
+                crate::eval::budget::start(None);
+                if x.run(&tree) != y.run(&tree) {
+                    return Err(format!("statement {n}: {tree:?} ran differently on the two sides"));
+                }
+            }
+            Some(r) => {
+                crate::eval::budget::start(None);
+                let t = y.run(&tree);
+                if r != t || x.last() != y.last() {
+                    return Err(format!("statement {n}: {name}(..) gave {r:?} from its values, {t:?} as a tree"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

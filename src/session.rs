@@ -305,25 +305,38 @@ impl Session {
         // Comments are read for `--echo` and for the marks only.
         let read_comments = self.opts.echo || marked;
         let mut value_text: Vec<u8> = Vec::with_capacity(64);
+        // A statement that is one call of literal arguments (most lines of a script) is run from
+        // its argument values, with no tree, where nothing is shown of it but its value and
+        // warnings; the few such calls that do more are given back and run as trees.
+        let literal_calls = !read_comments && !self.opts.repl && !self.opts.echo && !self.opts.color_values;
+        let mut call = parser::LiteralCall::default();
+        let mut as_tree = false;
         loop {
-            let stmt = match stmts.next_stmt() {
-                None if stmts.restart() => restart!(),
-                None => break,
-                Some(Ok(s)) => s,
-                Some(Err(pe)) => parse_failed!(pe),
+            let by_values = literal_calls && !std::mem::take(&mut as_tree) && stmts.next_literal_call(&mut call);
+            let owned;
+            let stmt = if by_values {
+                None
+            } else {
+                owned = match stmts.next_stmt() {
+                    None if stmts.restart() => restart!(),
+                    None => break,
+                    Some(Ok(s)) => s,
+                    Some(Err(pe)) => parse_failed!(pe),
+                };
+                Some(&owned)
             };
-            let stmt = &stmt;
+            let span = stmt.map_or(call.stmt, |s| s.span);
             // (the statement's own text: for --echo, the comments and the REPL's hints only)
             let text = if read_comments || self.opts.repl {
-                source.get(stmt.span.start..stmt.span.end).unwrap_or("").trim()
+                source.get(span.start..span.end).unwrap_or("").trim()
             } else {
                 ""
             };
-            let note = if read_comments { trailing_comment(source, stmt.span.end) } else { None };
+            let note = if read_comments { trailing_comment(source, span.end) } else { None };
             if self.opts.echo {
-                echo_gap(&mut sink, source.get(prev_end..stmt.span.start).unwrap_or(""), prev_end == 0);
+                echo_gap(&mut sink, source.get(prev_end..span.start).unwrap_or(""), prev_end == 0);
             }
-            prev_end = stmt.span.end + note.map_or(0, |n| n.len());
+            prev_end = span.end + note.map_or(0, |n| n.len());
             // --echo: `code  =>  value   # comment` (a comment inside the statement's span is
             // moved after the value; `#` appears nowhere else in the language)
             let hash = if read_comments { text.find('#') } else { None };
@@ -334,7 +347,7 @@ impl Session {
             let expects_warning = marked
                 && (comment.contains(EXPECT_WARNING)
                     || note.is_some_and(|n| n.contains(EXPECT_WARNING))
-                    || comment_above(source, stmt.span.start).is_some_and(|c| c.contains(EXPECT_WARNING)));
+                    || comment_above(source, span.start).is_some_and(|c| c.contains(EXPECT_WARNING)));
             let _ = take_warnings();
             crate::render::term::set(crate::render::term::Terminal {
                 colour: self.opts.color_values,
@@ -342,7 +355,18 @@ impl Session {
                 truecolor: self.opts.truecolor,
             });
             crate::eval::budget::start(self.opts.time_limit.0);
-            let executed = self.interp.run(stmt);
+            let executed = match stmt {
+                Some(stmt) => self.interp.run(stmt),
+                None => match self.interp.run_literal_call(&source[call.name.start..call.name.end], &call) {
+                    Some(r) => r,
+                    None => {
+                        crate::eval::budget::start(None);
+                        stmts.put_back(&call);
+                        as_tree = true;
+                        continue;
+                    }
+                },
+            };
             // (the clock stops: REPL hints and help evaluate outside any statement)
             crate::eval::budget::start(None);
             let mut r = match executed {
@@ -420,7 +444,9 @@ impl Session {
                 }
                 Ok(Produced::Text(t)) => {
                     // (explain's text starts with the expression itself)
-                    if self.opts.echo && !matches!(stmt.kind, crate::parser::ast::StmtKind::Explain(_)) {
+                    if self.opts.echo
+                        && !stmt.is_some_and(|s| matches!(s.kind, crate::parser::ast::StmtKind::Explain(_)))
+                    {
                         let _ = writeln!(out, "{code}  =>{comment}");
                     }
                     let mut bytes = std::mem::take(t).into_bytes();
@@ -452,13 +478,13 @@ impl Session {
                         "expected a warning",
                         format!("this statement is marked `# {EXPECT_WARNING}` but gave none"),
                     ),
-                    span: stmt.span,
+                    span,
                     help: Some("remove the mark if the statement no longer warns".into()),
                     note: None,
                 }));
             }
             for w in warnings {
-                let mut d = Diagnostic::warning(w, Some(stmt.span));
+                let mut d = Diagnostic::warning(w, Some(span));
                 if expects_warning {
                     d.severity = crate::diagnostic::Severity::ExpectedWarning;
                 }

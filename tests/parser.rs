@@ -169,3 +169,114 @@ fn counting_tensors_and_mixed_bits_read_back_as_cute_prints_them() {
         "only {tensors} tensors and {mixed} MixedBits offsets in the oracle answers"
     );
 }
+
+/// A statement that is one call of literal arguments is read without a tree and run from its
+/// values (what the session does with most lines of a script): it must be the call the tree
+/// holds and run to the same outcome, or be given back and run as the tree. Every script of the
+/// repository, random calls (errors, warnings, printouts, unknown names, iterators among them)
+/// and random mutations of them.
+#[test]
+fn literal_calls_run_as_their_trees() {
+    fn scripts(dir: &std::path::Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if p.is_dir() && !p.ends_with("target") {
+                scripts(&p, out);
+            } else if p.extension().is_some_and(|x| x == "cute") {
+                out.extend(std::fs::read_to_string(&p).ok());
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut inputs = Vec::new();
+    for d in ["scripts", "examples", "tests", "docs"] {
+        scripts(&root.join(d), &mut inputs);
+    }
+    assert!(inputs.len() >= 10, "the repository's scripts were not found");
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let names = [
+        "coalesce",
+        "complement",
+        "composition",
+        "left_inverse",
+        "right_inverse",
+        "logical_divide",
+        "logical_product",
+        "zipped_divide",
+        "blocked_product",
+        "size",
+        "rank",
+        "shape",
+        "cosize",
+        "flatten",
+        "filter",
+        "get",
+        "select",
+        "make_layout",
+        "ceil_div",
+        "shape_div",
+        "upcast",
+        "with_shape",
+        "print_layout",
+        "print",
+        "crd2idx",
+        "idx2crd",
+        "max_common_vector",
+        "make_identity_layout",
+        "nosuch",
+        "ArithTuple",
+        "run",
+        "explain",
+        "Sw",
+        "is_injective",
+    ];
+    let ints = ["_1", "_2", "_4", "_8", "3", "_0", "_-1", "12", "_16", "99999999999999999999", "_", "x"];
+    for _ in 0..400 {
+        let mut text = String::new();
+        for _ in 0..1 + next(6) {
+            let int = |next: &mut dyn FnMut(usize) -> usize| ints[next(ints.len())].to_string();
+            let tuple = |next: &mut dyn FnMut(usize) -> usize| match next(3) {
+                0 => int(next),
+                _ => format!("({},{})", int(next), int(next)),
+            };
+            let arg = |next: &mut dyn FnMut(usize) -> usize| match next(4) {
+                0 => int(next),
+                1 => tuple(next),
+                _ => format!("{}:{}", tuple(next), tuple(next)),
+            };
+            let args: Vec<String> = (0..next(4)).map(|_| arg(&mut next)).collect();
+            let blank = [" ", "", "\t", "  "];
+            text.push_str(&format!(
+                "{}{}({}){}\n",
+                blank[next(4)],
+                names[next(names.len())],
+                args.join(blank[next(4)]).replace(' ', ", "),
+                blank[next(4)]
+            ));
+            if next(8) == 0 {
+                text.push_str(["# a comment\n", "\n", "x = (2,2):(1,2)\n", "coalesce(x)\n", "A o A\n"][next(5)]);
+            }
+        }
+        inputs.push(text);
+    }
+    let alphabet: Vec<char> = "()<>,:_-+*/|^&~o =0123456789abcxyzSw\"\\.[]#\t\n".chars().collect();
+    for k in 0..1000 {
+        let mut m: Vec<char> = inputs[k % inputs.len()].chars().take(400).collect();
+        for _ in 0..1 + next(3) {
+            if !m.is_empty() {
+                let at = next(m.len());
+                m[at] = alphabet[next(alphabet.len())];
+            }
+        }
+        inputs.push(m.into_iter().collect());
+    }
+    let bad: Vec<String> = inputs
+        .iter()
+        .filter_map(|src| cute::interp::literal_calls_agree(src).err().map(|e| format!("{src:?}: {e}")))
+        .collect();
+    assert!(bad.is_empty(), "{}", bad[..bad.len().min(3)].join("\n"));
+}

@@ -34,6 +34,10 @@ pub fn session_bytes(data: &[u8]) {
     if let Err(e) = cute::parser::lazy_agrees(&text, usize::from(first >> 4)) {
         panic!("lazy reading and the pre-pass disagree: {e}");
     }
+    // a call of literal arguments read and run from its values is its tree run
+    if let Err(e) = cute::interp::literal_calls_agree(&text) {
+        panic!("a literal call run from its values and its tree disagree: {e}");
+    }
     let mut s = Session::new(options(first));
     run(&mut s, &text);
     // the REPL's help path sees the same words

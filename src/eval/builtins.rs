@@ -311,6 +311,7 @@ pub fn owned(args: &[&Value]) -> Vec<Value> {
 }
 
 /// Call the function of `slot`: the template-argument rule, the entry's arity, then its function.
+#[inline(never)] // (the engine's entry: `scripts/instructions.sh` counts inside it)
 pub fn call_slot(slot: Slot, targs: &[TArg], args: &[&Value]) -> R<Value> {
     let b = slot.entry;
     if !targs.is_empty() && !slot.targs {

@@ -105,6 +105,42 @@ fn stmt_limited(text: &str, start: usize, limit: usize) -> Option<Stmt> {
     Some(Stmt { kind, span: Span::new(start, end) })
 }
 
+/// What [`stmt_guarded`] gives for a statement that is one call `f(...)` whose arguments are
+/// all literals (integers, `_`, tuple and layout literals), read without a tree: the argument
+/// values and spans pushed onto `c` (empty). `None` (with `c` holding anything) where
+/// [`stmt_guarded`] gives another statement or none. (Most lines of a script are such calls;
+/// the session runs them from the values, with no tree built, moved and dropped.)
+pub(super) fn literal_call(text: &str, start: usize, depth: usize, c: &mut super::LiteralCall) -> Option<()> {
+    let mut p = P { s: text.as_bytes(), src: text, i: start, last_ident: (usize::MAX, 0), depth: 0, limit: depth };
+    p.ws();
+    let start = p.i;
+    // (as `call_alone` reads it, and not what `stmt_limited` leaves to pest: `run`, `emit`,
+    // `explain`; `assert` and `o` are not names)
+    if !p.peek().is_ascii_alphabetic() {
+        return None;
+    }
+    let name_span = p.ident()?;
+    if p.peek() != b'(' {
+        return None;
+    }
+    if matches!(&p.s[name_span.start..name_span.end], b"Sw" | b"Swizzle" | b"run" | b"emit" | b"explain") {
+        return None;
+    }
+    p.enter()?;
+    let r = p.literal_args(c);
+    let height = p.leave(r)?;
+    let call_end = p.i;
+    p.ws();
+    if p.i != p.s.len() || height + 1 > MAX_EXPR_DEPTH {
+        return None;
+    }
+    c.name = name_span;
+    c.call = Span::new(start, call_end);
+    // (`stmt_limited`'s statement ends after the blanks `call_alone` read)
+    c.stmt = Span::new(start, p.i);
+    Some(())
+}
+
 /// The rightmost operand of `e` is an operator chain (`a * b`, `~a`).
 fn ends_in_operator(e: &Expr) -> bool {
     match &e.kind {
@@ -723,6 +759,64 @@ impl<'a> P<'a> {
             }
         }
         self.expr()
+    }
+
+    /// A call's `(args)` at `i` for [`literal_call`], each argument a literal as [`P::item`]
+    /// takes it: the values and spans pushed onto `c`, the greatest height.
+    fn literal_args(&mut self, c: &mut super::LiteralCall) -> Option<usize> {
+        self.i += 1; // `(`
+        self.ws();
+        let mut h = 0;
+        if self.peek() != b')' {
+            loop {
+                let start = self.i;
+                let (v, he) = self.literal_item()?;
+                h = h.max(he);
+                c.args.push(v);
+                c.spans.push(Span::new(start, self.i));
+                if !self.next_item() {
+                    break;
+                }
+            }
+        }
+        if self.peek() != b')' {
+            return None;
+        }
+        self.i += 1;
+        Some(h)
+    }
+
+    /// What [`P::item`] takes directly from `i` (an integer, `_`, a literal tuple or layout,
+    /// before `,` or `)`) as the value the interpreter makes of it, with its height, `i` at the
+    /// end of its span; `None` for anything else.
+    fn literal_item(&mut self) -> Option<(Value, usize)> {
+        let c = self.peek();
+        if !starts_literal(c) {
+            return None;
+        }
+        let save = self.i;
+        if c != b'(' {
+            if let Some(t) = self.int_leaf() {
+                let end = self.i;
+                self.ws();
+                if self.peek() == b',' || self.peek() == b')' {
+                    self.i = end;
+                    return Some((Value::Tuple(t), 1));
+                }
+            }
+            self.i = save;
+        }
+        let (e, h) = self.lit_layout()?;
+        if self.peek() != b',' && self.peek() != b')' {
+            return None;
+        }
+        match e.kind {
+            ExprKind::Lit(v) => {
+                self.i = e.span.end;
+                Some((v, h))
+            }
+            _ => None,
+        }
     }
 
     /// `<targ, ...>` right after a name: integers and names.

@@ -221,6 +221,30 @@ pub fn statements_lazy(src: &str, limit: usize) -> Result<Statements, ParseError
     })
 }
 
+/// A statement that is one call of literal arguments only, as [`Statements::next_literal_call`]
+/// reads it: no tree, the argument values themselves. Spans are in the input.
+#[derive(Debug, Default)]
+pub struct LiteralCall {
+    /// The function's name.
+    pub name: Span,
+    /// The call `f(...)`: the span of the tree's call node.
+    pub call: Span,
+    /// The statement (the call and the blanks after it).
+    pub stmt: Span,
+    /// The arguments' values, and their spans (the tree's argument nodes).
+    pub args: smallvec::SmallVec<[crate::eval::value::Value; 4]>,
+    pub spans: smallvec::SmallVec<[Span; 4]>,
+    /// Where its line starts (for [`Statements::put_back`]).
+    line: usize,
+}
+
+impl LiteralCall {
+    fn clear(&mut self) {
+        self.args.clear();
+        self.spans.clear();
+    }
+}
+
 impl Statements {
     /// How deeply the input nests (as [`nesting`] says).
     pub fn nesting(&self) -> usize {
@@ -252,6 +276,43 @@ impl Statements {
             self.lazy = Some((pos, limit));
         }
         None
+    }
+
+    /// While reading lazily, the next line's statement when it is one call of literal arguments
+    /// only (what [`Statements::next_stmt`] would give as `f(lit, ...)`), read into `c`; false,
+    /// with only blank and comment lines taken, at any other line or at the end. The statement
+    /// can be given back ([`Statements::put_back`]) and taken as a tree instead.
+    pub fn next_literal_call(&mut self, c: &mut LiteralCall) -> bool {
+        c.clear();
+        let Some((mut pos, limit)) = self.lazy else { return false };
+        let b = self.text.as_bytes();
+        while pos < b.len() {
+            let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |k| pos + k);
+            // (as `next_lazy` skips blanks and comments)
+            match b[pos..end].iter().find(|&&c| !matches!(c, b' ' | b'\t' | b'\r')) {
+                None | Some(b'#') => {}
+                Some(_) => {
+                    if fast::literal_call(&self.text[..end], pos, LAZY_DEPTH, c).is_none() {
+                        c.clear();
+                        return false;
+                    }
+                    c.line = pos;
+                    self.lazy = Some(((end + 1).min(b.len()), limit));
+                    return true;
+                }
+            }
+            pos = (end + 1).min(b.len());
+            self.lazy = Some((pos, limit));
+        }
+        false
+    }
+
+    /// Give back the statement [`Statements::next_literal_call`] took: the next statement is it
+    /// again.
+    pub fn put_back(&mut self, c: &LiteralCall) {
+        if let Some((_, limit)) = self.lazy {
+            self.lazy = Some((c.line, limit));
+        }
     }
 
     /// Leave lazy reading: the pre-pass over the whole input, and the statements from the first

@@ -254,7 +254,7 @@ impl Session {
     /// (`Statements::restart`); what ran is undone and nothing was written.
     fn run_here(
         &mut self,
-        mut stmts: parser::Statements,
+        mut stmts: parser::Statements<'_>,
         source: &str,
         origin: &str,
         out: &mut dyn Write,

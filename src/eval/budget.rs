@@ -35,15 +35,27 @@ impl std::fmt::Display for TimeLimit {
     }
 }
 
+/// The running statement's clock.
+#[derive(Clone, Copy)]
+enum Clock {
+    /// No time limit.
+    Off,
+    /// A limit, the clock not yet read: it is read first at the statement's first look, after
+    /// [`TICKS_PER_LOOK`] steps (most statements end sooner and never read it; reading it for
+    /// each of them took a tenth of a script's time, and those steps take microseconds).
+    Limit(Duration),
+    /// When the statement must stop, and its limit (for the message).
+    Until(Instant, Duration),
+}
+
 thread_local! {
-    /// When the running statement must stop, and the limit it was given (for the message).
-    static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+    static CLOCK: Cell<Clock> = const { Cell::new(Clock::Off) };
     static TICKS: Cell<u32> = const { Cell::new(0) };
 }
 
 /// Start the clock of a statement that may run `limit` (`None`: no limit).
 pub fn start(limit: Option<Duration>) {
-    DEADLINE.with(|d| d.set(limit.map(|l| (Instant::now() + l, l))));
+    CLOCK.with(|c| c.set(limit.map_or(Clock::Off, Clock::Limit)));
     TICKS.with(|t| t.set(0));
 }
 
@@ -63,10 +75,19 @@ pub fn tick() -> R<()> {
 
 #[cold]
 fn check() -> R<()> {
-    match DEADLINE.with(|d| d.get()) {
-        Some((end, limit)) if Instant::now() >= end => Err(time_limit(limit)),
-        _ => Ok(()),
+    let now = Instant::now();
+    let (end, limit) = match CLOCK.with(Cell::get) {
+        Clock::Off => return Ok(()),
+        Clock::Limit(limit) => {
+            CLOCK.with(|c| c.set(Clock::Until(now + limit, limit)));
+            (now + limit, limit)
+        }
+        Clock::Until(end, limit) => (end, limit),
+    };
+    if now >= end {
+        return Err(time_limit(limit));
     }
+    Ok(())
 }
 
 /// The error of a statement that ran past `limit`.

@@ -148,9 +148,9 @@ fn parse_deep(text: String, cuts: Vec<(usize, usize)>) -> Result<Program, ParseE
 /// while building an earlier statement's AST), so a caller that must not act on an input that
 /// does not parse runs the statements on trial until [`Statements::next_stmt`] returns `None`
 /// or [`Statements::check_rest`] returns `Ok`.
-pub struct Statements {
-    /// The pre-scanned input.
-    text: String,
+pub struct Statements<'a> {
+    /// The input: as given while it is read lazily (not copied), then pre-scanned.
+    text: std::borrow::Cow<'a, str>,
     /// The byte ranges of the statements not yet taken (see [`statements`]), in order.
     cuts: std::vec::IntoIter<(usize, usize)>,
     /// Deeply nested input is parsed whole (on a thread with a large stack): its statements.
@@ -170,13 +170,13 @@ pub struct Statements {
 
 /// The input `src` as [`Statements`], or the error of its size limit or the pre-pass (before any
 /// statement is parsed).
-pub fn statements(src: &str) -> Result<Statements, ParseError> {
+pub fn statements(src: &str) -> Result<Statements<'static>, ParseError> {
     let scan = prescan_checked(src)?;
     let nesting = scan.max_depth.max(scan.max_chain);
     if scan.max_depth > DEEP_INPUT {
         let program = parse_deep(scan.text, scan.cuts)?;
         return Ok(Statements {
-            text: String::new(),
+            text: String::new().into(),
             cuts: Vec::new().into_iter(),
             whole: Some(program.stmts.into_iter()),
             nesting,
@@ -186,7 +186,7 @@ pub fn statements(src: &str) -> Result<Statements, ParseError> {
         });
     }
     Ok(Statements {
-        text: scan.text,
+        text: scan.text.into(),
         cuts: scan.cuts.into_iter(),
         whole: None,
         nesting,
@@ -208,10 +208,10 @@ const LAZY_DEPTH: usize = 8;
 /// the statements and the error are the same; if the pre-pass then finds the input nested deeper
 /// than `limit` (or too deep for this thread's stack), no more statements come and
 /// [`Statements::restart`] says so. Only the size limit is checked here.
-pub fn statements_lazy(src: &str, limit: usize) -> Result<Statements, ParseError> {
+pub fn statements_lazy(src: &str, limit: usize) -> Result<Statements<'_>, ParseError> {
     size_checked(src)?;
     Ok(Statements {
-        text: src.to_string(),
+        text: src.into(),
         cuts: Vec::new().into_iter(),
         whole: None,
         nesting: LAZY_DEPTH,
@@ -245,7 +245,7 @@ impl LiteralCall {
     }
 }
 
-impl Statements {
+impl Statements<'_> {
     /// How deeply the input nests (as [`nesting`] says).
     pub fn nesting(&self) -> usize {
         self.nesting
@@ -335,7 +335,7 @@ impl Statements {
         }
         // (each line taken was a whole statement: the pre-pass cut it at its new line)
         let rest: Vec<(usize, usize)> = scan.cuts.into_iter().filter(|&(start, _)| start >= pos).collect();
-        self.text = scan.text;
+        self.text = scan.text.into();
         self.cuts = rest.into_iter();
         Ok(())
     }
@@ -354,7 +354,7 @@ impl Statements {
         if let Some(w) = &mut self.whole {
             return w.next().map(Ok);
         }
-        let text = self.text.as_str();
+        let text: &str = &self.text;
         while let Some((start, end)) = self.cuts.next() {
             let chunk = &text[start..end];
             if chunk.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
@@ -394,7 +394,7 @@ impl Statements {
         if self.checked || self.whole.is_some() {
             return Ok(());
         }
-        let text = self.text.as_str();
+        let text: &str = &self.text;
         let mut rest = self.cuts.clone();
         let mut build_error = None;
         for (start, end) in rest.by_ref() {

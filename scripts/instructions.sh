@@ -2,7 +2,9 @@
 # Instructions per statement (callgrind), the load-independent measure BENCHMARKS.md uses for
 # each change: for the first N cases of each file of ../shared/bench/, the whole process
 # (`cute --keep-going FILE`) and the engine's calls alone (`cute bench --reps 1`, counted inside
-# `builtins::call_slot`, law checks included). With two binaries, both and their ratio.
+# its engine pass, `bench::engine_pass`, law checks included). With two binaries, both and their
+# ratio. (Until 2026-12-04 it was counted inside `builtins::call_slot`: that counted one of
+# the bench's two passes over the calls, the other's `call_slot` being inlined.)
 #
 #   scripts/instructions.sh [-n N] [--bench DIR] CUTE [CUTE_NEW]
 #
@@ -37,7 +39,7 @@ count() {
 row() { # binary file -> "process engine" per statement
   local p e
   p=$(count "$1" --keep-going "$2")
-  e=$(count --toggle-collect='cute::eval::builtins::call_slot' "$1" bench --reps 1 "$2")
+  e=$(count --toggle-collect='cute::bench::engine_pass' "$1" bench --reps 1 "$2")
   echo "$((p / n)) $((e / n))"
 }
 

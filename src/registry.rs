@@ -105,7 +105,7 @@ pub fn names() -> Vec<&'static str> {
 /// Call built-in `name`.
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     match get(name) {
-        Some(s) => builtins::call_slot(s, targs, &builtins::refs(args)),
+        Some(s) => builtins::call_slot_values(s, targs, args),
         None => Err(crate::eval::error::EvalError::unknown(format!("no function named `{name}`"))),
     }
 }

@@ -115,6 +115,30 @@ pub fn congruent_modes(l: &Layout) -> Option<Modes> {
 /// `None`. (Filled in place: a returned list of modes is copied on the way.)
 #[inline]
 pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
+    // Flat tuples of integers, the most common layout: paired without the walk and its calls
+    // (the walk took 5-8% of the algebra's instructions).
+    match (&l.shape, &l.stride) {
+        (I(s), I(d)) => {
+            out.push((*s, Stride::I(*d)));
+            return true;
+        }
+        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() && a.len() <= out.inline_size() => {
+            for (x, y) in a.iter().zip(b) {
+                let (I(s), I(d)) = (x, y) else {
+                    out.clear();
+                    return congruent_walk(l, out);
+                };
+                out.push((*s, Stride::I(*d)));
+            }
+            return true;
+        }
+        _ => {}
+    }
+    congruent_walk(l, out)
+}
+
+/// [`congruent_into`] by [`same_form_leaves`].
+fn congruent_walk(l: &Layout, out: &mut Modes) -> bool {
     let walked = same_form_leaves(&l.shape, &l.stride, &mut |a, d| {
         out.push((a, Stride::of(d)?));
         Some(())

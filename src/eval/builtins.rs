@@ -96,7 +96,23 @@ pub const MANY: usize = usize::MAX;
 
 impl Arity {
     /// The arity error of a call of `name` with `n` arguments, if any.
-    pub fn check(self, name: &str, n: usize) -> R<()> {
+    #[inline]
+    pub fn check(&self, name: &str, n: usize) -> R<()> {
+        let ok = match *self {
+            Arity::Own | Arity::Any => true,
+            Arity::Usage(lo, hi, _) | Arity::Takes(lo, hi) => lo <= n && n <= hi,
+            Arity::Says(lo, hi, missing, _) => missing <= n && lo <= n && n <= hi,
+        };
+        if ok {
+            Ok(())
+        } else {
+            self.refuse(name, n)
+        }
+    }
+
+    /// [`Arity::check`]'s error (apart: every call checks, few fail).
+    #[cold]
+    fn refuse(self, name: &str, n: usize) -> R<()> {
         match self {
             Arity::Usage(lo, hi, usage) if n < lo || n > hi => Err(EvalError::arity(format!("usage: {usage}"))),
             Arity::Takes(lo, hi) if n < lo || n > hi => {

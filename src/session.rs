@@ -305,6 +305,13 @@ impl Session {
         // Comments are read for `--echo` and for the marks only.
         let read_comments = self.opts.echo || marked;
         let mut value_text: Vec<u8> = Vec::with_capacity(64);
+        // (the printers' terminal, for every statement of this input: set once, on the thread
+        // that runs them)
+        crate::render::term::set(crate::render::term::Terminal {
+            colour: self.opts.color_values,
+            width: self.opts.terminal_width,
+            truecolor: self.opts.truecolor,
+        });
         // A statement that is one call of literal arguments (most lines of a script) is run from
         // its argument values, with no tree, where nothing is shown of it but its value and
         // warnings; the few such calls that do more are given back and run as trees.
@@ -349,11 +356,6 @@ impl Session {
                     || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                     || comment_above(source, span.start).is_some_and(|c| c.contains(EXPECT_WARNING)));
             let _ = take_warnings();
-            crate::render::term::set(crate::render::term::Terminal {
-                colour: self.opts.color_values,
-                width: self.opts.terminal_width,
-                truecolor: self.opts.truecolor,
-            });
             crate::eval::budget::start(self.opts.time_limit.0);
             let executed = match stmt {
                 Some(stmt) => self.interp.run(stmt),
@@ -395,13 +397,15 @@ impl Session {
             };
             let mut warnings = take_warnings();
             // One warning once (`explain` evaluates the same composition several times).
-            let mut seen = Vec::new();
-            warnings.retain(|w| {
-                !seen.contains(w) && {
-                    seen.push(w.clone());
-                    true
-                }
-            });
+            if warnings.len() > 1 {
+                let mut seen = Vec::new();
+                warnings.retain(|w| {
+                    !seen.contains(w) && {
+                        seen.push(w.clone());
+                        true
+                    }
+                });
+            }
             let c = self.opts.color_values;
             let out = &mut sink;
             match &mut r {

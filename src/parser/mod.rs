@@ -256,26 +256,38 @@ impl Statements<'_> {
         self.restart
     }
 
-    /// The next line's statement while reading lazily; `None` at the end of the input or at a
-    /// line not read lazily (`lazy` then holds where it starts).
-    fn next_lazy(&mut self) -> Option<Stmt> {
+    /// While reading lazily, the next line that is not blank or a comment (which the pre-pass
+    /// blanks: nothing to run), as `(start, end)` without its new line; the lines before it are
+    /// taken, it is not. `None` at the end of the input or when not reading lazily.
+    fn next_lazy_line(&mut self) -> Option<(usize, usize)> {
         let (mut pos, limit) = self.lazy?;
         let b = self.text.as_bytes();
         while pos < b.len() {
             let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |k| pos + k);
-            // blanks, or a comment (which the pre-pass blanks): nothing to run
             match b[pos..end].iter().find(|&&c| !matches!(c, b' ' | b'\t' | b'\r')) {
                 None | Some(b'#') => {}
-                Some(_) => {
-                    let s = fast::stmt_guarded(&self.text[..end], pos, LAZY_DEPTH)?;
-                    self.lazy = Some(((end + 1).min(b.len()), limit));
-                    return Some(s);
-                }
+                Some(_) => return Some((pos, end)),
             }
             pos = (end + 1).min(b.len());
             self.lazy = Some((pos, limit));
         }
         None
+    }
+
+    /// The line [`Statements::next_lazy_line`] found, ending at `end`, is taken.
+    fn take_line(&mut self, end: usize) {
+        if let Some((_, limit)) = self.lazy {
+            self.lazy = Some(((end + 1).min(self.text.len()), limit));
+        }
+    }
+
+    /// The next line's statement while reading lazily; `None` at the end of the input or at a
+    /// line not read lazily (`lazy` then holds where it starts).
+    fn next_lazy(&mut self) -> Option<Stmt> {
+        let (pos, end) = self.next_lazy_line()?;
+        let s = fast::stmt_guarded(&self.text[..end], pos, LAZY_DEPTH)?;
+        self.take_line(end);
+        Some(s)
     }
 
     /// While reading lazily, the next line's statement when it is one call of literal arguments
@@ -284,27 +296,14 @@ impl Statements<'_> {
     /// can be given back ([`Statements::put_back`]) and taken as a tree instead.
     pub fn next_literal_call(&mut self, c: &mut LiteralCall) -> bool {
         c.clear();
-        let Some((mut pos, limit)) = self.lazy else { return false };
-        let b = self.text.as_bytes();
-        while pos < b.len() {
-            let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |k| pos + k);
-            // (as `next_lazy` skips blanks and comments)
-            match b[pos..end].iter().find(|&&c| !matches!(c, b' ' | b'\t' | b'\r')) {
-                None | Some(b'#') => {}
-                Some(_) => {
-                    if fast::literal_call(&self.text[..end], pos, LAZY_DEPTH, c).is_none() {
-                        c.clear();
-                        return false;
-                    }
-                    c.line = pos;
-                    self.lazy = Some(((end + 1).min(b.len()), limit));
-                    return true;
-                }
-            }
-            pos = (end + 1).min(b.len());
-            self.lazy = Some((pos, limit));
+        let Some((pos, end)) = self.next_lazy_line() else { return false };
+        if fast::literal_call(&self.text[..end], pos, LAZY_DEPTH, c).is_none() {
+            c.clear();
+            return false;
         }
-        false
+        c.line = pos;
+        self.take_line(end);
+        true
     }
 
     /// Give back the statement [`Statements::next_literal_call`] took: the next statement is it

@@ -128,6 +128,11 @@ pub fn take_warnings() -> Vec<String> {
     WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
 }
 
+/// True when no warning is waiting to be taken.
+pub fn no_warnings() -> bool {
+    WARNINGS.with(|w| w.borrow().is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     /// Results are passed back on every arithmetic step: the error payload stays boxed.

@@ -167,6 +167,9 @@ pub struct Interp {
     deep_values: bool,
     /// While statements run on trial: how to undo them (see [`Interp::begin_trial`]).
     trial: Option<Trial>,
+    /// The registry's answer for the last function called: a script calls the same function
+    /// line after line, and one comparison of names is cheaper than a look-up.
+    last_fn: std::cell::Cell<Option<crate::eval::builtins::Slot>>,
 }
 
 /// What a trial changed, to restore it: the values of the bindings older than the trial that
@@ -416,7 +419,16 @@ impl Interp {
 
     /// The registry's entry of built-in `name` (`None`: no such function).
     fn slot(&self, name: &str) -> Option<crate::eval::builtins::Slot> {
-        builtins::get(name).filter(|_| !name.starts_with("__"))
+        match self.last_fn.get() {
+            Some(s) if s.entry.name == name => Some(s),
+            _ => match builtins::get(name) {
+                Some(s) if !name.starts_with("__") => {
+                    self.last_fn.set(Some(s));
+                    Some(s)
+                }
+                _ => None,
+            },
+        }
     }
 
     /// `explain e`: the call (or `A o B`, `L(c)`) with its argument values, the steps, `= value`.

@@ -59,21 +59,7 @@ fn index() -> &'static FnvMap<&'static str, Slot> {
 /// What the registry knows of `name` (`None`: no such function): pass it to `call_slot`, so a
 /// call looks the name up once.
 pub fn get(name: &str) -> Option<Slot> {
-    // The last name found, per thread: a script calls the same function line after line, and
-    // one comparison of names costs a fifth of a look-up.
-    thread_local! {
-        static LAST: std::cell::Cell<Option<Slot>> = const { std::cell::Cell::new(None) };
-    }
-    if let Some(s) = LAST.get() {
-        if s.entry.name == name {
-            return Some(s);
-        }
-    }
-    let found = index().get(name).copied();
-    if found.is_some() {
-        LAST.set(found);
-    }
-    found
+    index().get(name).copied()
 }
 
 /// True if `name` is a built-in function.

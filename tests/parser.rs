@@ -193,6 +193,13 @@ fn literal_calls_run_as_their_trees() {
         scripts(&root.join(d), &mut inputs);
     }
     assert!(inputs.len() >= 10, "the repository's scripts were not found");
+    // a layout whose shape is an integer (read once, as an integer and then the layout's shape)
+    inputs.push(
+        "complement(_8 : _4, _32)\ncomplement(_8:  (_4), 32)\nsize(_8 :_4 )\ncoalesce(_ :_1)\n\
+         coalesce(-1:_2)\ncoalesce(_8:_4:_2)\ncoalesce(8:x)\ncoalesce(8:(1,2))\nsize(_8:_4*2)\n\
+         coalesce(99999999999999999999:_1)\ncoalesce(_8:_4 o _2:_1)\nsize(_8:_4,)\nsize(3:)\n"
+            .to_string(),
+    );
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = |n: usize| {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);

@@ -527,6 +527,13 @@ impl<'a> P<'a> {
     fn lit_layout_at(&mut self, start: usize) -> Option<H> {
         let mut leaves = 0;
         let (shape, hs) = self.lit_side(&mut leaves)?;
+        self.lit_layout_after(start, shape, hs, leaves)
+    }
+
+    /// The rest of [`P::lit_layout_at`] after its shape (`shape` of height `hs`, holding
+    /// `leaves` leaves, read from `start`; `i` after it).
+    #[inline(always)]
+    fn lit_layout_after(&mut self, start: usize, shape: IntTuple, hs: usize, mut leaves: usize) -> Option<H> {
         let shape_end = self.i;
         self.ws();
         if self.peek() != b':' {
@@ -795,18 +802,20 @@ impl<'a> P<'a> {
             return None;
         }
         let save = self.i;
-        if c != b'(' {
-            if let Some(t) = self.int_leaf() {
-                let end = self.i;
-                self.ws();
-                if self.peek() == b',' || self.peek() == b')' {
-                    self.i = end;
-                    return Some((Value::Tuple(t), 1));
-                }
+        let (e, h) = if c == b'(' {
+            self.lit_layout()?
+        } else {
+            // (an integer, or the shape of a layout `_8:_4`, read once, as `lit_side` reads it)
+            let t = self.int_leaf()?;
+            let end = self.i;
+            self.ws();
+            if self.peek() == b',' || self.peek() == b')' {
+                self.i = end;
+                return Some((Value::Tuple(t), 1));
             }
-            self.i = save;
-        }
-        let (e, h) = self.lit_layout()?;
+            self.i = end;
+            self.lit_layout_after(save, t, 1, 1)?
+        };
         if self.peek() != b',' && self.peek() != b')' {
             return None;
         }

@@ -1395,16 +1395,18 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// argument values), given back it is that statement again, and [`Interp::run_literal_call`]
 /// runs it as [`Interp::run`] runs the tree: the same outcome and last value, or `None` (the
 /// session then runs the tree). The other statements are read and run alike by both sides.
-/// `Err` describes the first difference. Stops at the first statement that fails to parse
-/// and where the values nest deeply (the session runs those on a large stack).
-pub fn literal_calls_agree(src: &str) -> Result<(), String> {
+/// `Err` describes the first difference; `Ok` counts the calls run from their values. Stops
+/// at the first statement that fails to parse and where the values nest deeply (the session
+/// runs those on a large stack).
+pub fn literal_calls_agree(src: &str) -> Result<usize, String> {
     use crate::parser::{statements_lazy, LiteralCall};
-    let (Ok(mut a), Ok(mut b)) = (statements_lazy(src, 32), statements_lazy(src, 32)) else { return Ok(()) };
+    let (Ok(mut a), Ok(mut b)) = (statements_lazy(src, 32), statements_lazy(src, 32)) else { return Ok(0) };
     let (mut x, mut y) = (Interp::new(), Interp::new());
     let mut c = LiteralCall::default();
+    let mut by_values = 0;
     for n in 0.. {
         if x.has_deep_values() || y.has_deep_values() {
-            return Ok(());
+            return Ok(by_values);
         }
         crate::eval::budget::start(None);
         if !a.next_literal_call(&mut c) {
@@ -1412,7 +1414,7 @@ pub fn literal_calls_agree(src: &str) -> Result<(), String> {
             if p != q {
                 return Err(format!("statement {n}: {p:?} beside the literal calls, {q:?} without"));
             }
-            let Some(Ok(s)) = p else { return Ok(()) };
+            let Some(Ok(s)) = p else { return Ok(by_values) };
             if x.run(&s) != y.run(&s) {
                 return Err(format!("statement {n}: {s:?} ran differently on the two sides"));
             }
@@ -1459,6 +1461,7 @@ pub fn literal_calls_agree(src: &str) -> Result<(), String> {
                 }
             }
             Some(r) => {
+                by_values += 1;
                 crate::eval::budget::start(None);
                 let t = y.run(&tree);
                 if r != t || x.last() != y.last() {
@@ -1467,7 +1470,7 @@ pub fn literal_calls_agree(src: &str) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(by_values)
 }
 
 #[cfg(test)]

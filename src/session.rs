@@ -7,7 +7,7 @@
 
 use crate::diagnostic::{paint_value, Diagnostic, LineIndex};
 use crate::eval::error::{take_warnings, ErrorKind, EvalError};
-use crate::eval::value::quote;
+use crate::eval::value::{quote, Value};
 use crate::interp::{Failure, GemmCall, Interp, Located, Produced};
 use crate::parser;
 use crate::runtime::{gemm_statement, GemmOpt};
@@ -336,32 +336,28 @@ impl Session {
                         continue;
                     }
                     Some(Ok(Produced::Last)) if crate::eval::error::no_warnings() => {
-                        let v = self.interp.last();
-                        if let Some(held) = sink.held_stdout() {
-                            v.inspect(|v| v.write_bytes(held));
-                            held.push(b'\n');
-                        } else {
-                            value_text.clear();
-                            v.inspect(|v| v.write_bytes(&mut value_text));
-                            value_text.push(b'\n');
-                            let _ = sink.write_all(&value_text);
-                        }
+                        sink.value_line(self.interp.last(), &mut value_text);
                         continue;
                     }
                     Some(r) => ran = Some(r),
                 }
             }
+            // Otherwise the next statement as a tree, run (nothing is written yet: `--echo`'s
+            // lines come below, before its value).
             let owned;
-            let stmt = if by_values {
-                None
-            } else {
-                owned = match stmts.next_stmt() {
-                    None if stmts.restart() => restart!(),
-                    None => break,
-                    Some(Ok(s)) => s,
-                    Some(Err(pe)) => parse_failed!(pe),
-                };
-                Some(&owned)
+            let (stmt, executed) = match ran {
+                Some(r) => (None, r),
+                None => {
+                    owned = match stmts.next_stmt() {
+                        None if stmts.restart() => restart!(),
+                        None => break,
+                        Some(Ok(s)) => s,
+                        Some(Err(pe)) => parse_failed!(pe),
+                    };
+                    let _ = take_warnings();
+                    crate::eval::budget::start(self.opts.time_limit.0);
+                    (Some(&owned), self.interp.run(&owned))
+                }
             };
             let span = stmt.map_or(call.stmt, |s| s.span);
             // (the statement's own text: for --echo, the comments and the REPL's hints only)
@@ -386,16 +382,6 @@ impl Session {
                 && (comment.contains(EXPECT_WARNING)
                     || note.is_some_and(|n| n.contains(EXPECT_WARNING))
                     || comment_above(source, span.start).is_some_and(|c| c.contains(EXPECT_WARNING)));
-            let executed = match (ran, stmt) {
-                (Some(r), _) => r,
-                (None, Some(stmt)) => {
-                    let _ = take_warnings();
-                    crate::eval::budget::start(self.opts.time_limit.0);
-                    self.interp.run(stmt)
-                }
-                // (a call run from its values has `ran`)
-                (None, None) => Ok(Produced::Nothing),
-            };
             // (the clock stops: REPL hints and help evaluate outside any statement)
             crate::eval::budget::start(None);
             let mut r = match executed {
@@ -441,36 +427,22 @@ impl Session {
                         Produced::Value(v) => Some(&*v),
                         _ => self.interp.last(),
                     };
-                    let plain = !c && !self.opts.echo;
-                    if let Some(held) = if plain { out.held_stdout() } else { None } {
-                        // (held back: the value is written straight into the held output, as
-                        // `writeln!` would write it, without the formatting machinery)
-                        if let Some(v) = v {
-                            v.write_bytes(held);
-                        }
-                        held.push(b'\n');
+                    if !c && !self.opts.echo {
+                        out.value_line(v, &mut value_text);
                     } else {
-                        // (one buffer for every statement's value: no allocation per statement)
-                        let mut text = std::mem::take(&mut value_text);
-                        text.clear();
+                        value_text.clear();
                         if let Some(v) = v {
-                            v.write_bytes(&mut text);
+                            v.write_bytes(&mut value_text);
                         }
-                        if plain {
-                            text.push(b'\n');
-                            let _ = out.write_all(&text);
+                        // (a value's text is UTF-8: `Display` wrote it)
+                        let shown = paint_value(&String::from_utf8_lossy(&value_text), c);
+                        if !self.opts.echo {
+                            let _ = writeln!(out, "{shown}");
+                        } else if shown.contains('\n') {
+                            let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
                         } else {
-                            // (a value's text is UTF-8: `Display` wrote it)
-                            let shown = paint_value(&String::from_utf8_lossy(&text), c);
-                            if !self.opts.echo {
-                                let _ = writeln!(out, "{shown}");
-                            } else if shown.contains('\n') {
-                                let _ = writeln!(out, "{code}  =>{comment}\n{shown}");
-                            } else {
-                                let _ = writeln!(out, "{code}  =>  {shown}{comment}");
-                            }
+                            let _ = writeln!(out, "{code}  =>  {shown}{comment}");
                         }
-                        value_text = text;
                     }
                 }
                 Ok(Produced::Text(t)) => {
@@ -601,6 +573,21 @@ impl Sink<'_> {
     /// after a diagnostic), for a value to be written into directly.
     fn held_stdout(&mut self) -> Option<&mut Vec<u8>> {
         self.held.as_mut().map(|h| chunk(h, false))
+    }
+
+    /// A value's line as `writeln!` writes it, plain: straight into the held output while on
+    /// trial, else made in `buf` (one buffer for every statement: no allocation per statement)
+    /// and written.
+    fn value_line(&mut self, v: Option<&Value>, buf: &mut Vec<u8>) {
+        if let Some(held) = self.held_stdout() {
+            v.inspect(|v| v.write_bytes(held));
+            held.push(b'\n');
+        } else {
+            buf.clear();
+            v.inspect(|v| v.write_bytes(buf));
+            buf.push(b'\n');
+            let _ = self.write_all(buf);
+        }
     }
 
     /// A diagnostic (see [`emit`]).

@@ -75,14 +75,14 @@ pub fn tick() -> R<()> {
 
 #[cold]
 fn check() -> R<()> {
-    let now = Instant::now();
-    let (end, limit) = match CLOCK.with(Cell::get) {
+    let (end, limit, now) = match CLOCK.with(Cell::get) {
         Clock::Off => return Ok(()),
         Clock::Limit(limit) => {
+            let now = Instant::now();
             CLOCK.with(|c| c.set(Clock::Until(now + limit, limit)));
-            (now + limit, limit)
+            (now + limit, limit, now)
         }
-        Clock::Until(end, limit) => (end, limit),
+        Clock::Until(end, limit) => (end, limit, Instant::now()),
     };
     if now >= end {
         return Err(time_limit(limit));

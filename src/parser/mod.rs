@@ -292,13 +292,13 @@ impl Statements<'_> {
 
     /// While reading lazily, the next line's statement when it is one call of literal arguments
     /// only (what [`Statements::next_stmt`] would give as `f(lit, ...)`), read into `c`; false,
-    /// with only blank and comment lines taken, at any other line or at the end. The statement
+    /// with only blank and comment lines taken (and `c` holding anything), at any other line or
+    /// at the end. The statement
     /// can be given back ([`Statements::put_back`]) and taken as a tree instead.
     pub fn next_literal_call(&mut self, c: &mut LiteralCall) -> bool {
         c.clear();
         let Some((pos, end)) = self.next_lazy_line() else { return false };
         if fast::literal_call(&self.text[..end], pos, LAZY_DEPTH, c).is_none() {
-            c.clear();
             return false;
         }
         c.line = pos;

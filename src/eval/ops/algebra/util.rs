@@ -122,7 +122,7 @@ pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
             out.push((*s, Stride::I(*d)));
             return true;
         }
-        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() && a.len() <= out.inline_size() => {
+        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() => {
             for (x, y) in a.iter().zip(b) {
                 let (I(s), I(d)) = (x, y) else {
                     out.clear();

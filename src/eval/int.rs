@@ -31,6 +31,13 @@ pub fn write_i64(f: &mut impl fmt::Write, v: i64) -> fmt::Result {
 
 /// `v` in decimal, in `buf` (no allocation; the pictures write a few numbers per cell).
 pub fn decimal(v: i64, buf: &mut [u8; 20]) -> &str {
+    // Only ASCII digits and `-` were written.
+    std::str::from_utf8(decimal_bytes(v, buf)).unwrap_or("?")
+}
+
+/// [`decimal`]'s bytes (the printers append them to bytes: no UTF-8 check needed).
+#[inline]
+pub fn decimal_bytes(v: i64, buf: &mut [u8; 20]) -> &[u8] {
     let mut at = buf.len();
     let mut n = v.unsigned_abs();
     loop {
@@ -46,8 +53,7 @@ pub fn decimal(v: i64, buf: &mut [u8; 20]) -> &str {
         at -= 1;
         buf[at] = b'-';
     }
-    // Only ASCII was written.
-    std::str::from_utf8(&buf[at..]).unwrap_or("?")
+    &buf[at..]
 }
 
 /// Static integer `_v`.

@@ -101,7 +101,12 @@ fn push_int(out: &mut Vec<u8>, i: Int) {
         out.push(b'0' + i.v as u8);
         return;
     }
-    out.extend_from_slice(super::int::decimal(i.v, &mut [0; 20]).as_bytes());
+    if (10..100).contains(&i.v) {
+        // (two digits: most of the rest)
+        out.extend_from_slice(&[b'0' + (i.v / 10) as u8, b'0' + (i.v % 10) as u8]);
+        return;
+    }
+    out.extend_from_slice(super::int::decimal_bytes(i.v, &mut [0; 20]));
 }
 
 /// The text of `t` (as `Display`).

@@ -103,7 +103,7 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
         .collect();
     let session: Vec<f64> = (0..reps)
         .map(|_| {
-            let mut s = Session::new(Options { keep_going: true, ..Options::default() });
+            let mut s = Session::new(Options { keep_going: true, forget_inputs: true, ..Options::default() });
             let (mut out, mut err) = (Vec::new(), Vec::new());
             let t = Instant::now();
             s.run(source, name, &mut out, &mut err);

@@ -148,6 +148,7 @@ fn real_main() -> i32 {
         terminal_width: if std::io::stdout().is_terminal() { terminal_width() } else { None },
         truecolor: std::env::var("COLORTERM").is_ok_and(|v| v == "truecolor" || v == "24bit"),
         time_limit: cli.time_limit,
+        forget_inputs: false,
     };
     if !opts.color_values && !opts.color_diagnostics {
         colored::control::set_override(false);
@@ -196,6 +197,8 @@ fn run_decode(files: &[std::path::PathBuf]) -> i32 {
 /// Run `-e` strings, then files, in one session. Stops at the first failure unless
 /// `keep_going`.
 fn run_inputs(evals: &[String], files: &[std::path::PathBuf], opts: Options) -> i32 {
+    // (nothing here saves the inputs)
+    let opts = Options { forget_inputs: true, ..opts };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut err = std::io::stderr();

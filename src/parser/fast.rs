@@ -654,6 +654,7 @@ impl<'a> P<'a> {
     /// `12`, `-3`, `_12`, `_-3` (not followed by a name character) or `_` alone, at `i`, as a
     /// tuple leaf (`int_or_under` makes it a node). (As `str::parse::<i64>` of the digits with
     /// their sign: `None` outside i64.)
+    #[inline(always)]
     fn int_leaf(&mut self) -> Option<IntTuple> {
         if let Some(t) = self.short_int() {
             return Some(t);

@@ -9,7 +9,9 @@
    the wheel is used and nothing is installed system-wide).
 2. For each benchmark file (one call per line, static integers): builds pycute's arguments once,
    then, --runs rounds in turn, times pycute's calls only (compute-only), the whole process
-   `cute --keep-going FILE` (wall time and peak memory) and `cute bench --reps 3 FILE`
+   `cute --keep-going FILE` (its wall time; its peak memory from another run under GNU time,
+   which is not inside the wall time: until 2026-12-04 both came from one run under GNU time,
+   whose own start and wait, 1-3 ms, counted as cute's) and `cute bench --reps 3 FILE`
    (engine-only and in-process session figures), one after the other. Each ratio is the median
    of the rounds' ratios: the two sides of a ratio ran seconds apart, so a change in the
    machine's speed between rounds (this machine's swings by 2x) touches both alike. The rates
@@ -184,9 +186,11 @@ def main():
             res = [f(*args) for f, args in calls]
             times.append(time.perf_counter() - t)
             answers = res
-            w, m, out = run([a.cute, "--color", "never", "--keep-going", src])
+            # Wall time of cute alone; the peak memory from a second run under GNU time, whose
+            # own start and wait (1-3 ms here) would otherwise count as cute's.
+            w, _, out = run([a.cute, "--color", "never", "--keep-going", src], rss=False)
             walls.append(w)
-            rss.append(m)
+            rss.append(run([a.cute, "--color", "never", "--keep-going", src])[1])
             b = subprocess.run([a.cute, "bench", "--reps", "3", src], capture_output=True, text=True, check=True)
             benches.append(list(map(float, b.stdout.splitlines()[1].split()[2:7])))
         n = len(calls)

@@ -578,6 +578,14 @@ impl<'a> P<'a> {
     /// to `leaves` and folded into `levels`. `None` (with `i` anywhere) on anything else: the
     /// general path then reads it.
     fn lit_tuple(&mut self, leaves: &mut usize, levels: &mut usize) -> Option<(IntTuple, usize)> {
+        // (most literal tuples: read in one pass, with what the general path gives for them)
+        if self.depth < self.limit {
+            if let Some((t, n)) = self.flat_int_tuple() {
+                *leaves += n;
+                *levels = (*levels).max(1);
+                return Some((t, 2));
+            }
+        }
         self.enter()?;
         let r = self.lit_tuple_in(leaves, levels);
         self.leave(r)
@@ -625,6 +633,46 @@ impl<'a> P<'a> {
         self.i += 1;
         *levels = (*levels).max(inner + 1);
         Some((IntTuple::T(items), h + 1))
+    }
+
+    /// `(i0,i1,...)` at `i`: one to eight integers without a sign, each of up to 18 digits and
+    /// `_`-marked or not, with no blanks (most literal tuples), read in one pass, and how many;
+    /// `None`, with `i` unchanged, for anything else (which [`P::lit_tuple_in`] reads). The
+    /// vector is allocated once, at its size, and each integer built in it from its value.
+    #[inline(always)]
+    fn flat_int_tuple(&mut self) -> Option<(IntTuple, usize)> {
+        let s = self.s;
+        let mut j = self.i + 1;
+        let mut ints = [(0i64, false); 8];
+        let mut n = 0;
+        loop {
+            let is_static = s.get(j) == Some(&b'_');
+            j += usize::from(is_static);
+            let first = j;
+            let mut v: i64 = 0;
+            while let Some(d) = s.get(j).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+                // (18 digits at most: no overflow)
+                if j - first == 18 {
+                    return None;
+                }
+                v = v * 10 + i64::from(d);
+                j += 1;
+            }
+            if j == first || n == ints.len() {
+                return None;
+            }
+            ints[n] = (v, is_static);
+            n += 1;
+            match s.get(j) {
+                Some(b',') => j += 1,
+                Some(b')') => break,
+                _ => return None,
+            }
+        }
+        let mut items = Vec::with_capacity(n);
+        items.extend(ints[..n].iter().map(|&(v, is_static)| IntTuple::I(Int::new(v, is_static))));
+        self.i = j + 1;
+        Some((IntTuple::T(items), n))
     }
 
     /// An integer of one or two digits, static or not, without a sign (`_8`, `16`: most

@@ -675,6 +675,35 @@ impl<'a> P<'a> {
         Some((IntTuple::T(items), n))
     }
 
+    /// The most common literal argument, `(i0,...):(j0,...)` or `(i0,...)` of
+    /// [`P::flat_int_tuple`]'s tuples with no blanks, followed by `,` or `)`: the value and
+    /// height [`P::literal_item`] gives for it, read in one function (the tuples are not handed
+    /// back through three levels of calls, each of which stored them and read them back at once);
+    /// `None`, with `i` unchanged, for anything else.
+    #[inline(always)]
+    fn flat_layout_item(&mut self) -> Option<(Value, usize)> {
+        let start = self.i;
+        if self.depth == self.limit {
+            return None;
+        }
+        let (shape, n) = self.flat_int_tuple()?;
+        let ends = |p: &Self| matches!(p.peek(), b',' | b')');
+        match self.peek() {
+            b':' if self.s.get(self.i + 1) == Some(&b'(') => {
+                self.i += 1;
+                if let Some((stride, m)) = self.flat_int_tuple() {
+                    if ends(self) && lit::within(n + m, 0) {
+                        return Some((Value::Layout(crate::eval::layout::Layout::new(shape, stride)), 3));
+                    }
+                }
+            }
+            _ if ends(self) && lit::within(n, 0) => return Some((Value::Tuple(shape), 2)),
+            _ => {}
+        }
+        self.i = start;
+        None
+    }
+
     /// An integer of one or two digits, static or not, without a sign (`_8`, `16`: most
     /// literal integers), as [`P::int_leaf`] reads it; `None` for anything else (which
     /// `int_leaf` reads the long way).
@@ -851,6 +880,11 @@ impl<'a> P<'a> {
             return None;
         }
         let save = self.i;
+        if c == b'(' {
+            if let Some(v) = self.flat_layout_item() {
+                return Some(v);
+            }
+        }
         let (e, h) = if c == b'(' {
             self.lit_layout()?
         } else {

@@ -897,6 +897,17 @@ impl<'a> P<'a> {
                 return Some((Value::Tuple(t), 1));
             }
             self.i = end;
+            // `_8:_4` followed by `,` or `)`: its value built here, as `lit_layout_after` gives it
+            // (not handed back through memory in a node and read again, a stall)
+            if self.peek() == b':' && self.s.get(end + 1).is_some_and(|&b| b != b'(' && starts_literal(b)) {
+                self.i += 1;
+                if let Some(d) = self.int_leaf() {
+                    if matches!(self.peek(), b',' | b')') && lit::within(2, 0) {
+                        return Some((Value::Layout(crate::eval::layout::Layout::new(t, d)), 2));
+                    }
+                }
+                self.i = end;
+            }
             self.lit_layout_after(save, t, 1, 1)?
         };
         if self.peek() != b',' && self.peek() != b')' {

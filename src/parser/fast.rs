@@ -669,8 +669,16 @@ impl<'a> P<'a> {
                 _ => return None,
             }
         }
-        let mut items = Vec::with_capacity(n);
-        items.extend(ints[..n].iter().map(|&(v, is_static)| IntTuple::I(Int::new(v, is_static))));
+        // (the common sizes as `vec![...]`: the vector's block is taken and filled in place,
+        // without the generic capacity and extend calls, half this function's instructions)
+        let it = |k: usize| IntTuple::I(Int::new(ints[k].0, ints[k].1));
+        let items = match n {
+            1 => vec![it(0)],
+            2 => vec![it(0), it(1)],
+            3 => vec![it(0), it(1), it(2)],
+            4 => vec![it(0), it(1), it(2), it(3)],
+            _ => (0..n).map(it).collect(),
+        };
         self.i = j + 1;
         Some((IntTuple::T(items), n))
     }

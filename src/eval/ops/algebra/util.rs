@@ -204,15 +204,22 @@ pub(crate) fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Leaves<'a>) {
 /// Build a layout from flat modes: a single mode is a plain `s:d`, more are a flat tuple (this
 /// is how `bw_coalesce` ends).
 pub fn from_modes(v: &[Mode]) -> Layout {
-    if let [(s, d)] = v {
-        Layout::new(I(*s), d.tuple())
-    } else {
-        let (mut s, mut d) = (Vec::with_capacity(v.len()), Vec::with_capacity(v.len()));
-        for (a, b) in v {
-            s.push(I(*a));
-            d.push(b.tuple());
+    // (two and three modes, most results, as `vec![...]`: each block taken and filled in
+    // place, without the generic capacity and push calls)
+    match v {
+        [(s, d)] => Layout::new(I(*s), d.tuple()),
+        [(s0, d0), (s1, d1)] => Layout::new(T(vec![I(*s0), I(*s1)]), T(vec![d0.tuple(), d1.tuple()])),
+        [(s0, d0), (s1, d1), (s2, d2)] => {
+            Layout::new(T(vec![I(*s0), I(*s1), I(*s2)]), T(vec![d0.tuple(), d1.tuple(), d2.tuple()]))
         }
-        Layout::new(T(s), T(d))
+        _ => {
+            let (mut s, mut d) = (Vec::with_capacity(v.len()), Vec::with_capacity(v.len()));
+            for (a, b) in v {
+                s.push(I(*a));
+                d.push(b.tuple());
+            }
+            Layout::new(T(s), T(d))
+        }
     }
 }
 

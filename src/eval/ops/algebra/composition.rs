@@ -248,9 +248,10 @@ fn compose_modes(
     rshape: Int,
     rstride: Int,
 ) -> R<Layout> {
-    // (no capacity up front: a single mode, the common answer, is returned without them)
-    let mut result_shape: Vec<IntTuple> = Vec::new();
-    let mut result_stride: Vec<IntTuple> = Vec::new();
+    // (gathered on the stack: a single mode, the common answer, needs no vector, and the
+    // others are allocated once, at their number)
+    let mut result_shape: smallvec::SmallVec<[Int; 4]> = smallvec::SmallVec::new();
+    let mut result_stride: smallvec::SmallVec<[IntTuple; 4]> = smallvec::SmallVec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
     for i in 0..r - 1 {
@@ -287,25 +288,23 @@ fn compose_modes(
                     ));
                 }
             }
-            result_shape.push(I(new_shape));
+            result_shape.push(new_shape);
             result_stride.push(scaled_lstride(rest_stride, i)?);
             rest_shape = rest_shape.div(new_shape)?;
             rest_stride = next_stride;
         }
     }
     if result_shape.is_empty() {
-        Ok(Layout::new(I(rest_shape), scaled_lstride(rest_stride, r - 1)?))
-    } else if rest_shape.is_const(1) {
-        if result_shape.len() == 1 {
-            Ok(Layout::new(result_shape.remove(0), result_stride.remove(0)))
-        } else {
-            Ok(Layout::new(T(result_shape), T(result_stride)))
-        }
-    } else {
-        result_shape.push(I(rest_shape));
-        result_stride.push(scaled_lstride(rest_stride, r - 1)?);
-        Ok(Layout::new(T(result_shape), T(result_stride)))
+        return Ok(Layout::new(I(rest_shape), scaled_lstride(rest_stride, r - 1)?));
     }
+    if !rest_shape.is_const(1) {
+        result_shape.push(rest_shape);
+        result_stride.push(scaled_lstride(rest_stride, r - 1)?);
+    } else if let ([s], [d]) = (&result_shape[..], &mut result_stride[..]) {
+        return Ok(Layout::new(I(*s), std::mem::replace(d, Under)));
+    }
+    let shape = result_shape.iter().map(|&s| I(s)).collect();
+    Ok(Layout::new(T(shape), T(result_stride.into_vec())))
 }
 
 /// `r * d` for a flat mode's stride `d`, as `arith_mul` multiplies a leaf (its integer case

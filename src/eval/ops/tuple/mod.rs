@@ -758,6 +758,8 @@ fn ceil_div_int(a: Int, b: Int) -> R<Int> {
 /// tuple int: fold b across a's modes; int tuple: `ceil_div(a, product(b))`; int int: `(a+b-1)/b`.
 pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
     match (a, b) {
+        // (two integers, most calls: first)
+        (I(x), I(y)) => Ok(I(ceil_div_int(*x, *y)?)),
         (T(x), T(y)) => {
             if x.len() < y.len() {
                 return Err(EvalError::rule("Mismatched ranks", format!("ceil_div: rank of `{a}` < rank of `{b}`")));

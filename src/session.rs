@@ -936,6 +936,19 @@ mod tests {
     }
 
     #[test]
+    fn forgotten_inputs_are_not_kept_and_change_nothing_else() {
+        // (what `cute FILE` and `cute -e` run with: the same values, bindings and counts)
+        let src = "a = (2,_4):(_1,2)\nassert size(a) == 8\ncoalesce(a)\nlast";
+        let mut kept = Session::new(Options { keep_going: true, ..Options::default() });
+        let mut forgot = Session::new(Options { keep_going: true, forget_inputs: true, ..Options::default() });
+        assert_eq!(run(&mut kept, src), run(&mut forgot, src));
+        assert_eq!(kept.stats, forgot.stats);
+        assert_eq!(kept.interp().bindings().count(), forgot.interp().bindings().count());
+        assert!(!kept.script().is_empty());
+        assert_eq!(forgot.script(), "");
+    }
+
+    #[test]
     fn multi_line_values_in_errors() {
         assert_eq!(one_line("got `Copy_Atom\n  ThrID: _32:_1`; use x"), "got `Copy_Atom ...`; use x");
         assert_eq!(one_line("a\nb `c`"), "a b `c`");

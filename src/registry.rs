@@ -4,7 +4,7 @@
 //! through it; help, completion, the README's function table and the registry tests read it.
 //! May import: `eval`, `render`, `decode`. Never the parser, the interpreter, the session or a terminal.
 
-use crate::eval::builtins::{self, FnvMap, Slot};
+use crate::eval::builtins::{self, NameIndex, Slot};
 pub use crate::eval::builtins::{Args, Builtin, Form, TArg};
 use crate::eval::error::R;
 use crate::eval::value::Value;
@@ -51,15 +51,15 @@ fn all_forms() -> Vec<&'static [Form]> {
     v
 }
 
-fn index() -> &'static FnvMap<&'static str, Slot> {
-    static IDX: OnceLock<FnvMap<&'static str, Slot>> = OnceLock::new();
+fn index() -> &'static NameIndex {
+    static IDX: OnceLock<NameIndex> = OnceLock::new();
     IDX.get_or_init(|| builtins::index_of(registry(), &all_forms()))
 }
 
 /// What the registry knows of `name` (`None`: no such function): pass it to `call_slot`, so a
 /// call looks the name up once.
 pub fn get(name: &str) -> Option<Slot> {
-    index().get(name).copied()
+    index().get(name)
 }
 
 /// True if `name` is a built-in function.
@@ -97,7 +97,7 @@ pub fn documented() -> Vec<Form> {
 
 /// Distinct function names, sorted (for completion and help).
 pub fn names() -> Vec<&'static str> {
-    let mut v: Vec<_> = index().keys().copied().collect();
+    let mut v: Vec<_> = index().keys().collect();
     v.sort();
     v
 }

@@ -197,3 +197,31 @@ fn declared_arity_rejects_neighbours() {
     }
     assert!(checked > 200, "only {checked} calls checked");
 }
+
+#[test]
+fn every_name_is_found_and_only_names_are() {
+    // The name table compares a name's length and first and last eight bytes, and the middle of
+    // a longer one: each name finds its own entry, and near misses find nothing.
+    let names = registry::names();
+    assert!(names.len() > 100);
+    for &n in &names {
+        assert_eq!(registry::lookup(n).map(|b| b.name), Some(n), "{n}");
+        assert!(registry::get(n).is_some_and(|s| s.entry.name == n));
+        let mut near = vec![format!("{n}_"), format!("_{n}"), n[..n.len() - 1].to_string(), n[1..].to_string()];
+        // the same length, first and last bytes, another middle
+        if n.len() > 2 {
+            let mut b = n.as_bytes().to_vec();
+            let mid = b.len() / 2;
+            b[mid] = if b[mid] == b'q' { b'z' } else { b'q' };
+            near.push(String::from_utf8(b).unwrap());
+        }
+        for m in near {
+            if !names.contains(&m.as_str()) {
+                assert!(registry::get(&m).is_none(), "{m} was found as a name");
+            }
+        }
+    }
+    for m in ["", "x", "zz", "coalescE", "coalesce ", "composition_", "logical_divide\0"] {
+        assert!(registry::get(m).is_none(), "{m:?}");
+    }
+}

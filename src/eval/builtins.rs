@@ -278,7 +278,7 @@ impl std::hash::Hasher for Fnv {
 /// A hash map keyed by short names.
 pub type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
-pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> FnvMap<&'static str, Slot> {
+pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> NameIndex {
     let mut m: FnvMap<&'static str, Slot> = FnvMap::with_capacity_and_hasher(table.len(), Default::default());
     for b in table.iter() {
         m.entry(b.name).or_insert(Slot { entry: b, targs: b.sig.contains('<') });
@@ -288,12 +288,98 @@ pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> FnvMap<
             s.targs |= f.sig.contains('<');
         }
     }
-    m
+    NameIndex::new(m)
 }
 
-fn index() -> &'static FnvMap<&'static str, Slot> {
-    static IDX: OnceLock<FnvMap<&'static str, Slot>> = OnceLock::new();
+fn index() -> &'static NameIndex {
+    static IDX: OnceLock<NameIndex> = OnceLock::new();
     IDX.get_or_init(|| index_of(registry(), forms()))
+}
+
+/// A name as its length and two words, its first and last (up to) eight bytes: two names of at
+/// most 16 bytes are equal exactly when these are; longer ones also compare their middles.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct NameKey {
+    len: usize,
+    first: u64,
+    last: u64,
+}
+
+impl NameKey {
+    #[inline(always)]
+    fn of(s: &[u8]) -> NameKey {
+        let n = s.len();
+        let word = |b: &[u8]| -> u64 {
+            match b.len() {
+                8.. => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+                4..=7 => {
+                    let k = b.len() - 4;
+                    u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                        | u64::from(u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]])) << 32
+                }
+                1..=3 => u64::from(b[0]) | u64::from(b[b.len() / 2]) << 8 | u64::from(b[b.len() - 1]) << 16,
+                0 => 0,
+            }
+        };
+        NameKey { len: n, first: word(s), last: word(&s[n.saturating_sub(8)..]) }
+    }
+
+    /// Where the name's cell is looked for first, in a table of `mask + 1` cells.
+    #[inline(always)]
+    fn home(&self, mask: usize) -> usize {
+        let h = (self.first ^ self.last.rotate_left(29) ^ self.len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 40) as usize & mask
+    }
+}
+
+/// The function names and their slots: an open-addressed table four times as large as the
+/// names are many, each cell holding its name's [`NameKey`], so that a look-up is a hash of two
+/// words and, nearly always, one cell's compare (the general map's byte-by-byte hash, probing and
+/// `memcmp` were about 130 instructions of every call by name; this takes about 60).
+pub struct NameIndex {
+    cells: Box<[Option<(NameKey, &'static str, Slot)>]>,
+    mask: usize,
+}
+
+impl NameIndex {
+    fn new(m: FnvMap<&'static str, Slot>) -> NameIndex {
+        let size = (m.len() * 4).next_power_of_two().max(8);
+        let mut cells = vec![None; size].into_boxed_slice();
+        let mask = size - 1;
+        for (name, slot) in m {
+            let key = NameKey::of(name.as_bytes());
+            let mut i = key.home(mask);
+            while cells[i].is_some() {
+                i = (i + 1) & mask;
+            }
+            cells[i] = Some((key, name, slot));
+        }
+        NameIndex { cells, mask }
+    }
+
+    /// The slot of `name`.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<Slot> {
+        let s = name.as_bytes();
+        let key = NameKey::of(s);
+        let mut i = key.home(self.mask);
+        loop {
+            let (k, full, slot) = self.cells[i].as_ref()?;
+            if *k == key && (s.len() <= 16 || full.as_bytes()[8..s.len() - 8] == s[8..s.len() - 8]) {
+                return Some(*slot);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Every name, in no order.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.cells.iter().flatten().map(|c| c.1)
+    }
 }
 
 /// True if `name` is an `eval` function.
@@ -311,7 +397,7 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     // every call is a step of work of the statement's time limit
     super::budget::tick()?;
     match index().get(name) {
-        Some(s) => call_slot_values(*s, targs, args),
+        Some(s) => call_slot_values(s, targs, args),
         None => Err(EvalError::unknown(format!("no function named `{name}`"))),
     }
 }

@@ -337,9 +337,12 @@ impl NameKey {
 /// words and, nearly always, one cell's compare (the general map's byte-by-byte hash, probing and
 /// `memcmp` were about 130 instructions of every call by name; this takes about 60).
 pub struct NameIndex {
-    cells: Box<[Option<(NameKey, &'static str, Slot)>]>,
+    cells: Box<[NameCell]>,
     mask: usize,
 }
+
+/// A cell of [`NameIndex`]: empty, or a name's key, the name and its slot.
+type NameCell = Option<(NameKey, &'static str, Slot)>;
 
 impl NameIndex {
     fn new(m: FnvMap<&'static str, Slot>) -> NameIndex {

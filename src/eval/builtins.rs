@@ -255,10 +255,8 @@ pub struct Slot {
     pub targs: bool,
 }
 
-/// One slot per name of `table` (the name is unique: a second entry is a programming error that
-/// `tests/registry.rs` reports), with the forms of `forms` counted for template arguments.
-/// FNV-1a: names are looked up on every call and binding, with short keys and no adversary;
-/// SipHash costs more than the lookup is worth.
+/// FNV-1a, for maps keyed by short names or cells (bindings, a picture's cells): short keys and
+/// no adversary; SipHash costs more than the look-up is worth.
 #[derive(Default)]
 pub struct Fnv(u64);
 
@@ -278,17 +276,26 @@ impl std::hash::Hasher for Fnv {
 /// A hash map keyed by short names.
 pub type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
+/// One slot per name of `table` (the name is unique: a second entry is a programming error that
+/// `tests/registry.rs` reports; the first is kept), with the forms of `forms` counted for
+/// template arguments.
 pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> NameIndex {
-    let mut m: FnvMap<&'static str, Slot> = FnvMap::with_capacity_and_hasher(table.len(), Default::default());
+    let size = (table.len() * 4).next_power_of_two().max(8);
+    let mut idx = NameIndex { cells: vec![None; size].into_boxed_slice(), mask: size - 1 };
     for b in table.iter() {
-        m.entry(b.name).or_insert(Slot { entry: b, targs: b.sig.contains('<') });
-    }
-    for f in forms.iter().flat_map(|t| t.iter()) {
-        if let Some(s) = m.get_mut(f.name) {
-            s.targs |= f.sig.contains('<');
+        if let Err(empty) = idx.cell(b.name) {
+            idx.cells[empty] =
+                Some((NameKey::of(b.name.as_bytes()), b.name, Slot { entry: b, targs: b.sig.contains('<') }));
         }
     }
-    NameIndex::new(m)
+    for f in forms.iter().flat_map(|t| t.iter()) {
+        if let Ok(k) = idx.cell(f.name) {
+            if let Some((_, _, s)) = &mut idx.cells[k] {
+                s.targs |= f.sig.contains('<');
+            }
+        }
+    }
+    idx
 }
 
 fn index() -> &'static NameIndex {
@@ -345,34 +352,27 @@ pub struct NameIndex {
 type NameCell = Option<(NameKey, &'static str, Slot)>;
 
 impl NameIndex {
-    fn new(m: FnvMap<&'static str, Slot>) -> NameIndex {
-        let size = (m.len() * 4).next_power_of_two().max(8);
-        let mut cells = vec![None; size].into_boxed_slice();
-        let mask = size - 1;
-        for (name, slot) in m {
-            let key = NameKey::of(name.as_bytes());
-            let mut i = key.home(mask);
-            while cells[i].is_some() {
-                i = (i + 1) & mask;
+    /// The cell holding `name` (`Ok`), or the empty cell where it would go (`Err`). (The table is
+    /// never full: four cells a name.)
+    #[inline(always)]
+    fn cell(&self, name: &str) -> Result<usize, usize> {
+        let s = name.as_bytes();
+        let key = NameKey::of(s);
+        let mut i = key.home(self.mask);
+        loop {
+            let Some((k, full, _)) = &self.cells[i] else { return Err(i) };
+            if *k == key && (s.len() <= 16 || full.as_bytes()[8..s.len() - 8] == s[8..s.len() - 8]) {
+                return Ok(i);
             }
-            cells[i] = Some((key, name, slot));
+            i = (i + 1) & self.mask;
         }
-        NameIndex { cells, mask }
     }
 
     /// The slot of `name`.
     #[inline]
     pub fn get(&self, name: &str) -> Option<Slot> {
-        let s = name.as_bytes();
-        let key = NameKey::of(s);
-        let mut i = key.home(self.mask);
-        loop {
-            let (k, full, slot) = self.cells[i].as_ref()?;
-            if *k == key && (s.len() <= 16 || full.as_bytes()[8..s.len() - 8] == s[8..s.len() - 8]) {
-                return Some(*slot);
-            }
-            i = (i + 1) & self.mask;
-        }
+        let k = self.cell(name).ok()?;
+        self.cells[k].as_ref().map(|c| c.2)
     }
 
     pub fn contains_key(&self, name: &str) -> bool {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """cute against pycute on the same cases, in the same run: the ratio table of BENCHMARKS.md.
 
-    scripts/bench_vs_pycute.py [--cute target/release/cute] [--bench ../shared/bench]
-                               [--runs 5] [--limit N] [FILE.cute ...]
+    scripts/bench_vs_pycute.py [--cute target/release/cute [--cute OTHER ...]]
+                               [--bench ../shared/bench] [--runs 5] [--limit N] [FILE.cute ...]
 
 1. Installs pycute from the `nvidia-cutlass==4.2.0.0` wheel into a temporary folder
    (`pip download --no-deps`, then the wheel's `pycute/` package is unpacked; nothing else of
@@ -15,7 +15,9 @@
    (engine-only and in-process session figures), one after the other. Each ratio is the median
    of the rounds' ratios: the two sides of a ratio ran seconds apart, so a change in the
    machine's speed between rounds (this machine's swings by 2x) touches both alike. The rates
-   shown are the medians of the rounds.
+   shown are the medians of the rounds. With several `--cute` binaries (two builds to
+   compare), each round times each of them after the same pycute run (a different one first
+   in each round), and the table has a row per file and binary.
 3. Checks that every answer agrees with cute's (same text once CuTe's `_` marks are dropped, or
    else the same function: equal size and equal offsets at every index; for left_inverse, which
    is not unique, else both results satisfy R(L(i)) == i). Disagreements are counted, never
@@ -152,12 +154,14 @@ def run(cmd, rss=True):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cute", default=os.path.join(root, "target", "release", "cute"))
+    ap.add_argument("--cute", action="append",
+                    help="a cute binary (repeat to compare builds; default target/release/cute)")
     ap.add_argument("--bench", default=os.path.join(root, "..", "shared", "bench"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N cases of each file")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
+    bins = a.cute or [os.path.join(root, "target", "release", "cute")]
     files = a.files or sorted(glob.glob(os.path.join(a.bench, "*.cute")))
     if not files:
         sys.exit(f"no benchmark files: none given and no *.cute in {a.bench} (use --bench DIR)")
@@ -179,65 +183,78 @@ def main():
                 f.write("\n".join(lines) + "\n")
         cases = [parse_args(l, pycute) for l in lines]
         calls = [(ops[n], args) for n, args in cases]
-        # The rounds: pycute, the whole process, the engine, in turn (see the module's comment).
-        times, walls, rss, out, answers, benches = [], [], [], "", None, []
-        for _ in range(a.runs):
+        # The rounds: pycute, then for each binary the whole process and the engine, in turn (see
+        # the module's comment).
+        times, answers = [], None
+        per = {b: dict(walls=[], rss=[], out="", benches=[]) for b in bins}
+        for k in range(a.runs):
             t = time.perf_counter()
             res = [f(*args) for f, args in calls]
             times.append(time.perf_counter() - t)
             answers = res
-            # Wall time of cute alone; the peak memory from a second run under GNU time, whose
-            # own start and wait (1-3 ms here) would otherwise count as cute's.
-            w, _, out = run([a.cute, "--color", "never", "--keep-going", src], rss=False)
-            walls.append(w)
-            rss.append(run([a.cute, "--color", "never", "--keep-going", src])[1])
-            b = subprocess.run([a.cute, "bench", "--reps", "3", src], capture_output=True, text=True, check=True)
-            benches.append(list(map(float, b.stdout.splitlines()[1].split()[2:7])))
+            # (each binary goes first in turn: the first after pycute may find colder caches)
+            for b in bins[k % len(bins):] + bins[: k % len(bins)]:
+                m = per[b]
+                # Wall time of cute alone; the peak memory from a second run under GNU time, whose
+                # own start and wait (1-3 ms here) would otherwise count as cute's.
+                w, _, m["out"] = run([b, "--color", "never", "--keep-going", src], rss=False)
+                m["walls"].append(w)
+                m["rss"].append(run([b, "--color", "never", "--keep-going", src])[1])
+                r = subprocess.run([b, "bench", "--reps", "3", src], capture_output=True, text=True, check=True)
+                m["benches"].append(list(map(float, r.stdout.splitlines()[1].split()[2:7])))
         n = len(calls)
         py_ops = statistics.median(n / t for t in times)
-        proc_ops = statistics.median(n / w for w in walls)
-        engine_ops, session_ops, parse_ns, print_ns, interp_ns = (statistics.median(c) for c in zip(*benches))
-        engine_ratio = statistics.median(e[0] * t / n for e, t in zip(benches, times))
-        proc_ratio = statistics.median(t / w for t, w in zip(times, walls))
-        ours = [l for l in out.splitlines() if not re.fullmatch(r"\d+ passed, \d+ failed", l)]
-        text_same = func_same = law_same = 0
-        for o, p, (op, args) in zip(ours, answers, cases):
-            if norm(o) == norm(p):
-                text_same += 1
-            elif same_function(offsets(o, pycute), p):
-                func_same += 1
-            elif op == "left_inverse" and both_left_inverses(offsets(o, pycute), p, args[0]):
-                law_same += 1
-        differ = len(calls) - text_same - func_same - law_same
-        rows.append(dict(name=os.path.basename(path)[:-5], n=len(calls), py=py_ops, engine=engine_ops,
-                         session=session_ops, proc=proc_ops, wall=statistics.median(walls) * 1e3,
-                         engine_ratio=engine_ratio, proc_ratio=proc_ratio,
-                         rss=max(rss) / 1024, parse=parse_ns, print=print_ns, interp=interp_ns,
-                         text=text_same, func=func_same, law=law_same, differ=differ))
-        r = rows[-1]
-        print(f"{r['name']}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ratio:.1f}x), "
-              f"process {proc_ops:,.0f}/s ({proc_ratio:.2f}x), {r['wall']:.0f} ms, {r['rss']:.0f} MB; "
-              f"answers: {text_same} same text, {func_same} same function, {law_same} both left inverses, "
-              f"{differ} differ", file=sys.stderr, flush=True)
-    lat = []
+        for b in bins:
+            walls, rss, out, benches = (per[b][k] for k in ("walls", "rss", "out", "benches"))
+            proc_ops = statistics.median(n / w for w in walls)
+            engine_ops, session_ops, parse_ns, print_ns, interp_ns = (statistics.median(c) for c in zip(*benches))
+            engine_ratio = statistics.median(e[0] * t / n for e, t in zip(benches, times))
+            proc_ratio = statistics.median(t / w for t, w in zip(times, walls))
+            ours = [l for l in out.splitlines() if not re.fullmatch(r"\d+ passed, \d+ failed", l)]
+            text_same = func_same = law_same = 0
+            for o, p, (op, args) in zip(ours, answers, cases):
+                if norm(o) == norm(p):
+                    text_same += 1
+                elif same_function(offsets(o, pycute), p):
+                    func_same += 1
+                elif op == "left_inverse" and both_left_inverses(offsets(o, pycute), p, args[0]):
+                    law_same += 1
+            differ = len(calls) - text_same - func_same - law_same
+            rows.append(dict(name=os.path.basename(path)[:-5], bin=b, n=len(calls), py=py_ops, engine=engine_ops,
+                             session=session_ops, proc=proc_ops, wall=statistics.median(walls) * 1e3,
+                             engine_ratio=engine_ratio, proc_ratio=proc_ratio,
+                             rss=max(rss) / 1024, parse=parse_ns, print=print_ns, interp=interp_ns,
+                             text=text_same, func=func_same, law=law_same, differ=differ))
+            r = rows[-1]
+            label = f" [{b}]" if len(bins) > 1 else ""
+            print(f"{r['name']}{label}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ratio:.1f}x), "
+                  f"process {proc_ops:,.0f}/s ({proc_ratio:.2f}x), {r['wall']:.0f} ms, {r['rss']:.0f} MB; "
+                  f"answers: {text_same} same text, {func_same} same function, {law_same} both left inverses, "
+                  f"{differ} differ", file=sys.stderr, flush=True)
+    # `cute -e`, the binaries in turn
+    expr = "composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))"
+    lat = {b: [] for b in bins}
     for _ in range(max(50, a.runs * 20)):
-        w, _, _ = run([a.cute, "-e", "composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))"], rss=False)
-        lat.append(w * 1e3)
-    print("| file | cases | pycute op/s | cute engine op/s | engine / pycute | cute process op/s | process / pycute "
+        for b in bins:
+            lat[b].append(run([b, "-e", expr], rss=False)[0] * 1e3)
+    col = "| cute " if len(bins) > 1 else ""
+    print(col + "| file | cases | pycute op/s | cute engine op/s | engine / pycute | cute process op/s | process / pycute "
           "| process wall ms | peak RSS MB | parse ns/stmt | print ns/stmt | interp ns/stmt | answers agree |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(("|---" if len(bins) > 1 else "") + "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         agree = f"{r['text'] + r['func'] + r['law']}/{r['n']}"
         if r["func"]:
             agree += f" ({r['func']} as functions)"
         if r["law"]:
             agree += f" ({r['law']} other left inverses)"
-        print(f"| {r['name']} | {r['n']} | {r['py']:,.0f} | {r['engine']:,.0f} | {r['engine_ratio']:.1f}x | "
+        print((f"| {r['bin']} " if len(bins) > 1 else "") + f"| {r['name']} | {r['n']} | {r['py']:,.0f} | {r['engine']:,.0f} | {r['engine_ratio']:.1f}x | "
               f"{r['proc']:,.0f} | {r['proc_ratio']:.2f}x | {r['wall']:.0f} | {r['rss']:.0f} | {r['parse']:.0f} | "
               f"{r['print']:.0f} | {r['interp']:.0f} | {agree} |")
     print(f"\nRates: medians of {a.runs} rounds; ratios: medians of the rounds' ratios (each round times pycute, "
-          "then the cute process, then the cute engine).")
-    print(f"\n`cute -e 'composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))'`: median {statistics.median(lat):.2f} ms wall over {len(lat)} runs.")
+          "then, for each binary, the cute process, then the cute engine).")
+    for b in bins:
+        label = f" [{b}]" if len(bins) > 1 else ""
+        print(f"\n`cute -e '{expr}'`{label}: median {statistics.median(lat[b]):.2f} ms wall over {len(lat[b])} runs.")
 
 
 if __name__ == "__main__":

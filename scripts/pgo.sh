@@ -12,7 +12,8 @@
 # 3. merges the counts (llvm-profdata, from rustup's llvm-tools, added if missing) and builds
 #    again with them,
 # 4. checks that the new binary prints byte for byte what target/release/cute prints on the same
-#    workload (standard output, standard error and exit status).
+#    workload (standard output, standard error and exit status), and that `cute --version`
+#    says `(profile-guided build)`.
 #
 # Needs rustup, python3 and a few minutes (two builds with link-time optimisation).
 # BENCHMARKS.md gives the gain; `cargo build --release` stays the ordinary build.
@@ -67,6 +68,8 @@ train() {
 }
 
 echo "pgo: instrumented build" >&2
+# (`CUTE_PGO`: `cute --version` names the build)
+export CUTE_PGO=1
 RUSTFLAGS="-Cprofile-generate=$work/counts" cargo build --quiet --profile fast --target-dir target/pgo-gen
 echo "pgo: training" >&2
 train "$root/target/pgo-gen/fast/cute" >/dev/null 2>&1
@@ -76,7 +79,11 @@ RUSTFLAGS="-Cprofile-use=$work/cute.profdata" cargo build --quiet --profile fast
 
 # The same answers as the ordinary build, statement for statement.
 echo "pgo: checking against target/release/cute" >&2
-cargo build --quiet --release
+env -u CUTE_PGO cargo build --quiet --release
+"$root/target/pgo/fast/cute" --version | grep -q "profile-guided" || {
+  echo "pgo: the optimised binary does not say what it is (cute --version)" >&2
+  exit 1
+}
 check() { # binary -> its output, errors and exit statuses on every script of the workload
   local bin=$1 f
   (

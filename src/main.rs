@@ -20,12 +20,19 @@ enum ColorWhen {
     Never,
 }
 
+/// `--version`: the package's, and which build this is when it is not the ordinary one
+/// (`scripts/pgo.sh` sets `CUTE_PGO` for its builds): benchmark figures depend on it.
+const VERSION: &str = match option_env!("CUTE_PGO") {
+    Some(_) => concat!(env!("CARGO_PKG_VERSION"), " (profile-guided build)"),
+    None => env!("CARGO_PKG_VERSION"),
+};
+
 /// CuTe's layout algebra as a calculator: evaluates layouts, compositions, divides, products,
 /// swizzles... and prints exactly what CuTe C++ prints.
 #[derive(Parser, Debug)]
 #[command(
     name = "cute",
-    version,
+    version = VERSION,
     after_help = "Examples:
   cute                                   interactive REPL (on a terminal)
   cute -e 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'

@@ -10,28 +10,55 @@ use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 
-/// `s * d == front`, as a compile-time true: integers compare by value when both are static
-/// (`_0 * x` is `_0`); ScaledBasis strides must have the same modes and static equal values.
-fn static_merge(s: Int, d: &Stride, front: &Stride) -> R<bool> {
-    Ok(match (d, front) {
-        (Stride::I(d), Stride::I(f)) => {
-            let prod = if d.is_const(0) || s.is_const(0) {
-                Some(st(0))
-            } else if s.s && d.s {
-                Some(s.mul(*d)?)
-            } else {
-                None
-            };
-            matches!(prod, Some(p) if p.s && f.s && p.v == f.v)
-        }
-        (Stride::Basis(x), Stride::Basis(y)) => {
-            x.modes == y.modes && {
-                let p = s.mul(x.v)?;
-                p.s && y.v.s && p.v == y.v.v
+/// `s * d == front`, as a compile-time true, for integer strides: they compare by value when
+/// both are static (`_0 * x` is `_0`).
+fn int_merge(s: Int, d: Int, f: Int) -> R<bool> {
+    let prod = if d.is_const(0) || s.is_const(0) {
+        Some(st(0))
+    } else if s.s && d.s {
+        Some(s.mul(d)?)
+    } else {
+        None
+    };
+    Ok(matches!(prod, Some(p) if p.s && f.s && p.v == f.v))
+}
+
+/// A stride `bw_coalesce` merges: a flat mode's [`Stride`] (an integer or a ScaledBasis
+/// element), or a plain integer for layouts of integers only (most), whose modes are then
+/// `Copy`: nothing to match, clone or drop.
+trait MergeStride: Clone {
+    /// `s * d == front`, as a compile-time true (ScaledBasis strides must have the same modes
+    /// and static equal values).
+    fn static_merge(s: Int, d: &Self, front: &Self) -> R<bool>;
+    /// The stride of the `_1:_0` that an all-`_1` layout coalesces to.
+    fn zero() -> Self;
+}
+
+impl MergeStride for Stride {
+    fn static_merge(s: Int, d: &Stride, front: &Stride) -> R<bool> {
+        Ok(match (d, front) {
+            (Stride::I(d), Stride::I(f)) => int_merge(s, *d, *f)?,
+            (Stride::Basis(x), Stride::Basis(y)) => {
+                x.modes == y.modes && {
+                    let p = s.mul(x.v)?;
+                    p.s && y.v.s && p.v == y.v.v
+                }
             }
-        }
-        _ => false,
-    })
+            _ => false,
+        })
+    }
+    fn zero() -> Stride {
+        Stride::I(st(0))
+    }
+}
+
+impl MergeStride for Int {
+    fn static_merge(s: Int, d: &Int, front: &Int) -> R<bool> {
+        int_merge(s, *d, *front)
+    }
+    fn zero() -> Int {
+        st(0)
+    }
 }
 
 /// What `bw_coalesce` decided for each flat mode, recorded for `explain` (which prints these
@@ -52,7 +79,12 @@ pub struct CoalesceTrace {
 /// as the trace holds them. `new` (empty) receives the result's flat modes (`from_modes` makes
 /// the layout of them); it is the caller's, so that the modes are not copied on the way back.
 #[inline(always)]
-fn bw_coalesce(flat: &[Mode], init: Mode, mut trace: Option<&mut CoalesceTrace>, new: &mut Modes) -> R<()> {
+fn bw_coalesce<D: MergeStride>(
+    flat: &[(Int, D)],
+    init: (Int, D),
+    mut trace: Option<&mut CoalesceTrace>,
+    new: &mut smallvec::SmallVec<[(Int, D); 3]>,
+) -> R<()> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
     new.push(init);
     let mut front = flat.len();
@@ -75,7 +107,7 @@ fn bw_coalesce(flat: &[Mode], init: Mode, mut trace: Option<&mut CoalesceTrace>,
             continue;
         }
         let fs = new[0].0;
-        if fs.s && static_merge(s, d, &new[0].1)? {
+        if fs.s && D::static_merge(s, d, &new[0].1)? {
             new[0] = (s.mul(fs)?, d.clone());
             if let Some(t) = trace.as_deref_mut() {
                 t.joins_next[k] = true;
@@ -89,7 +121,7 @@ fn bw_coalesce(flat: &[Mode], init: Mode, mut trace: Option<&mut CoalesceTrace>,
         if let Some(t) = trace {
             t.dropped[front] = true;
         }
-        new[0] = (st(1), Stride::I(st(0)));
+        new[0] = (st(1), D::zero());
     }
     Ok(())
 }
@@ -97,9 +129,52 @@ fn bw_coalesce(flat: &[Mode], init: Mode, mut trace: Option<&mut CoalesceTrace>,
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 pub fn coalesce(l: &Layout) -> R<Layout> {
+    if let Some(r) = coalesce_ints(l) {
+        return r;
+    }
     let mut m = Modes::new();
     coalesce_into(l, &mut m)?;
     Ok(from_modes(&m))
+}
+
+/// [`coalesce`] of a layout whose shape and stride are both an integer or both a non-empty
+/// flat tuple of integers of one length (most layouts), on modes of plain integers; `None`
+/// for any other layout.
+fn coalesce_ints(l: &Layout) -> Option<R<Layout>> {
+    let mut flat = IntModes::new();
+    match (&l.shape, &l.stride) {
+        (I(s), I(d)) => flat.push((*s, *d)),
+        (T(a), T(b)) if a.len() == b.len() => {
+            for (x, y) in a.iter().zip(b) {
+                let (I(s), I(d)) = (x, y) else { return None };
+                flat.push((*s, *d));
+            }
+        }
+        _ => return None,
+    }
+    (!flat.is_empty()).then(|| coalesce_int_modes(&flat))
+}
+
+/// Flat modes of plain integers, `(shape, stride)`, inline up to 4.
+pub type IntModes = smallvec::SmallVec<[(Int, Int); 4]>;
+
+/// `coalesce` of a layout given by flat modes of integers (at least one).
+pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
+    let Some((last, rest)) = flat.split_last() else {
+        return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
+    };
+    let mut new = smallvec::SmallVec::<[(Int, Int); 3]>::new();
+    bw_coalesce(rest, *last, None, &mut new)?;
+    Ok(from_int_modes(&new))
+}
+
+/// The layout of flat modes of integers: a single mode is a plain `s:d`, more are flat tuples.
+fn from_int_modes(v: &[(Int, Int)]) -> Layout {
+    match v {
+        [(s, d)] => Layout::new(I(*s), I(*d)),
+        [(s0, d0), (s1, d1)] => Layout::new(T(vec![I(*s0), I(*s1)]), T(vec![I(*d0), I(*d1)])),
+        _ => Layout::new(T(v.iter().map(|(s, _)| I(*s)).collect()), T(v.iter().map(|(_, d)| I(*d)).collect())),
+    }
 }
 
 /// `shape(coalesce(L))`, without the stride.

@@ -3,7 +3,7 @@
 //! Post: the result is ordered (strides increasing), disjoint from L (their images meet only at
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
-use super::coalesce::{coalesce, coalesce_modes, coalesce_shape};
+use super::coalesce::{coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, IntModes};
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{
     compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Ints, Leaves, Mode, Modes, Stride,
@@ -113,10 +113,9 @@ fn complement_impl(filtered: &[Mode], cotarget: &IntTuple, mut trace: Option<&mu
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
         // the product: an overflow there is the general path's error.)
         I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
-            let mut modes = Modes::new();
-            result_modes(&mut modes);
-            modes.push((n, Stride::I(if n.is_const(1) { st(0) } else { new_stride })));
-            coalesce_modes(&modes)?
+            let mut modes: IntModes = result_shape.iter().copied().zip(result_stride.iter().copied()).collect();
+            modes.push((n, if n.is_const(1) { st(0) } else { new_stride }));
+            coalesce_int_modes(&modes)?
         }
         rest => {
             let rest_shape = coalesce_shape(&rest)?;

@@ -2,13 +2,13 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_into, coalesce_modes};
+use super::coalesce::{coalesce, coalesce_int_modes, coalesce_into, IntModes};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
 use super::digits;
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
-use super::util::{size_of, stride_int, Ints, Modes, Stride};
+use super::util::{size_of, stride_int, Ints, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -48,8 +48,8 @@ fn tup(v: Vec<Int>) -> IntTuple {
 
 /// `coalesce(rshape:rstride)` of two flat lists of integers (what the inverses end with).
 fn coalesce_flat(rshape: &[Int], rstride: &[Int]) -> R<Layout> {
-    let modes: Modes = rshape.iter().zip(rstride).map(|(s, d)| (*s, Stride::I(*d))).collect();
-    coalesce_modes(&modes)
+    let modes: IntModes = rshape.iter().copied().zip(rstride.iter().copied()).collect();
+    coalesce_int_modes(&modes)
 }
 
 /// `right_inverse(L)`: a layout R with `L(R(i)) == i` for all `i < size(R)`, built from the

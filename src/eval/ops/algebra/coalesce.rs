@@ -79,11 +79,11 @@ pub struct CoalesceTrace {
 /// as the trace holds them. `new` (empty) receives the result's flat modes (`from_modes` makes
 /// the layout of them); it is the caller's, so that the modes are not copied on the way back.
 #[inline(always)]
-fn bw_coalesce<D: MergeStride>(
+fn bw_coalesce<D: MergeStride, A: smallvec::Array<Item = (Int, D)>>(
     flat: &[(Int, D)],
     init: (Int, D),
     mut trace: Option<&mut CoalesceTrace>,
-    new: &mut smallvec::SmallVec<[(Int, D); 3]>,
+    new: &mut smallvec::SmallVec<A>,
 ) -> R<()> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
     new.push(init);
@@ -137,39 +137,53 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     Ok(from_modes(&m))
 }
 
-/// [`coalesce`] of a layout whose shape and stride are both an integer or both a non-empty
-/// flat tuple of integers of one length (most layouts), on modes of plain integers; `None`
-/// for any other layout.
+/// [`coalesce`] of a layout of integers only ([`int_modes_into`]: most layouts), on modes of
+/// plain integers; `None` for any other layout.
 fn coalesce_ints(l: &Layout) -> Option<R<Layout>> {
     let mut flat = IntModes::new();
-    match (&l.shape, &l.stride) {
-        (I(s), I(d)) => flat.push((*s, *d)),
-        (T(a), T(b)) if a.len() == b.len() => {
-            for (x, y) in a.iter().zip(b) {
-                let (I(s), I(d)) = (x, y) else { return None };
-                flat.push((*s, *d));
-            }
-        }
-        _ => return None,
-    }
-    (!flat.is_empty()).then(|| coalesce_int_modes(&flat))
+    int_modes_into(l, &mut flat).then(|| coalesce_int_modes(&flat))
 }
 
 /// Flat modes of plain integers, `(shape, stride)`, inline up to 4.
 pub type IntModes = smallvec::SmallVec<[(Int, Int); 4]>;
 
+/// The flat modes of a layout whose shape and stride are both an integer or both a flat tuple
+/// of integers of one length (most layouts), as integers, pushed onto `out` (empty); false for
+/// any other layout and for the empty one (the general path's `flat_modes_into` gives the same
+/// modes, or the error). (Lists are filled where they are used: returned, they are copied.)
+pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
+    match (&l.shape, &l.stride) {
+        (I(s), I(d)) => out.push((*s, *d)),
+        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() => {
+            for (x, y) in a.iter().zip(b) {
+                let (I(s), I(d)) = (x, y) else { return false };
+                out.push((*s, *d));
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// `coalesce` of a layout given by flat modes of integers (at least one).
 pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
-    let Some((last, rest)) = flat.split_last() else {
-        return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
-    };
-    let mut new = smallvec::SmallVec::<[(Int, Int); 3]>::new();
-    bw_coalesce(rest, *last, None, &mut new)?;
+    let mut new = IntModes::new();
+    coalesce_int_flat_into(flat, &mut new)?;
     Ok(from_int_modes(&new))
 }
 
-/// The layout of flat modes of integers: a single mode is a plain `s:d`, more are flat tuples.
-fn from_int_modes(v: &[(Int, Int)]) -> Layout {
+/// The flat modes of `coalesce` of flat modes of integers (at least one), pushed onto `new`
+/// (empty).
+pub fn coalesce_int_flat_into(flat: &[(Int, Int)], new: &mut IntModes) -> R<()> {
+    let Some((last, rest)) = flat.split_last() else {
+        return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
+    };
+    bw_coalesce(rest, *last, None, new)
+}
+
+/// The layout of flat modes of integers: a single mode is a plain `s:d`, more are flat tuples
+/// (as [`from_modes`] makes it).
+pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
     match v {
         [(s, d)] => Layout::new(I(*s), I(*d)),
         [(s0, d0), (s1, d1)] => Layout::new(T(vec![I(*s0), I(*s1)]), T(vec![I(*d0), I(*d1)])),

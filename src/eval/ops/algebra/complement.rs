@@ -3,7 +3,7 @@
 //! Post: the result is ordered (strides increasing), disjoint from L (their images meet only at
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
-use super::coalesce::{coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, IntModes};
+use super::coalesce::{coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, IntModes};
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{
     compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Ints, Leaves, Mode, Modes, Stride,
@@ -12,7 +12,7 @@ use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
-use crate::eval::ops::structure::{cosize, filter_modes, filter_modes_into};
+use crate::eval::ops::structure::{cosize, filter_int_modes_into, filter_modes, filter_modes_into};
 use crate::eval::ops::tuple::ceil_div;
 
 /// The steps `complement` took, as it took them (what `explain complement` shows): the modes of
@@ -26,12 +26,31 @@ pub struct ComplementTrace {
     pub rest_stride: Int,
 }
 
+/// The modes of `filter(L)`, as integers (complement needs integer strides), pushed onto `out`
+/// (empty).
+fn filtered_ints_into(l: &Layout, out: &mut IntModes) -> R<()> {
+    if let Some(r) = filter_int_modes_into(l, out) {
+        return r;
+    }
+    let mut m = Modes::new();
+    filter_modes_into(l, &mut m)?;
+    ints_into(&m, out)
+}
+
+/// Flat modes whose strides must be integers, as integers pushed onto `out` (empty).
+fn ints_into(m: &[Mode], out: &mut IntModes) -> R<()> {
+    for (s, d) in m {
+        out.push((*s, stride_int(d, "complement")?));
+    }
+    Ok(())
+}
+
 /// `detail::complement(shape, stride, cotarget)` on the flat modes of a filtered layout (as
 /// `filter_modes` gives them), recording its steps in `trace` when there is one.
-fn complement_impl(filtered: &[Mode], cotarget: &IntTuple, mut trace: Option<&mut ComplementTrace>) -> R<Layout> {
+fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Option<&mut ComplementTrace>) -> R<Layout> {
     // a traced run is a second run of a call already made (explain): its law warning is that call's
     let check = trace.is_none();
-    if let [(_, Stride::I(d))] = filtered {
+    if let [(_, d)] = filtered {
         if d.is_const(0) {
             // irreducible rank-1 stride-0 layout
             let s = coalesce_shape(cotarget)?;
@@ -40,12 +59,11 @@ fn complement_impl(filtered: &[Mode], cotarget: &IntTuple, mut trace: Option<&mu
         }
     }
     // (the filtered layout, for messages)
-    let f = || from_modes(filtered);
-    // (pushed in one loop: collecting through `Result` cost more than the rest of a rank-1 call)
+    let f = || from_int_modes(filtered);
     let (mut shp, mut strd) = (Ints::new(), Ints::new());
     for (s, d) in filtered {
         shp.push(*s);
-        strd.push(stride_int(d, "complement")?);
+        strd.push(*d);
     }
     let r = shp.len();
     if r == 0 {
@@ -229,8 +247,8 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
-    let mut m = Modes::new();
-    filter_modes_into(l, &mut m)?;
+    let mut m = IntModes::new();
+    filtered_ints_into(l, &mut m)?;
     complement_impl(&m, cotarget, None)
 }
 
@@ -238,7 +256,9 @@ pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
 pub fn complement_cosize(l: &Layout) -> R<Layout> {
     let m = filter_modes(l)?;
     let c = cosize(&from_modes(&m))?;
-    complement_impl(&m, &I(c), None)
+    let mut ints = IntModes::new();
+    ints_into(&m, &mut ints)?;
+    complement_impl(&ints, &I(c), None)
 }
 
 /// `complement(L, cotarget)` (`complement(L)` for `None`) and the steps it took.
@@ -249,6 +269,8 @@ pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, 
         None => I(cosize(&from_modes(&m))?),
     };
     let mut t = ComplementTrace { sorted: Vec::new(), gaps: Vec::new(), rest_stride: st(1) };
-    let r = complement_impl(&m, &cot, Some(&mut t))?;
+    let mut ints = IntModes::new();
+    ints_into(&m, &mut ints)?;
+    let r = complement_impl(&ints, &cot, Some(&mut t))?;
     Ok((r, t))
 }

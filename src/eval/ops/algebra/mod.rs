@@ -18,8 +18,8 @@ pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{
-    coalesce, coalesce_flat_into, coalesce_into, coalesce_modes, coalesce_profile, coalesce_shape, coalesce_shape_of,
-    coalesce_traced, coalesce_x, CoalesceTrace,
+    coalesce, coalesce_flat_into, coalesce_int_flat_into, coalesce_into, coalesce_modes, coalesce_profile,
+    coalesce_shape, coalesce_shape_of, coalesce_traced, coalesce_x, int_modes_into, CoalesceTrace, IntModes,
 };
 pub use complement::{complement, complement_cosize, complement_traced, ComplementTrace};
 pub use composition::{

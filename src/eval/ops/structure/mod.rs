@@ -202,6 +202,23 @@ pub fn filter_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::util::
     coalesce_into(&filter_zeros(l)?, out)
 }
 
+/// [`filter_modes_into`] of a layout of integers only (`int_modes_into`: most layouts), as
+/// integers pushed onto `out` (empty); `None` for any other layout.
+pub fn filter_int_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::IntModes) -> Option<R<()>> {
+    use crate::eval::ops::algebra::{coalesce_int_flat_into, int_modes_into, IntModes};
+    let mut modes = IntModes::new();
+    if !int_modes_into(l, &mut modes) {
+        return None;
+    }
+    // (as `filter_modes_into`: `filter_zeros` leaf by leaf, then coalesce)
+    for (s, d) in modes.iter_mut() {
+        if d.is_const(0) {
+            *s = st(1);
+        }
+    }
+    Some(coalesce_int_flat_into(&modes, out))
+}
+
 /// `filter(L, profile)`: filter at the terminals of the profile.
 pub fn filter_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
     match profile {

@@ -2,12 +2,12 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_int_modes, coalesce_into, IntModes};
+use super::coalesce::{coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, int_modes_into, IntModes};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
 use super::digits;
-use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
+use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product, Keyed};
 use super::util::{size_of, stride_int, Ints, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
@@ -19,11 +19,22 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// products of the shape `(_1, s0, s0*s1, ...)`. (The modes of `coalesce(L)`, without the
 /// layout made of them.)
 fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
-    let mut modes = Modes::new();
-    coalesce_into(l, &mut modes)?;
-    for (s, d) in &modes {
-        p.shape.push(*s);
-        p.stride.push(stride_int(d, what)?);
+    let mut ints = IntModes::new();
+    if int_modes_into(l, &mut ints) {
+        // a layout of integers (most): coalesced on integer modes
+        let mut modes = IntModes::new();
+        coalesce_int_flat_into(&ints, &mut modes)?;
+        for (s, d) in &modes {
+            p.shape.push(*s);
+            p.stride.push(*d);
+        }
+    } else {
+        let mut modes = Modes::new();
+        coalesce_into(l, &mut modes)?;
+        for (s, d) in &modes {
+            p.shape.push(*s);
+            p.stride.push(stride_int(d, what)?);
+        }
     }
     p.pre.push(st(1));
     for s in &p.shape {
@@ -62,8 +73,13 @@ pub fn right_inverse(l: &Layout) -> R<Layout> {
     let mut p = Lists::default();
     prepared(l, "right_inverse", &mut p)?;
     let (shape, stride, pre) = (&p.shape, &p.stride, &p.pre);
-    let keyed: Vec<(i64, usize)> = stride.iter().enumerate().filter(|(_, d)| d.s).map(|(k, d)| (d.v, k)).collect();
-    let sorted = exchange_sort_by_key(keyed);
+    let mut sorted = Keyed::new();
+    for (k, d) in stride.iter().enumerate() {
+        if d.s {
+            sorted.push((d.v, k));
+        }
+    }
+    exchange_sort_by_key(&mut sorted);
     let mut rshape: Ints = smallvec::smallvec![st(1)];
     let mut rstride: Ints = smallvec::smallvec![st(0)];
     let mut curr = st(1);
@@ -86,7 +102,11 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
     if !stride.iter().all(|d| d.s) {
         return Err(EvalError::rule("left inverse requires static strides", format!("{l} has dynamic strides")));
     }
-    let sorted = exchange_sort_by_key(stride.iter().enumerate().map(|(k, d)| (d.v, k)).collect());
+    let mut sorted = Keyed::new();
+    for (k, d) in stride.iter().enumerate() {
+        sorted.push((d.v, k));
+    }
+    exchange_sort_by_key(&mut sorted);
     let mut rshape = Ints::new();
     let mut rstride: Ints = smallvec::smallvec![st(0)];
     // `product(rshape)`, kept as it grows (the product of no modes is `_1`; `_1 * x` is x); the

@@ -275,7 +275,7 @@ pub fn size_of(l: &Layout) -> Option<i64> {
 
 /// CuTe's `exchange_sort` of (key, value) pairs by key (not stable; reproduced exactly since
 /// the order of equal keys is visible in the results of the inverses).
-pub fn exchange_sort_by_key(mut a: Vec<(i64, usize)>) -> Vec<(i64, usize)> {
+pub fn exchange_sort_by_key(a: &mut [(i64, usize)]) {
     let n = a.len();
     for i in 0..n {
         for j in i + 1..n {
@@ -284,5 +284,7 @@ pub fn exchange_sort_by_key(mut a: Vec<(i64, usize)>) -> Vec<(i64, usize)> {
             }
         }
     }
-    a
 }
+
+/// (key, position) pairs for [`exchange_sort_by_key`], inline up to 8 (a layout's modes).
+pub type Keyed = smallvec::SmallVec<[(i64, usize); 8]>;

@@ -3,7 +3,9 @@
 //! Post: the result is ordered (strides increasing), disjoint from L (their images meet only at
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
-use super::coalesce::{coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, IntModes};
+use super::coalesce::{
+    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, IntModes,
+};
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{
     compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Ints, Leaves, Mode, Modes, Stride,
@@ -146,17 +148,28 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             // compact stride has its shape's form), so they are gathered without building the
             // tuple first.
             let rest = Layout::new(rest_shape, rest_stride);
-            match congruent_modes(&rest) {
-                Some(tail) => {
-                    let mut modes = Modes::new();
-                    result_modes(&mut modes);
-                    modes.extend(tail);
-                    coalesce_modes(&modes)?
+            let mut tail = IntModes::new();
+            if int_modes_into(&rest, &mut tail) {
+                // (integers, nearly always: the same modes on the integer path)
+                let mut modes = IntModes::new();
+                for (s, d) in result_shape.iter().zip(&result_stride) {
+                    modes.push((*s, *d));
                 }
-                None => {
-                    let rs = T(result_shape.into_iter().map(I).collect());
-                    let rd = T(result_stride.into_iter().map(I).collect());
-                    coalesce(&Layout::new(T(vec![rs, rest.shape]), T(vec![rd, rest.stride])))?
+                modes.extend_from_slice(&tail);
+                coalesce_int_modes(&modes)?
+            } else {
+                match congruent_modes(&rest) {
+                    Some(tail) => {
+                        let mut modes = Modes::new();
+                        result_modes(&mut modes);
+                        modes.extend(tail);
+                        coalesce_modes(&modes)?
+                    }
+                    None => {
+                        let rs = T(result_shape.into_iter().map(I).collect());
+                        let rd = T(result_stride.into_iter().map(I).collect());
+                        coalesce(&Layout::new(T(vec![rs, rest.shape]), T(vec![rd, rest.stride])))?
+                    }
                 }
             }
         }

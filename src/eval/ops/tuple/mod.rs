@@ -771,6 +771,19 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(out))
         }
+        // a flat tuple of integers by an integer (complement's rest, most divides): the fold
+        // below on integers, without a tuple per step
+        (T(x), I(y)) if x.iter().all(|e| matches!(e, I(_))) => {
+            let mut out = Vec::with_capacity(x.len());
+            let mut rest = *y;
+            for xi in x {
+                if let I(xi) = xi {
+                    out.push(I(ceil_div_int(*xi, rest)?));
+                    rest = ceil_div_int(rest, *xi)?;
+                }
+            }
+            Ok(T(out))
+        }
         (T(x), _) => {
             let mut out = Vec::new();
             let mut rest = b.clone();

@@ -193,6 +193,16 @@ pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
 
 /// `shape(coalesce(L))`, without the stride.
 pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
+    let mut ints = IntModes::new();
+    if int_modes_into(l, &mut ints) {
+        // (a layout of integers, most: on integer modes)
+        let mut m = IntModes::new();
+        coalesce_int_flat_into(&ints, &mut m)?;
+        return Ok(match m[..] {
+            [(s, _)] => I(s),
+            _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
+        });
+    }
     let mut m = Modes::new();
     coalesce_into(l, &mut m)?;
     Ok(match m[..] {

@@ -271,6 +271,20 @@ pub fn coalesce_x_into(l: &Layout, new: &mut Modes) -> R<()> {
     bw_coalesce(&flat, init, None, new)
 }
 
+/// [`coalesce_x_into`] of a layout of integers only ([`int_modes_into`]), on integer modes
+/// pushed onto `new` (empty); false, with nothing pushed, for any other layout.
+pub fn coalesce_x_int_into(l: &Layout, new: &mut IntModes) -> R<bool> {
+    let mut flat = IntModes::new();
+    if !int_modes_into(l, &mut flat) {
+        return Ok(false);
+    }
+    // (not empty: `int_modes_into` takes no empty layout)
+    let Some((s, d)) = flat.pop() else { return Ok(false) };
+    let init = if s.is_const(1) { (st(2), d) } else { (s, d) };
+    bw_coalesce(&flat, init, None, new)?;
+    Ok(true)
+}
+
 /// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.
 pub fn coalesce_x_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
     match profile {

@@ -5,7 +5,7 @@
 //!
 //! Post (when CuTe's conditions hold): `compatible(B, result)` and `result(i) == A(B(i))`.
 
-use super::coalesce::{coalesce_x_into, coalesce_x_profile};
+use super::coalesce::{coalesce_x_int_into, coalesce_x_into, coalesce_x_profile, from_int_modes, IntModes};
 use super::digits;
 use super::util::{
     ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves, Mode,
@@ -149,6 +149,8 @@ impl Tiler {
 enum Lhs<'a> {
     Tree(&'a IntTuple, &'a IntTuple),
     Flat(&'a [Mode]),
+    /// Flat modes of integers (a layout of integers, the common case).
+    Ints(&'a [(Int, Int)]),
 }
 
 impl Lhs<'_> {
@@ -159,6 +161,10 @@ impl Lhs<'_> {
             Lhs::Tree(s, d) => f(s, d),
             Lhs::Flat(m) => {
                 let l = from_modes(m);
+                f(&l.shape, &l.stride)
+            }
+            Lhs::Ints(m) => {
+                let l = from_int_modes(m);
                 f(&l.shape, &l.stride)
             }
         }
@@ -208,6 +214,10 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
         Lhs::Flat([(_, d)]) => Ok(Layout::new(rs.clone(), mul_stride(rstride, d)?)),
         Lhs::Flat(m) if !m.is_empty() => {
             compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride)
+        }
+        Lhs::Ints([(_, d)]) => Ok(Layout::new(rs.clone(), I(rstride.mul(*d)?))),
+        Lhs::Ints(m) if !m.is_empty() => {
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| Ok(I(r.mul(m[k].1)?)), rshape, rstride)
         }
         _ => lhs.with_tree(|ls, ld| compose_tree(ls, ld, rs, rshape, rstride)),
     }
@@ -340,6 +350,10 @@ pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
     if has_basis(&b.stride) {
         let flat = coalesce_x_profile(a, &coprofile(b)?)?;
         return composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride);
+    }
+    let mut ints = IntModes::new();
+    if coalesce_x_int_into(a, &mut ints)? {
+        return composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride);
     }
     let mut modes = Modes::new();
     coalesce_x_into(a, &mut modes)?;

@@ -581,8 +581,34 @@ pub fn check_composition(a: &Layout, b: &Layout, r: &Layout, what: &str) {
 fn proved_by_form(a: &Layout, b: &Layout, r: &Layout) -> bool {
     let Some(fa) = flat_modes_of::<i64>(a) else { return false };
     let mut steps: smallvec::SmallVec<[(i64, i64, i64); 8]> = smallvec::SmallVec::new();
-    form_steps(&b.shape, &b.stride, &r.shape, &r.stride, &mut steps).is_some()
-        && digits::holds(&fa, false, steps.iter().copied())
+    let formed = match flat_steps(b, r, &mut steps) {
+        Some(done) => done,
+        None => form_steps(&b.shape, &b.stride, &r.shape, &r.stride, &mut steps).is_some(),
+    };
+    formed && digits::holds(&fa, false, steps.iter().copied())
+}
+
+/// [`form_steps`] where B and R are flat tuples of integers of one length (most compositions):
+/// each mode `m:e` of B over R's mode `rho:tau` is the step `(e, rho, tau)`, with `rho == m`;
+/// `Some(false)` where that fails (as `form_steps` fails), `None` for other forms (`steps`
+/// untouched).
+fn flat_steps(b: &Layout, r: &Layout, steps: &mut smallvec::SmallVec<[(i64, i64, i64); 8]>) -> Option<bool> {
+    let (T(bs), T(bd), T(rs), T(rd)) = (&b.shape, &b.stride, &r.shape, &r.stride) else { return None };
+    let n = bs.len();
+    if bd.len() != n || rs.len() != n || rd.len() != n {
+        return None;
+    }
+    for k in 0..n {
+        let (I(m), I(e), I(rho), I(tau)) = (&bs[k], &bd[k], &rs[k], &rd[k]) else {
+            steps.clear();
+            return None;
+        };
+        if !(m.v > 0 && rho.v > 0 && rho.v == m.v) {
+            return Some(false);
+        }
+        steps.push((e.v, rho.v, tau.v));
+    }
+    Some(true)
 }
 
 /// The steps of [`proved_by_form`] under B's (sub)layout `bs:bd` and R's `rs:rd`.

@@ -129,19 +129,34 @@ fn bw_coalesce<D: MergeStride, A: smallvec::Array<Item = (Int, D)>>(
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 pub fn coalesce(l: &Layout) -> R<Layout> {
-    if let Some(r) = coalesce_ints(l) {
-        return r;
+    let mut ints = IntModes::new();
+    if coalesce_int_into(l, &mut ints)? {
+        return Ok(from_int_modes(&ints));
     }
     let mut m = Modes::new();
     coalesce_into(l, &mut m)?;
     Ok(from_modes(&m))
 }
 
-/// [`coalesce`] of a layout of integers only ([`int_modes_into`]: most layouts), on modes of
-/// plain integers; `None` for any other layout.
-fn coalesce_ints(l: &Layout) -> Option<R<Layout>> {
+/// The flat modes of `coalesce(L)` for a layout of integers only ([`int_modes_into`]: most
+/// layouts), on integer modes pushed onto `out` (empty); `Ok(false)`, with nothing pushed, for
+/// any other layout (whose modes [`coalesce_into`] gives).
+pub fn coalesce_int_into(l: &Layout, out: &mut IntModes) -> R<bool> {
     let mut flat = IntModes::new();
-    int_modes_into(l, &mut flat).then(|| coalesce_int_modes(&flat))
+    if !int_modes_into(l, &mut flat) {
+        return Ok(false);
+    }
+    coalesce_int_flat_into(&flat, out)?;
+    Ok(true)
+}
+
+/// Shapes and strides paired as integer modes, pushed onto `out` (in a loop: collecting the
+/// zip took twice as long).
+#[inline]
+pub fn push_int_modes(shapes: &[Int], strides: &[Int], out: &mut IntModes) {
+    for (s, d) in shapes.iter().zip(strides) {
+        out.push((*s, *d));
+    }
 }
 
 /// Flat modes of plain integers, `(shape, stride)`, inline up to 4.
@@ -193,22 +208,20 @@ pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
 
 /// `shape(coalesce(L))`, without the stride.
 pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
-    let mut ints = IntModes::new();
-    if int_modes_into(l, &mut ints) {
-        // (a layout of integers, most: on integer modes)
-        let mut m = IntModes::new();
-        coalesce_int_flat_into(&ints, &mut m)?;
-        return Ok(match m[..] {
-            [(s, _)] => I(s),
+    // (a single mode's shape is an integer, more are a flat tuple)
+    fn shape<D>(m: &[(Int, D)]) -> IntTuple {
+        match m {
+            [(s, _)] => I(*s),
             _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
-        });
+        }
+    }
+    let mut ints = IntModes::new();
+    if coalesce_int_into(l, &mut ints)? {
+        return Ok(shape(&ints));
     }
     let mut m = Modes::new();
     coalesce_into(l, &mut m)?;
-    Ok(match m[..] {
-        [(s, _)] => I(s),
-        _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
-    })
+    Ok(shape(&m))
 }
 
 /// The flat modes of `coalesce(L)` (without the layout made of them), pushed onto `new` (empty).

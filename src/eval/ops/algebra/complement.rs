@@ -4,7 +4,8 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{
-    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, IntModes,
+    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, push_int_modes,
+    IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{
@@ -133,11 +134,8 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
         // the product: an overflow there is the general path's error.)
         I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
-            // (pushed: collecting the zip took twice as long)
             let mut modes = IntModes::new();
-            for (s, d) in result_shape.iter().zip(&result_stride) {
-                modes.push((*s, *d));
-            }
+            push_int_modes(&result_shape, &result_stride, &mut modes);
             modes.push((n, if n.is_const(1) { st(0) } else { new_stride }));
             coalesce_int_modes(&modes)?
         }
@@ -152,9 +150,7 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             if int_modes_into(&rest, &mut tail) {
                 // (integers, nearly always: the same modes on the integer path)
                 let mut modes = IntModes::new();
-                for (s, d) in result_shape.iter().zip(&result_stride) {
-                    modes.push((*s, *d));
-                }
+                push_int_modes(&result_shape, &result_stride, &mut modes);
                 modes.extend_from_slice(&tail);
                 coalesce_int_modes(&modes)?
             } else {

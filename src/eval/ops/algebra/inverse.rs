@@ -2,7 +2,7 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, int_modes_into, IntModes};
+use super::coalesce::{coalesce, coalesce_int_into, coalesce_int_modes, coalesce_into, push_int_modes, IntModes};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
@@ -20,11 +20,9 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// layout made of them.)
 fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
     let mut ints = IntModes::new();
-    if int_modes_into(l, &mut ints) {
+    if coalesce_int_into(l, &mut ints)? {
         // a layout of integers (most): coalesced on integer modes
-        let mut modes = IntModes::new();
-        coalesce_int_flat_into(&ints, &mut modes)?;
-        for (s, d) in &modes {
+        for (s, d) in &ints {
             p.shape.push(*s);
             p.stride.push(*d);
         }
@@ -59,11 +57,8 @@ fn tup(v: Vec<Int>) -> IntTuple {
 
 /// `coalesce(rshape:rstride)` of two flat lists of integers (what the inverses end with).
 fn coalesce_flat(rshape: &[Int], rstride: &[Int]) -> R<Layout> {
-    // (pushed: collecting the zip took twice as long)
     let mut modes = IntModes::new();
-    for (s, d) in rshape.iter().zip(rstride) {
-        modes.push((*s, *d));
-    }
+    push_int_modes(rshape, rstride, &mut modes);
     coalesce_int_modes(&modes)
 }
 

@@ -418,16 +418,24 @@ impl Interp {
     }
 
     /// The registry's entry of built-in `name` (`None`: no such function).
+    #[inline]
     fn slot(&self, name: &str) -> Option<crate::eval::builtins::Slot> {
         match self.last_fn.get() {
             Some(s) if s.entry.name == name => Some(s),
-            _ => match builtins::get(name) {
-                Some(s) if !name.starts_with("__") => {
-                    self.last_fn.set(Some(s));
-                    Some(s)
-                }
-                _ => None,
-            },
+            _ => self.slot_looked_up(name),
+        }
+    }
+
+    /// [`Interp::slot`] of a name other than the last one's (apart: a script mostly calls one
+    /// function after another of the same name).
+    #[inline(never)]
+    fn slot_looked_up(&self, name: &str) -> Option<crate::eval::builtins::Slot> {
+        match builtins::get(name) {
+            Some(s) if !name.starts_with("__") => {
+                self.last_fn.set(Some(s));
+                Some(s)
+            }
+            _ => None,
         }
     }
 

@@ -58,6 +58,7 @@ fn index() -> &'static NameIndex {
 
 /// What the registry knows of `name` (`None`: no such function): pass it to `call_slot`, so a
 /// call looks the name up once.
+#[inline]
 pub fn get(name: &str) -> Option<Slot> {
     index().get(name)
 }
@@ -103,6 +104,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// Call built-in `name`.
+#[inline]
 pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     match get(name) {
         Some(s) => builtins::call_slot_values(s, targs, args),

@@ -369,7 +369,7 @@ impl NameIndex {
     }
 
     /// The slot of `name`.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, name: &str) -> Option<Slot> {
         let k = self.cell(name).ok()?;
         self.cells[k].as_ref().map(|c| c.2)
@@ -413,6 +413,7 @@ pub fn refs(args: &[Value]) -> smallvec::SmallVec<[&Value; 4]> {
 /// [`call_slot`] on values rather than references: their references on the stack (a list of
 /// up to three made in place, not collected into a vector: that took a tenth of a `coalesce`
 /// called by name).
+#[inline(always)]
 pub fn call_slot_values(slot: Slot, targs: &[TArg], args: &[Value]) -> R<Value> {
     match args {
         [] => call_slot(slot, targs, &[]),
@@ -429,6 +430,7 @@ pub fn owned(args: &[&Value]) -> Vec<Value> {
 }
 
 /// Call the function of `slot`: the template-argument rule, the entry's arity, then its function.
+#[inline(always)]
 pub fn call_slot(slot: Slot, targs: &[TArg], args: &[&Value]) -> R<Value> {
     let b = slot.entry;
     if !targs.is_empty() && !slot.targs {

@@ -128,6 +128,7 @@ fn bw_coalesce<D: MergeStride, A: smallvec::Array<Item = (Int, D)>>(
 
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
+#[inline]
 pub fn coalesce(l: &Layout) -> R<Layout> {
     let mut ints = IntModes::new();
     if coalesce_int_into(l, &mut ints)? {
@@ -141,6 +142,7 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
 /// The flat modes of `coalesce(L)` for a layout of integers only ([`int_modes_into`]: most
 /// layouts), on integer modes pushed onto `out` (empty); `Ok(false)`, with nothing pushed, for
 /// any other layout (whose modes [`coalesce_into`] gives).
+#[inline]
 pub fn coalesce_int_into(l: &Layout, out: &mut IntModes) -> R<bool> {
     let mut flat = IntModes::new();
     if !int_modes_into(l, &mut flat) {
@@ -166,6 +168,7 @@ pub type IntModes = smallvec::SmallVec<[(Int, Int); 4]>;
 /// of integers of one length (most layouts), as integers, pushed onto `out` (empty); false for
 /// any other layout and for the empty one (the general path's `flat_modes_into` gives the same
 /// modes, or the error). (Lists are filled where they are used: returned, they are copied.)
+#[inline]
 pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
     match (&l.shape, &l.stride) {
         (I(s), I(d)) => out.push((*s, *d)),
@@ -181,6 +184,7 @@ pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
 }
 
 /// `coalesce` of a layout given by flat modes of integers (at least one).
+#[inline]
 pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
     let mut new = IntModes::new();
     coalesce_int_flat_into(flat, &mut new)?;
@@ -189,6 +193,7 @@ pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
 
 /// The flat modes of `coalesce` of flat modes of integers (at least one), pushed onto `new`
 /// (empty).
+#[inline]
 pub fn coalesce_int_flat_into(flat: &[(Int, Int)], new: &mut IntModes) -> R<()> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
@@ -198,6 +203,7 @@ pub fn coalesce_int_flat_into(flat: &[(Int, Int)], new: &mut IntModes) -> R<()> 
 
 /// The layout of flat modes of integers: a single mode is a plain `s:d`, more are flat tuples
 /// (as [`from_modes`] makes it).
+#[inline]
 pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
     match v {
         [(s, d)] => Layout::new(I(*s), I(*d)),
@@ -347,6 +353,7 @@ pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 
 /// `coalesce(shape)`: merge neighbouring modes of the flattened shape that are both static or
 /// both dynamic (`(_2,_3,4,5)` → `(_6,20)`).
+#[inline]
 pub fn coalesce_shape(s: &IntTuple) -> R<IntTuple> {
     let mut leaves = Leaves::new();
     leaf_refs(s, &mut leaves);

@@ -50,6 +50,7 @@ fn ints_into(m: &[Mode], out: &mut IntModes) -> R<()> {
 
 /// `detail::complement(shape, stride, cotarget)` on the flat modes of a filtered layout (as
 /// `filter_modes` gives them), recording its steps in `trace` when there is one.
+#[inline]
 fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Option<&mut ComplementTrace>) -> R<Layout> {
     // a traced run is a second run of a call already made (explain): its law warning is that call's
     let check = trace.is_none();

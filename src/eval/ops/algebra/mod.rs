@@ -40,11 +40,23 @@ use util::compact_col_major;
 
 /// Argument `i` as a layout. Swizzles and swizzled layouts are the call's refusal (the swizzle
 /// module's forms take them); other kinds are type errors at that argument.
+#[inline]
 pub fn layout_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a Layout> {
-    match a.arg(i)? {
-        Value::Layout(l) => Ok(l),
-        Value::Swizzle(_) | Value::Composed(_) => Err(a.refuse()),
-        v => Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind())).at_arg(i)),
+    match a.args.get(i) {
+        Some(Value::Layout(l)) => Ok(l),
+        _ => Err(not_kind(a, i, "a layout")),
+    }
+}
+
+/// The error of an argument `i` that is not of the kind wanted (apart: few calls fail): the
+/// arity error when it is missing, the call's refusal for a swizzle or swizzled layout (the
+/// swizzle module's forms take them), else a type error at that argument.
+#[cold]
+fn not_kind(a: &Args, i: usize, want: &str) -> EvalError {
+    match a.arg(i) {
+        Err(e) => e,
+        Ok(Value::Swizzle(_) | Value::Composed(_)) => a.refuse(),
+        Ok(v) => EvalError::type_err(format!("expected {want}, got {} `{v}`", v.kind())).at_arg(i),
     }
 }
 
@@ -57,11 +69,11 @@ pub fn tiler_arg(a: &Args, i: usize) -> R<Tiler> {
 }
 
 /// Argument `i` as an IntTuple (integer, tuple).
+#[inline]
 fn tuple_arg<'a>(a: &Args<'a>, i: usize) -> R<&'a IntTuple> {
-    match a.arg(i)? {
-        Value::Tuple(t) => Ok(t),
-        Value::Swizzle(_) | Value::Composed(_) => Err(a.refuse()),
-        v => Err(EvalError::type_err(format!("expected an integer or tuple, got {} `{v}`", v.kind())).at_arg(i)),
+    match a.args.get(i) {
+        Some(Value::Tuple(t)) => Ok(t),
+        _ => Err(not_kind(a, i, "an integer or tuple")),
     }
 }
 
@@ -75,6 +87,7 @@ pub fn with_shape(l: &Layout, shape: &IntTuple) -> R<Layout> {
     composition(l, &make_layout(shape)?)
 }
 
+#[inline(always)]
 pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
     match a.arg(0)? {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
@@ -136,6 +149,7 @@ pub(crate) fn b_with_shape(a: &Args) -> R<Value> {
     Ok(Value::Layout(with_shape(l, &shape)?))
 }
 
+#[inline]
 pub(crate) fn b_complement(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
     match a.args.get(1) {

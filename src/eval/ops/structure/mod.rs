@@ -204,6 +204,7 @@ pub fn filter_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::util::
 
 /// [`filter_modes_into`] of a layout of integers only (`int_modes_into`: most layouts), as
 /// integers pushed onto `out` (empty); `None` for any other layout.
+#[inline]
 pub fn filter_int_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::IntModes) -> Option<R<()>> {
     use crate::eval::ops::algebra::{coalesce_int_flat_into, int_modes_into, IntModes};
     let mut modes = IntModes::new();

@@ -142,7 +142,7 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
 /// The flat modes of `coalesce(L)` for a layout of integers only ([`int_modes_into`]: most
 /// layouts), on integer modes pushed onto `out` (empty); `Ok(false)`, with nothing pushed, for
 /// any other layout (whose modes [`coalesce_into`] gives).
-#[inline]
+#[inline(always)]
 pub fn coalesce_int_into(l: &Layout, out: &mut IntModes) -> R<bool> {
     let mut flat = IntModes::new();
     if !int_modes_into(l, &mut flat) {
@@ -168,7 +168,7 @@ pub type IntModes = smallvec::SmallVec<[(Int, Int); 4]>;
 /// of integers of one length (most layouts), as integers, pushed onto `out` (empty); false for
 /// any other layout and for the empty one (the general path's `flat_modes_into` gives the same
 /// modes, or the error). (Lists are filled where they are used: returned, they are copied.)
-#[inline]
+#[inline(always)]
 pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
     match (&l.shape, &l.stride) {
         (I(s), I(d)) => out.push((*s, *d)),

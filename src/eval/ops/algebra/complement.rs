@@ -16,7 +16,7 @@ use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::structure::{cosize, filter_int_modes_into, filter_modes, filter_modes_into};
-use crate::eval::ops::tuple::ceil_div;
+use crate::eval::ops::tuple::{ceil_div, ceil_div_int};
 
 /// The steps `complement` took, as it took them (what `explain complement` shows): the modes of
 /// `filter(L)` in the order it picked them (the smallest remaining stride first), the mode each
@@ -126,7 +126,11 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
         t.gaps.push((new_shape, result_stride[r - 1]));
         t.rest_stride = new_stride;
     }
-    let rest = ceil_div(cotarget, &I(new_stride))?;
+    // (an integer cotarget, most calls: its rest without a tuple built and dropped)
+    let rest = match cotarget {
+        I(c) => I(ceil_div_int(*c, new_stride)?),
+        _ => ceil_div(cotarget, &I(new_stride))?,
+    };
     // (filled where it is used: a list of modes returned from a closure is copied on the way)
     let result_modes =
         |m: &mut Modes| m.extend(result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, Stride::I(*d))));

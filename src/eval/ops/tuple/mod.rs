@@ -747,7 +747,7 @@ pub fn abs(a: Int) -> R<Int> {
 
 /// `(a + b - _1) / b` on integers.
 #[inline]
-fn ceil_div_int(a: Int, b: Int) -> R<Int> {
+pub fn ceil_div_int(a: Int, b: Int) -> R<Int> {
     if b.v == 0 {
         return Err(EvalError::div_zero(a, b));
     }

@@ -15,7 +15,7 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
-    check_composition, coalesce_shape_of, complement, composition_raw, layout_arg, tiler_arg, Tiler,
+    check_composition, coalesce_shape_of, complement, composition_exact, layout_arg, tiler_arg, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -36,8 +36,10 @@ pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = coalesce_shape_of(l)?;
     let c = complement(t, &cotarget)?;
     let b = concat2(t.clone(), c);
-    let r = composition_raw(l, &b)?;
-    check_composition(l, &b, &r, "the composition inside logical_divide");
+    let (r, exact) = composition_exact(l, &b)?;
+    if !exact {
+        check_composition(l, &b, &r, "the composition inside logical_divide");
+    }
     Ok(r)
 }
 
@@ -182,8 +184,10 @@ pub fn flat_divide(l: &Layout, t: &Tiler) -> R<Layout> {
 pub fn logical_product(b: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = product(&b.shape)?.mul(cosize(t)?)?;
     let c = complement(b, &I(cotarget))?;
-    let r = composition_raw(&c, t)?;
-    check_composition(&c, t, &r, "the composition inside logical_product");
+    let (r, exact) = composition_exact(&c, t)?;
+    if !exact {
+        check_composition(&c, t, &r, "the composition inside logical_product");
+    }
     Ok(concat2(b.clone(), r))
 }
 

@@ -193,7 +193,7 @@ pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
 
 /// The flat modes of `coalesce` of flat modes of integers (at least one), pushed onto `new`
 /// (empty).
-#[inline]
+#[inline(always)]
 pub fn coalesce_int_flat_into(flat: &[(Int, Int)], new: &mut IntModes) -> R<()> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
@@ -203,7 +203,7 @@ pub fn coalesce_int_flat_into(flat: &[(Int, Int)], new: &mut IntModes) -> R<()> 
 
 /// The layout of flat modes of integers: a single mode is a plain `s:d`, more are flat tuples
 /// (as [`from_modes`] makes it).
-#[inline]
+#[inline(always)]
 pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
     match v {
         [(s, d)] => Layout::new(I(*s), I(*d)),

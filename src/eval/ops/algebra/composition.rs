@@ -171,8 +171,10 @@ impl Lhs<'_> {
     }
 }
 
-/// `detail::composition_impl(lhs_shape, lhs_stride, rhs_shape, rhs_stride)`.
-fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
+/// `detail::composition_impl(lhs_shape, lhs_stride, rhs_shape, rhs_stride)`. `exact` is
+/// cleared unless the result is proved to be the lhs's function after the rhs's
+/// ([`composition_exact`]); it is only ever cleared.
+fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut bool) -> R<Layout> {
     // Right-distributivity of composition over a tuple rhs.
     if let T(rsv) = rs {
         if rs.rank() != rd.rank() || rsv.is_empty() {
@@ -184,7 +186,7 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
         // `concat` of the modes' compositions, gathered straight into the two tuples
         let (mut shape, mut stride) = (Vec::with_capacity(rsv.len()), Vec::with_capacity(rsv.len()));
         for (k, s) in rsv.iter().enumerate() {
-            let m = composition_impl(lhs, s, mode_ref(rd, k)?)?;
+            let m = composition_impl(lhs, s, mode_ref(rd, k)?, exact)?;
             shape.push(m.shape);
             stride.push(m.stride);
         }
@@ -200,26 +202,35 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple) -> R<Layout> {
     if let Basis(b) = rd {
         let path: Vec<usize> = b.modes.iter().rev().copied().collect();
         return lhs.with_tree(|ls, ld| {
-            composition_impl(Lhs::Tree(&get_path(ls, &path)?, &get_path(ld, &path)?), rs, &I(b.v))
+            composition_impl(Lhs::Tree(&get_path(ls, &path)?, &get_path(ld, &path)?), rs, &I(b.v), exact)
         });
     }
     let rstride = leaf_int(rd, "composition")?;
     let rshape = leaf_int(rs, "composition")?;
-    // Any rhs static stride-0: the rhs itself.
+    // Any rhs static stride-0: the rhs itself (every point goes to A(0) = 0: exact).
     if rstride.is_const(0) {
         return Ok(Layout::new(rs.clone(), rd.clone()));
     }
     match lhs {
         // a single mode `s:d` scales the rhs stride; more are read by index
-        Lhs::Flat([(_, d)]) => Ok(Layout::new(rs.clone(), mul_stride(rstride, d)?)),
-        Lhs::Flat(m) if !m.is_empty() => {
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride)
+        Lhs::Flat([(_, d)]) => {
+            *exact = false;
+            Ok(Layout::new(rs.clone(), mul_stride(rstride, d)?))
         }
+        Lhs::Flat(m) if !m.is_empty() => {
+            *exact = false;
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride, exact)
+        }
+        // (one mode `s:d`: the rhs's points `rstride * i` in A's domain go to `d * rstride * i`:
+        // exact)
         Lhs::Ints([(_, d)]) => Ok(Layout::new(rs.clone(), I(rstride.mul(*d)?))),
         Lhs::Ints(m) if !m.is_empty() => {
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| Ok(I(r.mul(m[k].1)?)), rshape, rstride)
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| Ok(I(r.mul(m[k].1)?)), rshape, rstride, exact)
         }
-        _ => lhs.with_tree(|ls, ld| compose_tree(ls, ld, rs, rshape, rstride)),
+        _ => {
+            *exact = false;
+            lhs.with_tree(|ls, ld| compose_tree(ls, ld, rs, rshape, rstride))
+        }
     }
 }
 
@@ -246,17 +257,35 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
     for x in lsv {
         leaf_int(x, "composition")?;
     }
-    compose_modes(r, |k| leaf_int(&lsv[k], "composition"), |r, k| arith_mul(&I(r), &lstride[k]), rshape, rstride)
+    let mut exact = false;
+    compose_modes(
+        r,
+        |k| leaf_int(&lsv[k], "composition"),
+        |r, k| arith_mul(&I(r), &lstride[k]),
+        rshape,
+        rstride,
+        &mut exact,
+    )
 }
 
 /// The general case of `composition_impl`: an lhs of `r >= 1` modes (integer shapes
-/// `lshape(k)`, strides `lstride(k)`) and an integral rhs `rshape:rstride`.
+/// `lshape(k)`, strides `lstride(k)`) and an integral rhs `rshape:rstride`. While `exact` is
+/// set, it is cleared unless each mode the rhs passes through divides evenly (see below).
+///
+/// Why that is exact: at mode `i` the rhs's points are `d * j` in units of the shapes before it
+/// (`j < n`, the rest of the rhs's shape; `d`, the rest stride, positive). If the mode's shape
+/// `s` divides `d`, no point has a coordinate in it, and `d / s` is the stride after it. If `d`
+/// divides `s`, the first `q = s / d` values of `j` step through it by `d`; when `n <= q` that
+/// is all of them, and when `q` divides `n`, `j = j0 + q * j1` carries `j1` with stride 1 into
+/// the modes after it. The last mode takes what is left, and points beyond A's size are not
+/// A's. So `R(j) == A(B(j))` wherever `B(j)` lies in A's domain, and R's shape has B's size.
 fn compose_modes(
     r: usize,
     lshape: impl Fn(usize) -> R<Int>,
     scaled_lstride: impl Fn(Int, usize) -> R<IntTuple>,
     rshape: Int,
     rstride: Int,
+    exact: &mut bool,
 ) -> R<Layout> {
     // (gathered on the stack: a single mode, the common answer, needs no vector, and the
     // others are allocated once, at their number)
@@ -264,8 +293,14 @@ fn compose_modes(
     let mut result_stride: smallvec::SmallVec<[IntTuple; 4]> = smallvec::SmallVec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
+    *exact &= rshape.v >= 1 && rstride.v >= 1;
     for i in 0..r - 1 {
         let curr_shape = lshape(i)?;
+        if *exact {
+            let (s, d, n) = (curr_shape.v, rest_stride.v, rest_shape.v);
+            // (`n == 1`: one point left, the origin)
+            *exact = n == 1 || (s >= 1 && (d % s == 0 || (s % d == 0 && (n <= s / d || n % (s / d) == 0))));
+        }
         // Weak divisibility condition: checked only when both are static.
         if curr_shape.s && rest_stride.s {
             if curr_shape.v == 0 {
@@ -346,18 +381,47 @@ fn has_basis(t: &IntTuple) -> bool {
 
 /// `composition(A, B)` of two layouts, without the after-the-fact law check.
 pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
+    composition_exact(a, b).map(|(r, _)| r)
+}
+
+/// [`composition_raw`], and whether the result is proved to be `A∘B` by how it was made (then
+/// [`check_composition`] would find nothing, and is not run): A a layout of integers with
+/// positive shapes (its coalesced modes then have A's function on A's domain), and each
+/// integral mode of B positive and passing through A's modes evenly (`compose_modes`) or of
+/// stride `_0`, or A of a single mode. Anything else is `false`: not proved, to be checked.
+pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
     // coalesce_x(lhs, coprofile(rhs)): for integer strides the coprofile is `_0`.
+    let mut exact = false;
     if has_basis(&b.stride) {
         let flat = coalesce_x_profile(a, &coprofile(b)?)?;
-        return composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride);
+        let r = composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride, &mut exact)?;
+        return Ok((r, false));
     }
     let mut ints = IntModes::new();
     if coalesce_x_int_into(a, &mut ints)? {
-        return composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride);
+        // (B's modes are composed one by one: their results add up to A∘B when A is linear on
+        // its domain, one mode, or when B is one integral mode; other forms are left to the
+        // check's proof)
+        exact = positive_shapes(&a.shape) && (ints.len() == 1 || !b.shape.is_tuple());
+        let r = composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride, &mut exact)?;
+        return Ok((r, exact));
     }
     let mut modes = Modes::new();
     coalesce_x_into(a, &mut modes)?;
-    composition_impl(Lhs::Flat(&modes), &b.shape, &b.stride)
+    let r = composition_impl(Lhs::Flat(&modes), &b.shape, &b.stride, &mut exact)?;
+    Ok((r, false))
+}
+
+/// Every leaf of `t` is an integer of at least 1.
+fn positive_shapes(t: &IntTuple) -> bool {
+    match t {
+        I(i) => i.v >= 1,
+        T(v) => v.iter().all(|x| match x {
+            I(i) => i.v >= 1,
+            x => positive_shapes(x),
+        }),
+        _ => false,
+    }
 }
 
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.
@@ -685,8 +749,10 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).
 /// Records a warning when CuTe's answer is not `A(B(i))` (dynamic operands skip CuTe's checks).
 pub fn composition(a: &Layout, b: &Layout) -> R<Layout> {
-    let r = composition_raw(a, b)?;
-    check_composition(a, b, &r, "composition");
+    let (r, exact) = composition_exact(a, b)?;
+    if !exact {
+        check_composition(a, b, &r, "composition");
+    }
     Ok(r)
 }
 
@@ -723,7 +789,7 @@ fn composition_tiler_impl(a: &Layout, t: &Tiler, check: bool) -> R<Layout> {
         Tiler::Int(n) => {
             let mut modes = Modes::new();
             coalesce_x_into(a, &mut modes)?;
-            let r = composition_impl(Lhs::Flat(&modes), &I(*n), &I(st(1)))?;
+            let r = composition_impl(Lhs::Flat(&modes), &I(*n), &I(st(1)), &mut false)?;
             if check {
                 check_composition(a, &Layout::new(I(*n), I(st(1))), &r, "composition");
             }

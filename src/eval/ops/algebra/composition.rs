@@ -171,10 +171,36 @@ impl Lhs<'_> {
     }
 }
 
-/// `detail::composition_impl(lhs_shape, lhs_stride, rhs_shape, rhs_stride)`. `exact` is
-/// cleared unless the result is proved to be the lhs's function after the rhs's
-/// ([`composition_exact`]); it is only ever cleared.
-fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut bool) -> R<Layout> {
+/// What a composition has proved of its result so far ([`composition_exact`]): `ok` while
+/// every integral mode of the rhs passed through the lhs's modes evenly (`compose_modes`), and,
+/// for each lhs mode but the last, how far the rhs's modes reach into it together (`used`, the
+/// largest sum of their coordinates there). `ok` is only ever cleared.
+struct Exact {
+    ok: bool,
+    used: smallvec::SmallVec<[i64; 4]>,
+}
+
+impl Exact {
+    /// Nothing proved: the check is to run.
+    fn no() -> Exact {
+        Exact { ok: false, used: smallvec::SmallVec::new() }
+    }
+
+    /// Modes of the rhs placed at lhs mode `i` (of shape `s`) with coordinates `d * j` for
+    /// `j < m`: they must stay below `s` together, so that no sum of them carries.
+    #[inline]
+    fn place(&mut self, i: usize, d: i64, m: i64, s: i64) {
+        let Some(u) = self.used.get_mut(i) else { return };
+        match d.checked_mul(m - 1).and_then(|x| u.checked_add(x)) {
+            Some(v) if v < s => *u = v,
+            _ => self.ok = false,
+        }
+    }
+}
+
+/// `detail::composition_impl(lhs_shape, lhs_stride, rhs_shape, rhs_stride)`, with what it
+/// proves of its result in `exact` (cleared unless proved).
+fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exact) -> R<Layout> {
     // Right-distributivity of composition over a tuple rhs.
     if let T(rsv) = rs {
         if rs.rank() != rd.rank() || rsv.is_empty() {
@@ -214,11 +240,11 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut bool
     match lhs {
         // a single mode `s:d` scales the rhs stride; more are read by index
         Lhs::Flat([(_, d)]) => {
-            *exact = false;
+            exact.ok = false;
             Ok(Layout::new(rs.clone(), mul_stride(rstride, d)?))
         }
         Lhs::Flat(m) if !m.is_empty() => {
-            *exact = false;
+            exact.ok = false;
             compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride, exact)
         }
         // (one mode `s:d`: the rhs's points `rstride * i` in A's domain go to `d * rstride * i`:
@@ -228,7 +254,7 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut bool
             compose_modes(m.len(), |k| Ok(m[k].0), |r, k| Ok(I(r.mul(m[k].1)?)), rshape, rstride, exact)
         }
         _ => {
-            *exact = false;
+            exact.ok = false;
             lhs.with_tree(|ls, ld| compose_tree(ls, ld, rs, rshape, rstride))
         }
     }
@@ -257,35 +283,38 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
     for x in lsv {
         leaf_int(x, "composition")?;
     }
-    let mut exact = false;
     compose_modes(
         r,
         |k| leaf_int(&lsv[k], "composition"),
         |r, k| arith_mul(&I(r), &lstride[k]),
         rshape,
         rstride,
-        &mut exact,
+        &mut Exact::no(),
     )
 }
 
 /// The general case of `composition_impl`: an lhs of `r >= 1` modes (integer shapes
-/// `lshape(k)`, strides `lstride(k)`) and an integral rhs `rshape:rstride`. While `exact` is
-/// set, it is cleared unless each mode the rhs passes through divides evenly (see below).
+/// `lshape(k)`, strides `lstride(k)`) and an integral rhs `rshape:rstride`. While `exact.ok`
+/// holds, it is cleared unless each mode the rhs passes through divides evenly (see below), and
+/// the coordinates its result modes take in each lhs mode are placed (`Exact::place`).
 ///
 /// Why that is exact: at mode `i` the rhs's points are `d * j` in units of the shapes before it
-/// (`j < n`, the rest of the rhs's shape; `d`, the rest stride, positive). If the mode's shape
-/// `s` divides `d`, no point has a coordinate in it, and `d / s` is the stride after it. If `d`
-/// divides `s`, the first `q = s / d` values of `j` step through it by `d`; when `n <= q` that
-/// is all of them, and when `q` divides `n`, `j = j0 + q * j1` carries `j1` with stride 1 into
-/// the modes after it. The last mode takes what is left, and points beyond A's size are not
-/// A's. So `R(j) == A(B(j))` wherever `B(j)` lies in A's domain, and R's shape has B's size.
+/// (`j < n`, the rest of the rhs's shape; `d`, the rest stride, positive): their coordinate in
+/// mode `i` is `d * j mod s`. If the mode's shape `s` divides `d`, that is 0, and `d / s` is the
+/// stride after it. If `d` divides `s`, the first `q = s / d` values of `j` step through it by
+/// `d`; when `n <= q` that is all of them, and when `q` divides `n`, `j = j0 + q * j1` carries
+/// `j1` with stride 1 into the modes after it. The last mode takes what is left. So each
+/// integral mode of B is composed exactly, and A's coordinates of B's points are the sums of
+/// its modes' coordinates; where those sums never reach a mode's shape (`Exact::place`), nothing
+/// carries, A adds them up, and `R(i) == A(B(i))` for every `i`, with R of B's shape. (Points
+/// beyond A's size are not A's: the last mode needs no bound.)
 fn compose_modes(
     r: usize,
     lshape: impl Fn(usize) -> R<Int>,
     scaled_lstride: impl Fn(Int, usize) -> R<IntTuple>,
     rshape: Int,
     rstride: Int,
-    exact: &mut bool,
+    exact: &mut Exact,
 ) -> R<Layout> {
     // (gathered on the stack: a single mode, the common answer, needs no vector, and the
     // others are allocated once, at their number)
@@ -293,13 +322,13 @@ fn compose_modes(
     let mut result_stride: smallvec::SmallVec<[IntTuple; 4]> = smallvec::SmallVec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
-    *exact &= rshape.v >= 1 && rstride.v >= 1;
+    exact.ok &= rshape.v >= 1 && rstride.v >= 1;
     for i in 0..r - 1 {
         let curr_shape = lshape(i)?;
-        if *exact {
+        if exact.ok {
             let (s, d, n) = (curr_shape.v, rest_stride.v, rest_shape.v);
             // (`n == 1`: one point left, the origin)
-            *exact = n == 1 || (s >= 1 && (d % s == 0 || (s % d == 0 && (n <= s / d || n % (s / d) == 0))));
+            exact.ok = n == 1 || (s >= 1 && (d % s == 0 || (s % d == 0 && (n <= s / d || n % (s / d) == 0))));
         }
         // Weak divisibility condition: checked only when both are static.
         if curr_shape.s && rest_stride.s {
@@ -332,6 +361,9 @@ fn compose_modes(
                         format!("the shape {rest_shape} of the right operand is not divisible by {new_shape}"),
                     ));
                 }
+            }
+            if exact.ok {
+                exact.place(i, rest_stride.v, new_shape.v, curr_shape.v);
             }
             result_shape.push(new_shape);
             result_stride.push(scaled_lstride(rest_stride, i)?);
@@ -386,29 +418,33 @@ pub fn composition_raw(a: &Layout, b: &Layout) -> R<Layout> {
 
 /// [`composition_raw`], and whether the result is proved to be `A∘B` by how it was made (then
 /// [`check_composition`] would find nothing, and is not run): A a layout of integers with
-/// positive shapes (its coalesced modes then have A's function on A's domain), and each
-/// integral mode of B positive and passing through A's modes evenly (`compose_modes`) or of
-/// stride `_0`, or A of a single mode. Anything else is `false`: not proved, to be checked.
+/// positive shapes (its coalesced modes then have A's function on A's domain); each integral
+/// mode of B of stride `_0`, or positive and passing through A's modes evenly, or A a single
+/// mode; and B's modes' coordinates in each of A's modes but the last never summing past it
+/// (`compose_modes` says why that suffices). Anything else is `false`: not proved, to be
+/// checked.
 pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
     // coalesce_x(lhs, coprofile(rhs)): for integer strides the coprofile is `_0`.
-    let mut exact = false;
     if has_basis(&b.stride) {
         let flat = coalesce_x_profile(a, &coprofile(b)?)?;
-        let r = composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride, &mut exact)?;
+        let r = composition_impl(Lhs::Tree(&flat.shape, &flat.stride), &b.shape, &b.stride, &mut Exact::no())?;
         return Ok((r, false));
     }
     let mut ints = IntModes::new();
     if coalesce_x_int_into(a, &mut ints)? {
-        // (B's modes are composed one by one: their results add up to A∘B when A is linear on
-        // its domain, one mode, or when B is one integral mode; other forms are left to the
-        // check's proof)
-        exact = positive_shapes(&a.shape) && (ints.len() == 1 || !b.shape.is_tuple());
+        // (A's shapes positive: its coalesced modes are A's function on A's domain; a budget
+        // for each mode but the last)
+        let mut exact = Exact::no();
+        if positive_shapes(&a.shape) {
+            exact.ok = true;
+            exact.used.resize(ints.len() - 1, 0);
+        }
         let r = composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride, &mut exact)?;
-        return Ok((r, exact));
+        return Ok((r, exact.ok));
     }
     let mut modes = Modes::new();
     coalesce_x_into(a, &mut modes)?;
-    let r = composition_impl(Lhs::Flat(&modes), &b.shape, &b.stride, &mut exact)?;
+    let r = composition_impl(Lhs::Flat(&modes), &b.shape, &b.stride, &mut Exact::no())?;
     Ok((r, false))
 }
 
@@ -789,7 +825,7 @@ fn composition_tiler_impl(a: &Layout, t: &Tiler, check: bool) -> R<Layout> {
         Tiler::Int(n) => {
             let mut modes = Modes::new();
             coalesce_x_into(a, &mut modes)?;
-            let r = composition_impl(Lhs::Flat(&modes), &I(*n), &I(st(1)), &mut false)?;
+            let r = composition_impl(Lhs::Flat(&modes), &I(*n), &I(st(1)), &mut Exact::no())?;
             if check {
                 check_composition(a, &Layout::new(I(*n), I(st(1))), &r, "composition");
             }

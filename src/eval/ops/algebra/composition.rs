@@ -177,20 +177,25 @@ impl Lhs<'_> {
 /// largest sum of their coordinates there). `ok` is only ever cleared.
 struct Exact {
     ok: bool,
-    used: smallvec::SmallVec<[i64; 4]>,
+    /// (for up to 8 modes: an lhs of more is left to the check)
+    used: [i64; 8],
 }
 
 impl Exact {
     /// Nothing proved: the check is to run.
     fn no() -> Exact {
-        Exact { ok: false, used: smallvec::SmallVec::new() }
+        Exact { ok: false, used: [0; 8] }
     }
 
     /// Modes of the rhs placed at lhs mode `i` (of shape `s`) with coordinates `d * j` for
-    /// `j < m`: they must stay below `s` together, so that no sum of them carries.
+    /// `j < m`: they must stay below `s` together, so that no sum of them carries. (The last
+    /// mode is never placed: `compose_modes` places the modes before it.)
     #[inline]
     fn place(&mut self, i: usize, d: i64, m: i64, s: i64) {
-        let Some(u) = self.used.get_mut(i) else { return };
+        let Some(u) = self.used.get_mut(i) else {
+            self.ok = false;
+            return;
+        };
         match d.checked_mul(m - 1).and_then(|x| u.checked_add(x)) {
             Some(v) if v < s => *u = v,
             _ => self.ok = false,
@@ -435,10 +440,7 @@ pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
         // (A's shapes positive: its coalesced modes are A's function on A's domain; a budget
         // for each mode but the last)
         let mut exact = Exact::no();
-        if positive_shapes(&a.shape) {
-            exact.ok = true;
-            exact.used.resize(ints.len() - 1, 0);
-        }
+        exact.ok = positive_shapes(&a.shape);
         let r = composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride, &mut exact)?;
         return Ok((r, exact.ok));
     }
@@ -452,10 +454,18 @@ pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
 fn positive_shapes(t: &IntTuple) -> bool {
     match t {
         I(i) => i.v >= 1,
-        T(v) => v.iter().all(|x| match x {
-            I(i) => i.v >= 1,
-            x => positive_shapes(x),
-        }),
+        T(v) => {
+            for x in v {
+                let ok = match x {
+                    I(i) => i.v >= 1,
+                    x => positive_shapes(x),
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            true
+        }
         _ => false,
     }
 }

@@ -291,17 +291,19 @@ pub fn coalesce_x_into(l: &Layout, new: &mut Modes) -> R<()> {
 }
 
 /// [`coalesce_x_into`] of a layout of integers only ([`int_modes_into`]), on integer modes
-/// pushed onto `new` (empty); false, with nothing pushed, for any other layout.
-pub fn coalesce_x_int_into(l: &Layout, new: &mut IntModes) -> R<bool> {
+/// pushed onto `new` (empty), and whether every shape of the layout is at least 1 (composition's
+/// proof needs it); `None`, with nothing pushed, for any other layout.
+pub fn coalesce_x_int_into(l: &Layout, new: &mut IntModes) -> R<Option<bool>> {
     let mut flat = IntModes::new();
     if !int_modes_into(l, &mut flat) {
-        return Ok(false);
+        return Ok(None);
     }
+    let positive = flat.iter().all(|(s, _)| s.v >= 1);
     // (not empty: `int_modes_into` takes no empty layout)
-    let Some((s, d)) = flat.pop() else { return Ok(false) };
+    let Some((s, d)) = flat.pop() else { return Ok(None) };
     let init = if s.is_const(1) { (st(2), d) } else { (s, d) };
     bw_coalesce(&flat, init, None, new)?;
-    Ok(true)
+    Ok(Some(positive))
 }
 
 /// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.

@@ -436,11 +436,10 @@ pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
         return Ok((r, false));
     }
     let mut ints = IntModes::new();
-    if coalesce_x_int_into(a, &mut ints)? {
-        // (A's shapes positive: its coalesced modes are A's function on A's domain; a budget
-        // for each mode but the last)
+    if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
+        // (A's shapes positive: its coalesced modes are A's function on A's domain)
         let mut exact = Exact::no();
-        exact.ok = positive_shapes(&a.shape);
+        exact.ok = positive;
         let r = composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride, &mut exact)?;
         return Ok((r, exact.ok));
     }
@@ -448,26 +447,6 @@ pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
     coalesce_x_into(a, &mut modes)?;
     let r = composition_impl(Lhs::Flat(&modes), &b.shape, &b.stride, &mut Exact::no())?;
     Ok((r, false))
-}
-
-/// Every leaf of `t` is an integer of at least 1.
-fn positive_shapes(t: &IntTuple) -> bool {
-    match t {
-        I(i) => i.v >= 1,
-        T(v) => {
-            for x in v {
-                let ok = match x {
-                    I(i) => i.v >= 1,
-                    x => positive_shapes(x),
-                };
-                if !ok {
-                    return false;
-                }
-            }
-            true
-        }
-        _ => false,
-    }
 }
 
 /// Largest domain on which the law `R(i) == A(B(i))` is checked after a composition.

@@ -15,7 +15,8 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
-    check_composition, coalesce_shape_of, complement, composition_exact, layout_arg, tiler_arg, Tiler,
+    check_composition, coalesce_shape_of, complement, composition_exact, composition_exact_pair, layout_arg, tiler_arg,
+    Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -35,10 +36,9 @@ fn int_layout(n: Int) -> R<Layout> {
 pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = coalesce_shape_of(l)?;
     let c = complement(t, &cotarget)?;
-    let b = concat2(t.clone(), c);
-    let (r, exact) = composition_exact(l, &b)?;
+    let (r, exact) = composition_exact_pair(l, t, &c)?;
     if !exact {
-        check_composition(l, &b, &r, "the composition inside logical_divide");
+        check_composition(l, &concat2(t.clone(), c), &r, "the composition inside logical_divide");
     }
     Ok(r)
 }

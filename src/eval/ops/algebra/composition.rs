@@ -8,8 +8,8 @@
 use super::coalesce::{coalesce_x_int_into, coalesce_x_into, coalesce_x_profile, from_int_modes, IntModes};
 use super::digits;
 use super::util::{
-    ceil_div_i, concat, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of, Leaves, Mode,
-    Modes, Stride,
+    ceil_div_i, concat, concat2, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of,
+    Leaves, Mode, Modes, Stride,
 };
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
@@ -769,6 +769,23 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
         }
     }
     Law::Holds
+}
+
+/// [`composition_exact`] of A with the rank-2 layout `(t, c)`, without making it
+/// (`logical_divide`'s composition: the tile and its complement).
+pub fn composition_exact_pair(a: &Layout, t: &Layout, c: &Layout) -> R<(Layout, bool)> {
+    if !has_basis(&t.stride) && !has_basis(&c.stride) {
+        let mut ints = IntModes::new();
+        if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
+            // (as composition_impl takes a rank-2 rhs: mode by mode, the results side by side)
+            let mut exact = Exact::no();
+            exact.ok = positive;
+            let rt = composition_impl(Lhs::Ints(&ints), &t.shape, &t.stride, &mut exact)?;
+            let rc = composition_impl(Lhs::Ints(&ints), &c.shape, &c.stride, &mut exact)?;
+            return Ok((concat2(rt, rc), exact.ok));
+        }
+    }
+    composition_exact(a, &concat2(t.clone(), c.clone()))
 }
 
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).

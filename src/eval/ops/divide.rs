@@ -351,11 +351,26 @@ macro_rules! tiler_fn {
     };
 }
 
-tiler_fn!(b_logical_divide, logical_divide_tiler);
+/// A built-in of a layout and a tiler whose layout tiler (the common case) is taken where it
+/// is, not copied into a `Tiler`.
+macro_rules! layout_tiler_fn {
+    ($fname:ident, $op:ident, $tiler_op:ident) => {
+        pub(crate) fn $fname(a: &Args) -> R<Value> {
+            let l = layout_arg(a, 0)?;
+            if let Some(Value::Layout(t)) = a.args.get(1) {
+                return Ok(Value::Layout($op(l, t).map_err(|e| e.at_arg(1))?));
+            }
+            let t = tiler_arg(a, 1)?;
+            Ok(Value::Layout($tiler_op(l, &t).map_err(|e| e.at_arg(1))?))
+        }
+    };
+}
+
+layout_tiler_fn!(b_logical_divide, logical_divide, logical_divide_tiler);
 tiler_fn!(b_zipped_divide, zipped_divide);
 tiler_fn!(b_tiled_divide, tiled_divide);
 tiler_fn!(b_flat_divide, flat_divide);
-tiler_fn!(b_logical_product, logical_product_tiler);
+layout_tiler_fn!(b_logical_product, logical_product, logical_product_tiler);
 tiler_fn!(b_zipped_product, zipped_product);
 tiler_fn!(b_tiled_product, tiled_product);
 tiler_fn!(b_flat_product, flat_product);

@@ -3,7 +3,7 @@
 //! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
 
 use super::util::{
-    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Mode, Modes, Stride,
+    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Ints, Leaves, Mode, Modes, Stride,
 };
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
@@ -365,16 +365,21 @@ pub fn coalesce_shape(s: &IntTuple) -> R<IntTuple> {
     if !s.is_tuple() {
         return Ok((*first).clone());
     }
-    let mut out = vec![leaf_int(first, "coalesce")?];
+    let mut out = Ints::new();
+    out.push(leaf_int(first, "coalesce")?);
     for a in rest {
-        let a = leaf_int(a, "coalesce")?;
-        let back = *out.last().unwrap_or(&st(1));
-        if back.s == a.s {
-            let n = out.len();
-            out[n - 1] = back.mul(a)?;
-        } else {
-            out.push(a);
-        }
+        merge_shape(&mut out, leaf_int(a, "coalesce")?)?;
     }
     Ok(if out.len() == 1 { I(out[0]) } else { T(out.into_iter().map(I).collect()) })
+}
+
+/// One step of [`coalesce_shape`]: `a` merged into the last of `out` (not empty) when both are
+/// static or both dynamic, else pushed.
+#[inline]
+pub fn merge_shape(out: &mut Ints, a: Int) -> R<()> {
+    match out.last_mut() {
+        Some(back) if back.s == a.s => *back = back.mul(a)?,
+        _ => out.push(a),
+    }
+    Ok(())
 }

@@ -4,8 +4,8 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{
-    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, push_int_modes,
-    IntModes,
+    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, merge_shape,
+    push_int_modes, IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{
@@ -129,6 +129,40 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
     // (an integer cotarget, most calls: its rest without a tuple built and dropped)
     let rest = match cotarget {
         I(c) => I(ceil_div_int(*c, new_stride)?),
+        T(xs) if !xs.is_empty() && xs.iter().all(|x| matches!(x, I(_))) => {
+            // A flat tuple of integers (logical_divide's cotarget, shape(coalesce(L))): the rest
+            // made on integers, step by step as `ceil_div` folds it, `coalesce_shape` merges it
+            // and `compact_col_major` strides it (the same steps, so the same errors first).
+            let mut rest = Ints::new();
+            let mut y = new_stride;
+            for x in xs {
+                if let I(x) = x {
+                    rest.push(ceil_div_int(*x, y)?);
+                    y = ceil_div_int(y, *x)?;
+                }
+            }
+            let mut shapes = Ints::new();
+            shapes.push(rest[0]);
+            for &a in &rest[1..] {
+                merge_shape(&mut shapes, a)?;
+            }
+            let mut modes = IntModes::new();
+            push_int_modes(&result_shape, &result_stride, &mut modes);
+            let mut cur = new_stride;
+            for &s in &shapes {
+                if s.is_const(1) {
+                    modes.push((s, st(0)));
+                } else {
+                    modes.push((s, cur));
+                    cur = cur.mul(s)?;
+                }
+            }
+            let res = coalesce_int_modes(&modes)?;
+            if inexact && check {
+                check_complement(&f(), cotarget, &res);
+            }
+            return Ok(res);
+        }
         _ => ceil_div(cotarget, &I(new_stride))?,
     };
     // (filled where it is used: a list of modes returned from a closure is copied on the way)

@@ -12,8 +12,8 @@ use cute::eval::int_tuple::IntTuple::{self, I, T};
 use cute::eval::layout::Layout;
 use cute::eval::ops::algebra::{
     check_composition, check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition,
-    composition_exact, composition_raw, left_inverse, left_inverse_is_exact, right_inverse, right_inverse_is_exact,
-    Tiler,
+    composition_exact, composition_raw, left_inverse, left_inverse_exact, left_inverse_is_exact, right_inverse,
+    right_inverse_exact, right_inverse_is_exact, Tiler,
 };
 use cute::eval::ops::divide::{logical_divide, logical_divide_tiler, logical_product, logical_product_tiler};
 use cute::eval::ops::structure::{cosize, filter, make_layout_cat, size};
@@ -303,6 +303,32 @@ proptest! {
             take_warnings();
             check_left_inverse(&l, &li);
             prop_assert!(take_warnings().is_empty(), "left_inverse({}) = {} warned", l, li);
+        }
+    }
+
+    /// The inverses' exactness, read from L's flat modes on the way (`right_inverse_exact`,
+    /// `left_inverse_exact`), is the documented predicate (`right_inverse_is_exact`,
+    /// `left_inverse_is_exact`): static, dynamic and mixed layouts, some shapes and strides
+    /// zeroed or negated.
+    #[test]
+    fn inverse_exactness_read_on_the_way(seed in any::<u64>()) {
+        let mut r = Rng(seed | 1);
+        let s = stat(&mut r);
+        let one_to_one = r.chance(0.5);
+        let mut l = layout(&mut r, s, one_to_one);
+        if r.chance(0.3) {
+            leaves_mut(&mut l.shape, &mut |i| if r.chance(0.3) { i.v = r.pick(&[0, -1, 1]) });
+        }
+        if r.chance(0.3) {
+            leaves_mut(&mut l.stride, &mut |i| if r.chance(0.3) { i.v = -i.v });
+        }
+        if let Ok((ri, exact)) = right_inverse_exact(&l) {
+            prop_assert_eq!(exact, right_inverse_is_exact(&l), "{}", l);
+            prop_assert_eq!(right_inverse(&l).ok(), Some(ri));
+        }
+        if let Ok((li, exact)) = left_inverse_exact(&l) {
+            prop_assert_eq!(exact, left_inverse_is_exact(&l), "{}", l);
+            prop_assert_eq!(left_inverse(&l).ok(), Some(li));
         }
     }
 

@@ -2,7 +2,9 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_int_into, coalesce_int_modes, coalesce_into, push_int_modes, IntModes};
+use super::coalesce::{
+    coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, int_modes_into, push_int_modes, IntModes,
+};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
@@ -15,40 +17,43 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple::{gcd, get_mode};
 
-/// Coalesced layout as (shape, stride) leaves, wrapped to tuples, plus the exclusive prefix
-/// products of the shape `(_1, s0, s0*s1, ...)`. (The modes of `coalesce(L)`, without the
-/// layout made of them.)
+/// The modes of `coalesce(L)` as integer `(shape, stride)` pairs, plus the exclusive prefix
+/// products of the shape `(_1, s0, s0*s1, ...)`, and which of the inverses' exactness
+/// conditions L meets ([`right_inverse_is_exact`], [`left_inverse_is_exact`]), read from L's
+/// flat modes on the way.
 fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
-    let mut ints = IntModes::new();
-    if coalesce_int_into(l, &mut ints)? {
+    let mut flat = IntModes::new();
+    if int_modes_into(l, &mut flat) {
         // a layout of integers (most): coalesced on integer modes
-        for (s, d) in &ints {
-            p.shape.push(*s);
-            p.stride.push(*d);
-        }
+        let shapes_ok = flat.iter().all(|(s, _)| s.s && s.v >= 1);
+        p.right_exact = shapes_ok && flat.iter().all(|(_, d)| d.s);
+        p.left_exact = p.right_exact && flat.iter().all(|(_, d)| d.v >= 0);
+        coalesce_int_flat_into(&flat, &mut p.modes)?;
     } else {
+        p.right_exact = right_inverse_is_exact(l);
+        p.left_exact = left_inverse_is_exact(l);
         let mut modes = Modes::new();
         coalesce_into(l, &mut modes)?;
         for (s, d) in &modes {
-            p.shape.push(*s);
-            p.stride.push(stride_int(d, what)?);
+            p.modes.push((*s, stride_int(d, what)?));
         }
     }
     p.pre.push(st(1));
-    for s in &p.shape {
+    for (s, _) in &p.modes {
         let b = *p.pre.last().unwrap_or(&st(1));
         p.pre.push(s.mul(b)?);
     }
     Ok(())
 }
 
-/// What [`prepared`] fills in (empty lists, from the caller: three inline lists returned by
-/// value were copied twice each, a tenth of an inverse's instructions).
+/// What [`prepared`] fills in (empty lists, from the caller: inline lists returned by value
+/// were copied twice each, a tenth of an inverse's instructions).
 #[derive(Default)]
 struct Lists {
-    shape: Ints,
-    stride: Ints,
+    modes: IntModes,
     pre: Ints,
+    right_exact: bool,
+    left_exact: bool,
 }
 
 fn tup(v: Vec<Int>) -> IntTuple {
@@ -65,11 +70,16 @@ fn coalesce_flat(rshape: &[Int], rstride: &[Int]) -> R<Layout> {
 /// `right_inverse(L)`: a layout R with `L(R(i)) == i` for all `i < size(R)`, built from the
 /// static strides of L only (dynamic strides are ignored).
 pub fn right_inverse(l: &Layout) -> R<Layout> {
+    right_inverse_exact(l).map(|(r, _)| r)
+}
+
+/// [`right_inverse`], and [`right_inverse_is_exact`] of L (read on the way).
+pub fn right_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
     let mut p = Lists::default();
     prepared(l, "right_inverse", &mut p)?;
-    let (shape, stride, pre) = (&p.shape, &p.stride, &p.pre);
+    let (modes, pre) = (&p.modes, &p.pre);
     let mut sorted = Keyed::new();
-    for (k, d) in stride.iter().enumerate() {
+    for (k, (_, d)) in modes.iter().enumerate() {
         if d.s {
             sorted.push((d.v, k));
         }
@@ -79,26 +89,31 @@ pub fn right_inverse(l: &Layout) -> R<Layout> {
     let mut rstride: Ints = smallvec::smallvec![st(0)];
     let mut curr = st(1);
     for (_, i) in sorted {
-        let (ishape, istride) = (shape[i], stride[i]);
+        let (ishape, istride) = modes[i];
         if curr.s && istride.v == curr.v {
             rshape.push(ishape);
             rstride.push(pre[i]);
             curr = ishape.mul(istride)?;
         }
     }
-    coalesce_flat(&rshape, &rstride)
+    Ok((coalesce_flat(&rshape, &rstride)?, p.right_exact))
 }
 
 /// `left_inverse(L)`: a layout R with `R(L(i)) == i` for injective L (static strides only).
 pub fn left_inverse(l: &Layout) -> R<Layout> {
+    left_inverse_exact(l).map(|(r, _)| r)
+}
+
+/// [`left_inverse`], and [`left_inverse_is_exact`] of L (read on the way).
+pub fn left_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
     let mut p = Lists::default();
     prepared(l, "left_inverse", &mut p)?;
-    let (shape, stride, pre) = (&p.shape, &p.stride, &p.pre);
-    if !stride.iter().all(|d| d.s) {
+    let (modes, pre) = (&p.modes, &p.pre);
+    if !modes.iter().all(|(_, d)| d.s) {
         return Err(EvalError::rule("left inverse requires static strides", format!("{l} has dynamic strides")));
     }
     let mut sorted = Keyed::new();
-    for (k, d) in stride.iter().enumerate() {
+    for (k, (_, d)) in modes.iter().enumerate() {
         sorted.push((d.v, k));
     }
     exchange_sort_by_key(&mut sorted);
@@ -108,7 +123,7 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
     // last mode pushed is multiplied in when the next one needs it, as `product` would be.
     let (mut sz, mut unmul) = (st(1), None);
     for &(_, i) in &sorted {
-        let istride = stride[i];
+        let istride = modes[i].1;
         if istride.is_const(0) {
             continue;
         }
@@ -129,8 +144,8 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
     let Some(&(_, last)) = sorted.last() else {
         return Err(EvalError::rule("index out of range", format!("left_inverse of {l}")));
     };
-    rshape.push(shape[last]);
-    coalesce_flat(&rshape, &rstride)
+    rshape.push(modes[last].0);
+    Ok((coalesce_flat(&rshape, &rstride)?, p.left_exact))
 }
 
 /// The modes of `x -> M(x)` for [`digits::holds`] against the identity on M's domain: each flat

@@ -4,8 +4,7 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{
-    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, merge_shape,
-    push_int_modes, IntModes,
+    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, merge_shape, IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::util::{
@@ -64,16 +63,11 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
     }
     // (the filtered layout, for messages)
     let f = || from_int_modes(filtered);
-    let (mut shp, mut strd) = (Ints::new(), Ints::new());
-    for (s, d) in filtered {
-        shp.push(*s);
-        strd.push(*d);
-    }
-    let r = shp.len();
+    let r = filtered.len();
     if r == 0 {
         return Err(EvalError::rule("mismatched ranks", format!("complement of {}", f())));
     }
-    if r > 1 && !strd.iter().all(|d| d.s) {
+    if r > 1 && !filtered.iter().all(|(_, d)| d.s) {
         return Err(EvalError::rule(
             "dynamic-stride complement only for rank-1 layouts",
             format!("{} has rank {r} and dynamic strides", f()),
@@ -82,48 +76,52 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
     // CuTe divides each stride by the extent before it and truncates: where a division is
     // inexact its answer may not be a complement, so the law is checked then (and only then)
     let mut inexact = false;
-    let mut result_shape = Ints::new();
-    let mut result_stride: Ints = smallvec::smallvec![st(1)];
+    // The modes not yet picked, and the result's modes `(gap, stride)` as they are made (the
+    // rest's follow them); `cur` is the stride the next gap starts at.
+    let mut rem = IntModes::new();
+    rem.extend_from_slice(filtered);
+    let mut modes = IntModes::new();
+    let mut cur = st(1);
     let non_injective = || {
         EvalError::rule(
             "non-injective layout detected in complement",
             format!("{} maps two coordinates to the same index", f()),
         )
     };
-    for i in 0..r - 1 {
+    for _ in 0..r - 1 {
         // min stride (all static here) and its first position
         let mut min_idx = 0;
-        for (k, d) in strd.iter().enumerate() {
-            if d.v < strd[min_idx].v {
+        for (k, (_, d)) in rem.iter().enumerate() {
+            if d.v < rem[min_idx].1.v {
                 min_idx = k;
             }
         }
-        let min_stride = strd[min_idx];
-        let new_shape = min_stride.div(result_stride[i])?;
-        inexact |= min_stride.v.checked_rem(result_stride[i].v) != Some(0);
-        let new_stride = min_stride.mul(shp[min_idx])?;
+        let (min_shape, min_stride) = rem[min_idx];
+        let new_shape = min_stride.div(cur)?;
+        inexact |= min_stride.v.checked_rem(cur.v) != Some(0);
+        let new_stride = min_stride.mul(min_shape)?;
         if new_shape.is_const(0) {
             return Err(non_injective());
         }
         if let Some(t) = trace.as_deref_mut() {
-            t.sorted.push((shp[min_idx], min_stride));
-            t.gaps.push((new_shape, result_stride[i]));
+            t.sorted.push((min_shape, min_stride));
+            t.gaps.push((new_shape, cur));
         }
-        shp.remove(min_idx);
-        strd.remove(min_idx);
-        result_shape.push(new_shape);
-        result_stride.push(new_stride);
+        rem.remove(min_idx);
+        modes.push((new_shape, cur));
+        cur = new_stride;
     }
-    let new_shape = strd[0].div(result_stride[r - 1])?;
-    inexact |= strd[0].v.checked_rem(result_stride[r - 1].v) != Some(0);
+    let (last_shape, last_stride) = rem[0];
+    let new_shape = last_stride.div(cur)?;
+    inexact |= last_stride.v.checked_rem(cur.v) != Some(0);
     if new_shape.is_const(0) {
         return Err(non_injective());
     }
-    result_shape.push(new_shape);
-    let new_stride = strd[0].mul(shp[0])?;
+    modes.push((new_shape, cur));
+    let new_stride = last_stride.mul(last_shape)?;
     if let Some(t) = trace {
-        t.sorted.push((shp[0], strd[0]));
-        t.gaps.push((new_shape, result_stride[r - 1]));
+        t.sorted.push((last_shape, last_stride));
+        t.gaps.push((new_shape, cur));
         t.rest_stride = new_stride;
     }
     // (an integer cotarget, most calls: its rest without a tuple built and dropped)
@@ -146,15 +144,13 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             for &a in &rest[1..] {
                 merge_shape(&mut shapes, a)?;
             }
-            let mut modes = IntModes::new();
-            push_int_modes(&result_shape, &result_stride, &mut modes);
-            let mut cur = new_stride;
+            let mut at = new_stride;
             for &s in &shapes {
                 if s.is_const(1) {
                     modes.push((s, st(0)));
                 } else {
-                    modes.push((s, cur));
-                    cur = cur.mul(s)?;
+                    modes.push((s, at));
+                    at = at.mul(s)?;
                 }
             }
             let res = coalesce_int_modes(&modes)?;
@@ -165,16 +161,11 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
         }
         _ => ceil_div(cotarget, &I(new_stride))?,
     };
-    // (filled where it is used: a list of modes returned from a closure is copied on the way)
-    let result_modes =
-        |m: &mut Modes| m.extend(result_shape.iter().zip(&result_stride).map(|(s, d)| (*s, Stride::I(*d))));
     let res = match rest {
         // An integer rest (an integer cotarget): its one mode `n:new_stride` (`_1:_0` for a
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
         // the product: an overflow there is the general path's error.)
         I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
-            let mut modes = IntModes::new();
-            push_int_modes(&result_shape, &result_stride, &mut modes);
             modes.push((n, if n.is_const(1) { st(0) } else { new_stride }));
             coalesce_int_modes(&modes)?
         }
@@ -188,21 +179,19 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             let mut tail = IntModes::new();
             if int_modes_into(&rest, &mut tail) {
                 // (integers, nearly always: the same modes on the integer path)
-                let mut modes = IntModes::new();
-                push_int_modes(&result_shape, &result_stride, &mut modes);
                 modes.extend_from_slice(&tail);
                 coalesce_int_modes(&modes)?
             } else {
                 match congruent_modes(&rest) {
                     Some(tail) => {
-                        let mut modes = Modes::new();
-                        result_modes(&mut modes);
-                        modes.extend(tail);
-                        coalesce_modes(&modes)?
+                        let mut all = Modes::new();
+                        all.extend(modes.iter().map(|&(s, d)| (s, Stride::I(d))));
+                        all.extend(tail);
+                        coalesce_modes(&all)?
                     }
                     None => {
-                        let rs = T(result_shape.into_iter().map(I).collect());
-                        let rd = T(result_stride.into_iter().map(I).collect());
+                        let rs = T(modes.iter().map(|&(s, _)| I(s)).collect());
+                        let rd = T(modes.iter().map(|&(_, d)| I(d)).collect());
                         coalesce(&Layout::new(T(vec![rs, rest.shape]), T(vec![rd, rest.stride])))?
                     }
                 }

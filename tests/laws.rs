@@ -12,8 +12,8 @@ use cute::eval::int_tuple::IntTuple::{self, I, T};
 use cute::eval::layout::Layout;
 use cute::eval::ops::algebra::{
     check_composition, check_left_inverse, check_right_inverse, coalesce, complement, complement_cosize, composition,
-    composition_exact, composition_raw, left_inverse, left_inverse_exact, left_inverse_is_exact, right_inverse,
-    right_inverse_exact, right_inverse_is_exact, Tiler,
+    composition_exact, composition_exact_pair, composition_raw, left_inverse, left_inverse_exact,
+    left_inverse_is_exact, right_inverse, right_inverse_exact, right_inverse_is_exact, Tiler,
 };
 use cute::eval::ops::divide::{logical_divide, logical_divide_tiler, logical_product, logical_product_tiler};
 use cute::eval::ops::structure::{cosize, filter, make_layout_cat, size};
@@ -492,6 +492,10 @@ proptest! {
                 leaves_mut(&mut l.stride, &mut |i| if r.chance(0.3) { i.v = r.pick(&[0, -1, -2, 3, 5]) });
             }
         }
+        // (logical_divide's form, B beside a second layout, is the same composition)
+        let c = layout(&mut r, s, false);
+        let pair = composition_exact(&a, &make_layout_cat(&[b.clone(), c.clone()]));
+        prop_assert_eq!(composition_exact_pair(&a, &b, &c).ok(), pair.ok(), "{} o ({}, {})", a, b, c);
         let Ok((res, true)) = composition_exact(&a, &b) else { return Ok(()) };
         prop_assert_eq!(composition_raw(&a, &b).ok(), Some(res.clone()));
         take_warnings();

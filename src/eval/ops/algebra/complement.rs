@@ -78,8 +78,7 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
     let mut inexact = false;
     // The modes not yet picked, and the result's modes `(gap, stride)` as they are made (the
     // rest's follow them); `cur` is the stride the next gap starts at.
-    let mut rem = IntModes::new();
-    rem.extend_from_slice(filtered);
+    let mut rem = IntModes::from_slice(filtered);
     let mut modes = IntModes::new();
     let mut cur = st(1);
     let non_injective = || {

@@ -90,6 +90,10 @@ pub fn with_shape(l: &Layout, shape: &IntTuple) -> R<Layout> {
 
 #[inline(always)]
 pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
+    // (a layout alone: most calls)
+    if let [Value::Layout(l)] = a.args {
+        return Ok(Value::Layout(coalesce(l)?));
+    }
     match a.arg(0)? {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
         Value::Layout(l) => match a.args.get(1) {

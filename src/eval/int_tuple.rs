@@ -91,7 +91,7 @@ fn push_tuple(out: &mut Vec<u8>, t: &IntTuple) {
 }
 
 /// As `Int`'s `Display`: `_` when static, `-` when negative, the digits.
-#[inline]
+#[inline(always)]
 fn push_int(out: &mut Vec<u8>, i: Int) {
     if i.s {
         out.push(b'_');

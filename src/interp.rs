@@ -1123,19 +1123,27 @@ fn call_failed(
 
 /// [`check_size`], and how deep `v` nests when that came out of the check for free (`None`:
 /// not measured; [`within_depth`] tells).
+#[inline]
 fn checked_depth(v: &Value) -> Result<Option<usize>, EvalError> {
     if let Value::Tuple(IntTuple::I(_)) | Value::Swizzle(_) | Value::Tag(_) | Value::Atom(_) | Value::Text(_) = v {
         return Ok(Some(0));
     }
-    let limit = max_leaves();
     // A layout of integers or flat tuples of them (most results): counted without a walk.
     if let Value::Layout(l) = v {
         if let (Some((a, da)), Some((b, db))) = (flat_ints(&l.shape), flat_ints(&l.stride)) {
-            if a + b <= limit {
+            if a + b <= max_leaves() {
                 return Ok(Some(1 + da.max(db)));
             }
         }
     }
+    checked_depth_walked(v)
+}
+
+/// [`checked_depth`] of the values it does not count at once (apart: its lists and errors make
+/// a large function, which the common case should not enter).
+#[inline(never)]
+fn checked_depth_walked(v: &Value) -> Result<Option<usize>, EvalError> {
+    let limit = max_leaves();
     // Most values are far inside both limits: count them without allocating, and take the
     // walk below (which names the first excess exactly) only when they are not.
     let mut walked = Walked::default();

@@ -152,15 +152,6 @@ pub fn coalesce_int_into(l: &Layout, out: &mut IntModes) -> R<bool> {
     Ok(true)
 }
 
-/// Shapes and strides paired as integer modes, pushed onto `out` (in a loop: collecting the
-/// zip took twice as long).
-#[inline]
-pub fn push_int_modes(shapes: &[Int], strides: &[Int], out: &mut IntModes) {
-    for (s, d) in shapes.iter().zip(strides) {
-        out.push((*s, *d));
-    }
-}
-
 /// Flat modes of plain integers, `(shape, stride)`, inline up to 4.
 pub type IntModes = smallvec::SmallVec<[(Int, Int); 4]>;
 

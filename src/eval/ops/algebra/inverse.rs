@@ -2,9 +2,7 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{
-    coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, int_modes_into, push_int_modes, IntModes,
-};
+use super::coalesce::{coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, int_modes_into, IntModes};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
@@ -60,13 +58,6 @@ fn tup(v: Vec<Int>) -> IntTuple {
     T(v.into_iter().map(I).collect())
 }
 
-/// `coalesce(rshape:rstride)` of two flat lists of integers (what the inverses end with).
-fn coalesce_flat(rshape: &[Int], rstride: &[Int]) -> R<Layout> {
-    let mut modes = IntModes::new();
-    push_int_modes(rshape, rstride, &mut modes);
-    coalesce_int_modes(&modes)
-}
-
 /// `right_inverse(L)`: a layout R with `L(R(i)) == i` for all `i < size(R)`, built from the
 /// static strides of L only (dynamic strides are ignored).
 pub fn right_inverse(l: &Layout) -> R<Layout> {
@@ -85,18 +76,17 @@ pub fn right_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
         }
     }
     exchange_sort_by_key(&mut sorted);
-    let mut rshape: Ints = smallvec::smallvec![st(1)];
-    let mut rstride: Ints = smallvec::smallvec![st(0)];
+    // the result's modes `(shape, stride)`, coalesced at the end
+    let mut rmodes: IntModes = smallvec::smallvec![(st(1), st(0))];
     let mut curr = st(1);
     for (_, i) in sorted {
         let (ishape, istride) = modes[i];
         if curr.s && istride.v == curr.v {
-            rshape.push(ishape);
-            rstride.push(pre[i]);
+            rmodes.push((ishape, pre[i]));
             curr = ishape.mul(istride)?;
         }
     }
-    Ok((coalesce_flat(&rshape, &rstride)?, p.right_exact))
+    Ok((coalesce_int_modes(&rmodes)?, p.right_exact))
 }
 
 /// `left_inverse(L)`: a layout R with `R(L(i)) == i` for injective L (static strides only).
@@ -117,10 +107,13 @@ pub fn left_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
         sorted.push((d.v, k));
     }
     exchange_sort_by_key(&mut sorted);
-    let mut rshape = Ints::new();
-    let mut rstride: Ints = smallvec::smallvec![st(0)];
-    // `product(rshape)`, kept as it grows (the product of no modes is `_1`; `_1 * x` is x); the
-    // last mode pushed is multiplied in when the next one needs it, as `product` would be.
+    // The result's modes `(shape, stride)`, coalesced at the end: each shape with the stride
+    // before it (`_0` first), then the last shape with the last stride.
+    let mut rmodes = IntModes::new();
+    let mut rstride = st(0);
+    // `product` of the shapes so far, kept as it grows (the product of no modes is `_1`; `_1 * x`
+    // is x); the last shape pushed is multiplied in when the next one needs it, as `product`
+    // would be.
     let (mut sz, mut unmul) = (st(1), None);
     for &(_, i) in &sorted {
         let istride = modes[i].1;
@@ -137,15 +130,15 @@ pub fn left_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
             ));
         }
         let m = istride.div(sz)?;
-        rshape.push(m);
+        rmodes.push((m, rstride));
         unmul = Some(m);
-        rstride.push(pre[i]);
+        rstride = pre[i];
     }
     let Some(&(_, last)) = sorted.last() else {
         return Err(EvalError::rule("index out of range", format!("left_inverse of {l}")));
     };
-    rshape.push(modes[last].0);
-    Ok((coalesce_flat(&rshape, &rstride)?, p.left_exact))
+    rmodes.push((modes[last].0, rstride));
+    Ok((coalesce_int_modes(&rmodes)?, p.left_exact))
 }
 
 /// The modes of `x -> M(x)` for [`digits::holds`] against the identity on M's domain: each flat

@@ -15,7 +15,7 @@ use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::structure::{cosize, filter_int_modes_into, filter_modes, filter_modes_into};
-use crate::eval::ops::tuple::{ceil_div, ceil_div_int};
+use crate::eval::ops::tuple::{ceil_div, ceil_div_int, ceil_div_ints, compact_step};
 
 /// The steps `complement` took, as it took them (what `explain complement` shows): the modes of
 /// `filter(L)` in the order it picked them (the smallest remaining stride first), the mode each
@@ -123,21 +123,13 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
         t.gaps.push((new_shape, cur));
         t.rest_stride = new_stride;
     }
-    // (an integer cotarget, most calls: its rest without a tuple built and dropped)
-    let rest = match cotarget {
-        I(c) => I(ceil_div_int(*c, new_stride)?),
+    let res = match cotarget {
         T(xs) if !xs.is_empty() && xs.iter().all(|x| matches!(x, I(_))) => {
             // A flat tuple of integers (logical_divide's cotarget, shape(coalesce(L))): the rest
             // made on integers, step by step as `ceil_div` folds it, `coalesce_shape` merges it
             // and `compact_col_major` strides it (the same steps, so the same errors first).
             let mut rest = Ints::new();
-            let mut y = new_stride;
-            for x in xs {
-                if let I(x) = x {
-                    rest.push(ceil_div_int(*x, y)?);
-                    y = ceil_div_int(y, *x)?;
-                }
-            }
+            ceil_div_ints(xs, new_stride, |q| rest.push(q))?;
             let mut shapes = Ints::new();
             shapes.push(rest[0]);
             for &a in &rest[1..] {
@@ -145,28 +137,33 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             }
             let mut at = new_stride;
             for &s in &shapes {
-                if s.is_const(1) {
-                    modes.push((s, st(0)));
-                } else {
-                    modes.push((s, at));
-                    at = at.mul(s)?;
-                }
+                let (d, next) = compact_step(s, at)?;
+                modes.push((s, d));
+                at = next;
             }
-            let res = coalesce_int_modes(&modes)?;
-            if inexact && check {
-                check_complement(&f(), cotarget, &res);
-            }
-            return Ok(res);
+            coalesce_int_modes(&modes)?
         }
-        _ => ceil_div(cotarget, &I(new_stride))?,
+        // (an integer cotarget, most calls: its rest without a tuple built and dropped)
+        I(c) => with_rest(I(ceil_div_int(*c, new_stride)?), new_stride, &mut modes)?,
+        _ => with_rest(ceil_div(cotarget, &I(new_stride))?, new_stride, &mut modes)?,
     };
-    let res = match rest {
+    if inexact && check {
+        check_complement(&f(), cotarget, &res);
+    }
+    Ok(res)
+}
+
+/// The end of [`complement_impl`] for a rest other than a flat tuple of integers: `coalesce` of
+/// the result's modes (`modes`) followed by the rest's, `rest` laid out compactly from
+/// `new_stride`.
+fn with_rest(rest: IntTuple, new_stride: Int, modes: &mut IntModes) -> R<Layout> {
+    Ok(match rest {
         // An integer rest (an integer cotarget): its one mode `n:new_stride` (`_1:_0` for a
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
         // the product: an overflow there is the general path's error.)
         I(n) if n.is_const(1) || new_stride.mul(n).is_ok() => {
             modes.push((n, if n.is_const(1) { st(0) } else { new_stride }));
-            coalesce_int_modes(&modes)?
+            coalesce_int_modes(modes)?
         }
         rest => {
             let rest_shape = coalesce_shape(&rest)?;
@@ -179,7 +176,7 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             if int_modes_into(&rest, &mut tail) {
                 // (integers, nearly always: the same modes on the integer path)
                 modes.extend_from_slice(&tail);
-                coalesce_int_modes(&modes)?
+                coalesce_int_modes(modes)?
             } else {
                 match congruent_modes(&rest) {
                     Some(tail) => {
@@ -196,11 +193,7 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
                 }
             }
         }
-    };
-    if inexact && check {
-        check_complement(&f(), cotarget, &res);
-    }
-    Ok(res)
+    })
 }
 
 /// Records a warning when `res` breaks complement's postconditions (`layout.hpp`): ordered,

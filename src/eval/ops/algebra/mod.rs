@@ -97,9 +97,10 @@ pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
     match a.arg(0)? {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),
         Value::Layout(l) => match a.args.get(1) {
-            None => Ok(Value::Layout(coalesce(l)?)),
-            // a profile that is not a tuple (here: a layout, swizzle, tag or `_`) is a leaf
-            Some(Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_))
+            // (no profile is the arm above) a profile that is not a tuple (here: a layout,
+            // swizzle, tag or `_`) is a leaf
+            None
+            | Some(Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) | Value::Tag(_))
             | Some(Value::Tuple(IntTuple::Under)) => Ok(Value::Layout(coalesce(l)?)),
             Some(_) => Ok(Value::Layout(coalesce_profile(l, tuple_arg(a, 1)?).map_err(|e| e.at_arg(1))?)),
         },

@@ -754,6 +754,21 @@ pub fn ceil_div_int(a: Int, b: Int) -> R<Int> {
     a.add(b)?.sub(st(1))?.div(b)
 }
 
+/// `ceil_div` of a flat tuple of integers by an integer, each mode's quotient handed to `out`
+/// in order: `b` folded across the modes (`ceil_div(x_i, b)`, then `b = ceil_div(b, x_i)`).
+/// Leaves that are not integers are skipped: the callers pass integers only.
+#[inline]
+pub fn ceil_div_ints(x: &[IntTuple], b: Int, mut out: impl FnMut(Int)) -> R<()> {
+    let mut rest = b;
+    for xi in x {
+        if let I(xi) = xi {
+            out(ceil_div_int(*xi, rest)?);
+            rest = ceil_div_int(rest, *xi)?;
+        }
+    }
+    Ok(())
+}
+
 /// CuTe's `ceil_div(a, b)`:
 /// tuple tuple: elementwise, b padded with `_1` (rank a >= rank b);
 /// tuple int: fold b across a's modes; int tuple: `ceil_div(a, product(b))`; int int: `(a+b-1)/b`.
@@ -776,13 +791,7 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
         // below on integers, without a tuple per step
         (T(x), I(y)) if x.iter().all(|e| matches!(e, I(_))) => {
             let mut out = Vec::with_capacity(x.len());
-            let mut rest = *y;
-            for xi in x {
-                if let I(xi) = xi {
-                    out.push(I(ceil_div_int(*xi, rest)?));
-                    rest = ceil_div_int(rest, *xi)?;
-                }
-            }
+            ceil_div_ints(x, *y, |q| out.push(I(q)))?;
             Ok(T(out))
         }
         (T(x), _) => {
@@ -1181,13 +1190,20 @@ fn compact(shape: &IntTuple, current: Int, left: bool) -> R<(IntTuple, Int)> {
             Ok((T(out), cur))
         }
         _ => {
-            let s = leaf_int(shape, "compact stride")?;
-            if s.is_const(1) {
-                Ok((IntTuple::st(0), current))
-            } else {
-                Ok((I(current), current.mul(s)?))
-            }
+            let (d, next) = compact_step(leaf_int(shape, "compact stride")?, current)?;
+            Ok((I(d), next))
         }
+    }
+}
+
+/// One mode of [`compact`]: the stride of a mode of shape `s` at `current`, and the `current`
+/// after it (a static `_1` takes stride `_0` and leaves `current` as it is).
+#[inline]
+pub fn compact_step(s: Int, current: Int) -> R<(Int, Int)> {
+    if s.is_const(1) {
+        Ok((st(0), current))
+    } else {
+        Ok((current, current.mul(s)?))
     }
 }
 

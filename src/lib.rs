@@ -6,7 +6,7 @@
 //! ```text
 //! main → repl → session → interp → registry → eval, render, decode
 //! main → decode → eval
-//! main → heap (the allocator it installs)
+//! main → heap (the allocator it installs), source (a script's text)
 //! main → bench → session, interp, registry (the benchmark: `cute bench`)
 //!                 session → runtime → eval
 //!                 session, interp → parser → eval (literal values)
@@ -21,7 +21,8 @@
 //!   `run gemm`/`emit gemm`, and the `session` runs them through `runtime`.
 //! - `registry` joins `eval`'s, `render`'s and `decode`'s functions (help, completion, the README's table).
 //! - `decode` reads CuTe's C++ types in any text back into the notation (`cute --decode`).
-//! - `heap` (the binary's small-block allocator) imports nothing.
+//! - `heap` (the binary's small-block allocator) imports nothing; nor does `source` (a script's
+//!   text, read or mapped from its file).
 //! - `jsonl` (reading the oracle's JSON Lines) is for tests and imports nothing.
 // pest without `std` (no per-rule stack probe; nesting is bounded by the pre-scan) generates code
 // that names the `alloc` crate.
@@ -40,3 +41,4 @@ pub mod render;
 pub mod repl;
 pub mod runtime;
 pub mod session;
+pub mod source;

@@ -1,12 +1,13 @@
 //! `cute`: argv → REPL / scripts / `-e` / doctests / `bench`; the colour policy; exit codes.
 //! Nothing else. May import: `session`, `repl`, `bench`, `diagnostic` (to show unreadable inputs),
-//! `decode`.
+//! `decode`, `source` (a script's text).
 
 use clap::{Parser, ValueEnum};
 use cute::diagnostic::Diagnostic;
 use cute::parser::ast::Span;
 use cute::repl::doctest;
 use cute::session::{Options, Outcome, Session};
+use cute::source::Text;
 use std::io::{IsTerminal, Read, Write};
 
 // Small blocks from per-thread free lists (see `cute::heap`): a statement allocates dozens.
@@ -221,7 +222,7 @@ fn run_inputs(evals: &[String], files: &[std::path::PathBuf], opts: Options) -> 
     }
     for (name, src, path) in sources {
         let (origin, text) = match (src, path) {
-            (Some(t), _) => (name, t),
+            (Some(t), _) => (name, Text::Owned(t)),
             (None, Some(p)) if p.as_os_str() == "-" => {
                 if stdin_used {
                     continue;
@@ -283,8 +284,12 @@ fn run_piped(opts: Options) -> i32 {
 /// The text of a script (`None`: standard input). On failure, the rendered diagnostic: a file
 /// that cannot be read is shown at its place on the command line, a byte that is not UTF-8 at
 /// its line and column in the file.
-fn read_source(path: Option<&std::path::Path>, color: bool) -> Result<String, String> {
+fn read_source(path: Option<&std::path::Path>, color: bool) -> Result<Text, String> {
     let name = path.map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string());
+    // (a large file of UTF-8 text is mapped; anything else, and any error, is read as before)
+    if let Some(t) = path.and_then(Text::map) {
+        return Ok(t);
+    }
     let read = match path {
         Some(p) => std::fs::read(p),
         None => {
@@ -299,7 +304,7 @@ fn read_source(path: Option<&std::path::Path>, color: bool) -> Result<String, St
             return Err(command_line_error(&format!("cannot read {what}: {e}"), path.map(|p| p.as_os_str()), color));
         }
     };
-    cute::session::decode_script(bytes, &name, color)
+    cute::session::decode_script(bytes, &name, color).map(Text::Owned)
 }
 
 /// An error about a command-line argument, with a caret under it in the command line.

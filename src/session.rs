@@ -266,7 +266,10 @@ impl Session {
     ) -> Option<Outcome> {
         let stats_before = self.stats;
         self.interp.begin_trial();
-        let mut sink = Sink { out, err, held: Some(Vec::new()) };
+        // (the held stdout reserved at about the size a script's values take, half its text:
+        // growing it copied and touched every size on the way)
+        let reserve = (source.len() / 2).min(1 << 26);
+        let mut sink = Sink { out, err, held: Some(vec![(false, Vec::with_capacity(reserve))]) };
         // The input does not parse: undo the trial, drop its output, show the error.
         macro_rules! parse_failed {
             ($pe:expr) => {{

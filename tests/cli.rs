@@ -90,6 +90,39 @@ fn scripts_and_stdin() {
     assert_eq!((r.code, r.out.as_str()), (0, "2\n"));
 }
 
+/// A script large enough to be mapped from its file (`cute::source::MAP_AT_LEAST`) runs as it
+/// does read from standard input: the same values, warnings, errors and positions.
+#[test]
+fn large_scripts_run_as_small_ones() {
+    let n = (cute::source::MAP_AT_LEAST as usize) / 20 + 100;
+    let mut text = String::from("# many lines\nA = (_2,_4):(_1,_2)\n");
+    for k in 0..n {
+        text.push_str(&format!("coalesce((_{},_4):(_1,_{}))\n", 1 << (k % 4), 1 << (k % 4)));
+    }
+    text.push_str("assert coalesce(A) == _8:_1\ncomposition((_4,_4):(_1,_8), (_2,_3):(_3,_1))\nnosuchfn(1)\n");
+    assert!(text.len() as u64 >= cute::source::MAP_AT_LEAST);
+    let f = temp_file("large.cute", &text);
+    let by_file = cute(&["--keep-going", f.to_str().unwrap()]);
+    let by_stdin = cute_env(&["--keep-going", "-"], Some(&text), &[]);
+    assert_eq!(by_file.code, by_stdin.code);
+    assert_eq!(by_file.out, by_stdin.out);
+    assert_eq!(by_file.err.replace(f.to_str().unwrap(), "<stdin>"), by_stdin.err);
+    // what the last lines make: a value of each of the first lines, the assert, a warning and
+    // an error at the last line
+    assert!(by_file.out.starts_with("_4:_1\n_8:_1\n"), "{}", &by_file.out[..40]);
+    assert!(by_file.out.ends_with("(_2,_3):(_3,_1)\n1 passed, 1 failed\n"), "{}", by_file.out);
+    assert!(by_file.err.contains(&format!("large.cute:{}:1", n + 4)), "{}", by_file.err);
+    assert!(by_file.err.contains(&format!("large.cute:{}:1", n + 5)), "{}", by_file.err);
+    // Not UTF-8, near its end: positioned at the bad byte, as a small file is.
+    let mut bytes = text.into_bytes();
+    bytes.extend_from_slice(b"B = (2,\xff3)\n");
+    let g = temp_file("large-latin1.cute", "");
+    std::fs::write(&g, &bytes).expect("write");
+    let r = cute(&[g.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("invalid UTF-8") && r.err.contains(&format!("large-latin1.cute:{}:8", n + 6)), "{}", r.err);
+}
+
 #[test]
 fn exit_codes() {
     assert_eq!(cute(&["-e", "1"]).code, 0);

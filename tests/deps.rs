@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// What each top-level module imports directly (`parser::ast`: only the AST types).
 const DIRECT: &[(&str, &[&str])] = &[
-    ("main", &["repl", "session", "bench", "diagnostic", "decode", "heap", "parser::ast"]),
+    ("main", &["repl", "session", "bench", "diagnostic", "decode", "heap", "source", "parser::ast"]),
     ("bench", &["session", "interp", "registry", "parser", "eval"]),
     ("repl", &["session", "interp", "registry", "diagnostic", "parser::ast"]),
     ("session", &["interp", "runtime", "parser", "diagnostic", "eval"]),
@@ -22,6 +22,7 @@ const DIRECT: &[(&str, &[&str])] = &[
     ("parser", &["eval"]),
     ("jsonl", &[]),
     ("heap", &[]),
+    ("source", &[]),
     (
         "lib",
         &[
@@ -38,6 +39,7 @@ const DIRECT: &[(&str, &[&str])] = &[
             "repl",
             "runtime",
             "session",
+            "source",
         ],
     ),
 ];

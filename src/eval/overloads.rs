@@ -132,23 +132,27 @@ fn atom_object(a: &Args) -> bool {
         )
 }
 
-type F = fn(&Args) -> R<Value>;
-
-/// The swizzle module's form where `swizzled` says the arguments are its kinds, else the plain
-/// form (which words its own errors and refusals).
-fn pick(a: &Args, swizzled: fn(&Args) -> bool, plain: F, swz: F) -> R<Value> {
-    if swizzled(a) {
-        swz(a)
-    } else {
-        plain(a)
-    }
+/// The swizzle module's form where `$swizzled` says the arguments are its kinds, else the plain
+/// form (which words its own errors and refusals). (Written out in each function, not passed
+/// as function pointers: the plain form, the common one, is then called directly and can be
+/// inlined.)
+macro_rules! pick {
+    ($a:expr, $swizzled:expr, $plain:path, $swz:path) => {{
+        let a = $a;
+        let swizzled: fn(&Args) -> bool = $swizzled;
+        if swizzled(a) {
+            $swz(a)
+        } else {
+            $plain(a)
+        }
+    }};
 }
 
 /// `$name`: the plain form, or the swizzle module's for the kinds `$swizzled` describes.
 macro_rules! by_kind {
     ($name:ident, $swizzled:expr, $plain:path, $swz:path) => {
         pub fn $name(a: &Args) -> R<Value> {
-            pick(a, $swizzled, $plain, $swz)
+            pick!(a, $swizzled, $plain, $swz)
         }
     };
 }
@@ -161,7 +165,7 @@ macro_rules! relayout {
             if tensor(a) {
                 atoms::quiet(|| atoms::f_tensor_relayout(a, stringify!($name)))
             } else {
-                pick(a, $swizzled, $plain, $swz)
+                pick!(a, $swizzled, $plain, $swz)
             }
         }
     };
@@ -177,7 +181,7 @@ macro_rules! query {
             } else if atom_object(a) {
                 atoms::quiet(|| atoms::f_atom_non_tuple(a, stringify!($name)))
             } else {
-                pick(a, foreign_or_swizzled, $plain, $swz)
+                pick!(a, foreign_or_swizzled, $plain, $swz)
             }
         }
     };
@@ -373,7 +377,7 @@ pub fn size(a: &Args) -> R<Value> {
     } else if tensor(a) {
         atoms::quiet(|| atoms::f_tensor_query(a, "size"))
     } else {
-        pick(a, foreign_or_swizzled, structure::f_size, swizzle::f_size)
+        pick!(a, foreign_or_swizzled, structure::f_size, swizzle::f_size)
     }
 }
 
@@ -384,7 +388,7 @@ pub fn layout(a: &Args) -> R<Value> {
     } else if tensor(a) {
         atoms::quiet(|| atoms::f_tensor_query(a, "layout"))
     } else {
-        pick(a, |a| arg_is(a, 0, sw), structure::f_layout, swizzle::f_layout)
+        pick!(a, |a| arg_is(a, 0, sw), structure::f_layout, swizzle::f_layout)
     }
 }
 
@@ -393,6 +397,6 @@ pub fn apply(a: &Args) -> R<Value> {
     if tensor(a) {
         atoms::quiet(|| atoms::f_tensor_apply(a))
     } else {
-        pick(a, |a| arg_is(a, 0, sw), coord::f_apply, swizzle::f_apply)
+        pick!(a, |a| arg_is(a, 0, sw), coord::f_apply, swizzle::f_apply)
     }
 }

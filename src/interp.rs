@@ -274,9 +274,12 @@ impl Interp {
 
     fn set_last(&mut self, v: Value) {
         let old = self.last.replace(v);
-        if let Some(t) = &mut self.trial {
-            if t.last.is_none() {
-                t.last = Some(old);
+        match &mut self.trial {
+            Some(t) if t.last.is_none() => t.last = Some(old),
+            _ => {
+                if let Some(old) = old {
+                    old.dispose();
+                }
             }
         }
     }

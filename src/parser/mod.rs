@@ -240,7 +240,9 @@ pub struct LiteralCall {
 
 impl LiteralCall {
     fn clear(&mut self) {
-        self.args.clear();
+        while let Some(v) = self.args.pop() {
+            v.dispose();
+        }
         self.spans.clear();
     }
 }

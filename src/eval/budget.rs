@@ -54,6 +54,7 @@ thread_local! {
 }
 
 /// Start the clock of a statement that may run `limit` (`None`: no limit).
+#[inline]
 pub fn start(limit: Option<Duration>) {
     CLOCK.with(|c| c.set(limit.map_or(Clock::Off, Clock::Limit)));
     TICKS.with(|t| t.set(0));

@@ -124,11 +124,13 @@ pub fn warn(msg: impl Into<String>) {
 }
 
 /// Take (and clear) the warnings recorded since the last call.
+#[inline]
 pub fn take_warnings() -> Vec<String> {
     WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
 }
 
 /// True when no warning is waiting to be taken.
+#[inline]
 pub fn no_warnings() -> bool {
     WARNINGS.with(|w| w.borrow().is_empty())
 }

@@ -18,9 +18,15 @@ target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
 secs=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
 shift 2
 mkdir -p "fuzz/work/$target" "fuzz/corpus/$target"
-# -s none: the code is safe Rust (no sanitizer needed to see a panic, an overflow - debug
-# assertions are on with -a -, a stack overflow, a hang or the memory limit); much faster.
+# -s none by default: the code the targets run is safe Rust but for `Value::dispose`'s free of
+# a vector of integers (no sanitizer needed to see a panic, an overflow - debug assertions are
+# on with -a -, a stack overflow, a hang or the memory limit); much faster. FUZZ_SANITIZER=address
+# runs under AddressSanitizer (into fuzz/target-address/), as after a change to that unsafe code.
+san=${FUZZ_SANITIZER:-none}
+dir=fuzz/target
+if [ "$san" != none ]; then dir=$dir-$san; fi
 flags=()
-if [ "${FUZZ_NO_TRACE_CMP:-0}" = 1 ]; then flags=(--no-trace-compares --target-dir fuzz/target-notc); fi
-exec nice -n 15 cargo +nightly fuzz run -O -a -s none "${flags[@]}" "$target" "fuzz/work/$target" "fuzz/corpus/$target" -- \
+if [ "${FUZZ_NO_TRACE_CMP:-0}" = 1 ]; then flags=(--no-trace-compares); dir=$dir-notc; fi
+if [ "$dir" != fuzz/target ]; then flags+=(--target-dir "$dir"); fi
+exec nice -n 15 cargo +nightly fuzz run -O -a -s "$san" "${flags[@]}" "$target" "fuzz/work/$target" "fuzz/corpus/$target" -- \
   -max_total_time="$secs" -timeout=1 -rss_limit_mb=1024 -print_final_stats=1 "$@"

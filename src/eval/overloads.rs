@@ -74,6 +74,10 @@ fn tiler_of(v: &Value) -> Option<bool> {
 /// tiler is a swizzle or swizzled layout (rather than some other kind).
 fn swizzled_tiler(a: &Args, from: usize) -> bool {
     for v in &a.args[from.min(a.args.len())..] {
+        // (a layout, the common tiler, without the call)
+        if is_layout(v) {
+            continue;
+        }
         match tiler_of(v) {
             None => return true,
             Some(false) => return false,

@@ -95,9 +95,9 @@ impl fmt::Display for Value {
 
 impl Value {
     /// Drop the value. A tuple or layout of integers (nearly every value a script makes) frees
-    /// its vectors directly: the drop glue calls a function for the
-    /// value, each tuple and each tuple's items, and dropping a statement's arguments and its
-    /// previous value that way was a tenth of a script's instructions.
+    /// its vectors directly: the drop glue calls a function for the value, each tuple and each
+    /// tuple's items, which for a statement's arguments and its previous value was about 300
+    /// of a coalesce statement's 2,400 instructions (this way, half as many).
     #[inline]
     pub fn dispose(mut self) {
         let freed = match &mut self {

@@ -22,7 +22,8 @@
    else the same function: equal size and equal offsets at every index; for left_inverse, which
    is not unique, else both results satisfy R(L(i)) == i). Disagreements are counted, never
    hidden.
-4. Prints a Markdown table: ops/s of each side and the ratios, plus `cute -e` latency.
+4. Prints a Markdown table: ops/s of each side and the ratios, plus `cute -e` latency and the
+   wall time of starting `/bin/true` the same way (the floor under every process time).
 """
 import argparse, glob, io, os, re, statistics, subprocess, sys, tempfile, time, zipfile
 
@@ -234,9 +235,15 @@ def main():
     # `cute -e`, the binaries in turn
     expr = "composition((_16,_4):(_4,_2), (_4,_2):(_4,_16))"
     lat = {b: [] for b in bins}
+    # (and the floor under every process time here: starting a program that does nothing, the
+    # same way, in the same rounds)
+    floor = []
+    true = "/bin/true" if os.path.exists("/bin/true") else None
     for _ in range(max(50, a.runs * 20)):
         for b in bins:
             lat[b].append(run([b, "-e", expr], rss=False)[0] * 1e3)
+        if true:
+            floor.append(run([true], rss=False)[0] * 1e3)
     col = "| cute " if len(bins) > 1 else ""
     print(col + "| file | cases | pycute op/s | cute engine op/s | engine / pycute | cute process op/s | process / pycute "
           "| process wall ms | peak RSS MB | parse ns/stmt | print ns/stmt | interp ns/stmt | answers agree |")
@@ -255,6 +262,9 @@ def main():
     for b in bins:
         label = f" [{b}]" if len(bins) > 1 else ""
         print(f"\n`cute -e '{expr}'`{label}: median {statistics.median(lat[b]):.2f} ms wall over {len(lat[b])} runs.")
+    if floor:
+        print(f"\n`/bin/true` started and waited for the same way: median {statistics.median(floor):.2f} ms wall over "
+              f"{len(floor)} runs (part of every process time above).")
 
 
 if __name__ == "__main__":

@@ -614,6 +614,39 @@ fn files_of_every_kind() {
     let f = temp_file("nul.cute", b"1\n2\x003\n");
     let r = cute_with(&[f.as_os_str()], None, &[]);
     assert_refused("nul", &r, Some(2));
+    // The same as large files (mapped from the file, not read: `cute::source`), behind 4,000
+    // comment lines: the same refusals at the same places, 4,000 lines down.
+    let pad = "# a comment line of some length, to make the file large\n".repeat(4000);
+    assert!(pad.len() as u64 >= cute::source::MAP_AT_LEAST);
+    let large = |name: &str, body: &[u8]| temp_file(name, &[pad.as_bytes(), body].concat());
+    let f = large("big-latin1.cute", b"A = 1\nB = (2,\xff3)\n");
+    let r = cute_with(&[f.as_os_str()], None, &[]);
+    assert_refused("big latin1", &r, Some(2));
+    assert!(r.err.contains("invalid UTF-8") && r.err.contains("big-latin1.cute:4002:8"), "{}", r.show());
+    let f = large("big-crlf.cute", b"A = (_4,\r\n_8):(_1,_4)\r\nA\r\nassert size(A) == 31\r\n");
+    let r = cute_with(&[f.as_os_str()], None, &[]);
+    assert_refused("big crlf", &r, Some(1));
+    assert_eq!(r.out, "(_4,_8):(_1,_4)\n");
+    assert!(r.err.contains("big-crlf.cute:4004:8") && !r.err.contains('\r'), "{}", r.show());
+    let f = large("big-nul.cute", b"1\n2\x003\n");
+    let r = cute_with(&[f.as_os_str()], None, &[]);
+    assert_refused("big nul", &r, Some(2));
+    assert!(r.err.contains("big-nul.cute:4002:2"), "{}", r.show());
+    // A named pipe is read as it comes (never mapped).
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("script.fifo");
+        let c = std::ffi::CString::new(fifo.to_str().expect("a UTF-8 temp path")).expect("no NUL");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(&fifo, "1 + 1\n").expect("write the fifo"))
+        };
+        let r = cute_with(&[fifo.as_os_str()], None, &[]);
+        writer.join().expect("writer");
+        assert_eq!((r.code, r.out.as_str()), (Some(0), "2\n"), "{}", r.show());
+    }
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -57,9 +57,15 @@ pub struct Mapped {
 impl Mapped {
     fn of(path: &std::path::Path) -> Option<Mapped> {
         use std::os::fd::AsRawFd;
+        // (looked at before it is opened: opening a named pipe would wait for a writer and take
+        // its text away from the read that follows)
+        let large = |m: &std::fs::Metadata| m.is_file() && m.len() >= MAP_AT_LEAST;
+        if !large(&std::fs::metadata(path).ok()?) {
+            return None;
+        }
         let f = std::fs::File::open(path).ok()?;
         let meta = f.metadata().ok()?;
-        if !meta.is_file() || meta.len() < MAP_AT_LEAST {
+        if !large(&meta) {
             return None;
         }
         let len = usize::try_from(meta.len()).ok()?;

@@ -78,36 +78,3 @@ fn hostile_inputs_do_not_panic() {
         take_warnings();
     }
 }
-
-/// `Value::dispose` frees every kind of value it is given (flat, nested, with `_`, with scaled
-/// bases, layouts of mixed trees) and leaves nothing behind; run under valgrind or a sanitizer
-/// it shows no invalid free or leak (the binary's allocator hides blocks from them; this test
-/// runs on the system's).
-#[test]
-fn disposed_values_free_everything() {
-    use cute::eval::int_tuple::IntTuple::{self, T};
-    use cute::eval::layout::Layout;
-    use cute::eval::value::Value;
-    let i = IntTuple::st;
-    let flat = || T(vec![i(2), i(4)]);
-    let nested = || T(vec![T(vec![i(2), i(3)]), i(4), T(vec![T(vec![i(5)]), IntTuple::Under])]);
-    let basis = || T(vec![IntTuple::basis(cute::eval::int::st(1), vec![0]), i(1)]);
-    let values = vec![
-        Value::Tuple(i(3)),
-        Value::Tuple(flat()),
-        Value::Tuple(nested()),
-        Value::Tuple(basis()),
-        Value::Tuple(T(vec![nested(), basis(), flat()])),
-        Value::Layout(Layout::new(flat(), flat())),
-        Value::Layout(Layout::new(nested(), nested())),
-        Value::Layout(Layout::new(flat(), basis())),
-        Value::Layout(Layout::new(T(vec![basis(), flat()]), nested())),
-        Value::Layout(Layout::new(i(8), i(1))),
-        Value::Str("text".into()),
-    ];
-    for _ in 0..100 {
-        for v in values.clone() {
-            v.dispose();
-        }
-    }
-}

@@ -108,7 +108,8 @@ fn large_scripts_run_as_small_ones() {
     assert_eq!(by_file.out, by_stdin.out);
     assert_eq!(by_file.err.replace(f.to_str().unwrap(), "<stdin>"), by_stdin.err);
     // what the last lines make: a value of each of the first lines, the assert, a warning and
-    // an error at the last line
+    // an error at the last line (the values are CuTe's, from ../shared/oracle/cute-oracle:
+    // `_4:_1`, `_8:_1` and `(_2,_3):(_3,_1)`)
     assert!(by_file.out.starts_with("_4:_1\n_8:_1\n"), "{}", &by_file.out[..40]);
     assert!(by_file.out.ends_with("(_2,_3):(_3,_1)\n1 passed, 1 failed\n"), "{}", by_file.out);
     assert!(by_file.err.contains(&format!("large.cute:{}:1", n + 4)), "{}", by_file.err);

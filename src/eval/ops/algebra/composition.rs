@@ -184,7 +184,13 @@ struct Exact {
 impl Exact {
     /// Nothing proved: the check is to run.
     fn no() -> Exact {
-        Exact { ok: false, used: [0; 8] }
+        Exact::proving(false)
+    }
+
+    /// To be proved as the composition goes, where `ok` (A's shapes positive: its coalesced
+    /// modes are A's function on A's domain).
+    fn proving(ok: bool) -> Exact {
+        Exact { ok, used: [0; 8] }
     }
 
     /// Modes of the rhs placed at lhs mode `i` (of shape `s`) with coordinates `d * j` for
@@ -437,9 +443,7 @@ pub fn composition_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
     }
     let mut ints = IntModes::new();
     if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
-        // (A's shapes positive: its coalesced modes are A's function on A's domain)
-        let mut exact = Exact::no();
-        exact.ok = positive;
+        let mut exact = Exact::proving(positive);
         let r = composition_impl(Lhs::Ints(&ints), &b.shape, &b.stride, &mut exact)?;
         return Ok((r, exact.ok));
     }
@@ -778,8 +782,7 @@ pub fn composition_exact_pair(a: &Layout, t: &Layout, c: &Layout) -> R<(Layout, 
         let mut ints = IntModes::new();
         if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
             // (as composition_impl takes a rank-2 rhs: mode by mode, the results side by side)
-            let mut exact = Exact::no();
-            exact.ok = positive;
+            let mut exact = Exact::proving(positive);
             let rt = composition_impl(Lhs::Ints(&ints), &t.shape, &t.stride, &mut exact)?;
             let rc = composition_impl(Lhs::Ints(&ints), &c.shape, &c.stride, &mut exact)?;
             return Ok((concat2(rt, rc), exact.ok));

@@ -15,8 +15,9 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
-    check_composition, coalesce_shape_of, complement, composition_exact, composition_exact_pair, layout_arg, tiler_arg,
-    Tiler,
+    check_composition, coalesce_int_flat_into, coalesce_shape_of, complement, composition_exact,
+    composition_exact_pair, composition_exact_pair_coalesced, int_modes_into, layout_arg, modes_shape, tiler_arg,
+    IntModes, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -34,9 +35,22 @@ fn int_layout(n: Int) -> R<Layout> {
 /// `logical_divide(L, T)` for a layout tiler: `L o (T, complement(T, shape(coalesce(L))))`.
 /// Result: rank 2, (elements of a tile, tiles).
 pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
-    let cotarget = coalesce_shape_of(l)?;
-    let c = complement(t, &cotarget)?;
-    let (r, exact) = composition_exact_pair(l, t, &c)?;
+    let mut flat = IntModes::new();
+    let (c, (r, exact)) = if int_modes_into(l, &mut flat) && !flat[flat.len() - 1].0.is_const(1) {
+        // A layout of integers whose last flat shape is not `_1`: `coalesce` (for the cotarget)
+        // and `coalesce_x` (for the composition) start from the same mode and walk the same
+        // way, so they are the same modes, made once here (with the same errors first).
+        let mut ints = IntModes::new();
+        coalesce_int_flat_into(&flat, &mut ints)?;
+        let c = complement(t, &modes_shape(&ints))?;
+        let positive = flat.iter().all(|(s, _)| s.v >= 1);
+        let rc = composition_exact_pair_coalesced(&ints, positive, l, t, &c)?;
+        (c, rc)
+    } else {
+        let c = complement(t, &coalesce_shape_of(l)?)?;
+        let rc = composition_exact_pair(l, t, &c)?;
+        (c, rc)
+    };
     if !exact {
         check_composition(l, &concat2(t.clone(), c), &r, "the composition inside logical_divide");
     }

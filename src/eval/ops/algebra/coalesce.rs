@@ -203,15 +203,18 @@ pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
     }
 }
 
+/// The shape of the layout of flat modes `m` (as [`from_modes`] makes it): a single mode's
+/// shape is an integer, more are a flat tuple.
+pub fn modes_shape<D>(m: &[(Int, D)]) -> IntTuple {
+    match m {
+        [(s, _)] => I(*s),
+        _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
+    }
+}
+
 /// `shape(coalesce(L))`, without the stride.
 pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
-    // (a single mode's shape is an integer, more are a flat tuple)
-    fn shape<D>(m: &[(Int, D)]) -> IntTuple {
-        match m {
-            [(s, _)] => I(*s),
-            _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
-        }
-    }
+    use modes_shape as shape;
     let mut ints = IntModes::new();
     if coalesce_int_into(l, &mut ints)? {
         return Ok(shape(&ints));

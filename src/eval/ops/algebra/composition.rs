@@ -781,14 +781,34 @@ pub fn composition_exact_pair(a: &Layout, t: &Layout, c: &Layout) -> R<(Layout, 
     if !has_basis(&t.stride) && !has_basis(&c.stride) {
         let mut ints = IntModes::new();
         if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
-            // (as composition_impl takes a rank-2 rhs: mode by mode, the results side by side)
-            let mut exact = Exact::proving(positive);
-            let rt = composition_impl(Lhs::Ints(&ints), &t.shape, &t.stride, &mut exact)?;
-            let rc = composition_impl(Lhs::Ints(&ints), &c.shape, &c.stride, &mut exact)?;
-            return Ok((concat2(rt, rc), exact.ok));
+            return pair_on_ints(&ints, positive, t, c);
         }
     }
     composition_exact(a, &concat2(t.clone(), c.clone()))
+}
+
+/// [`composition_exact_pair`] given `coalesce_x(A)` already, as integer modes (`ints`), and
+/// whether A's shapes are all positive.
+pub fn composition_exact_pair_coalesced(
+    ints: &[(Int, Int)],
+    positive: bool,
+    a: &Layout,
+    t: &Layout,
+    c: &Layout,
+) -> R<(Layout, bool)> {
+    if !has_basis(&t.stride) && !has_basis(&c.stride) {
+        return pair_on_ints(ints, positive, t, c);
+    }
+    composition_exact(a, &concat2(t.clone(), c.clone()))
+}
+
+/// The composition of the two end parts of [`composition_exact_pair`] on A's coalesced
+/// integer modes: as composition_impl takes a rank-2 rhs, mode by mode, side by side.
+fn pair_on_ints(ints: &[(Int, Int)], positive: bool, t: &Layout, c: &Layout) -> R<(Layout, bool)> {
+    let mut exact = Exact::proving(positive);
+    let rt = composition_impl(Lhs::Ints(ints), &t.shape, &t.stride, &mut exact)?;
+    let rc = composition_impl(Lhs::Ints(ints), &c.shape, &c.stride, &mut exact)?;
+    Ok((concat2(rt, rc), exact.ok))
 }
 
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).

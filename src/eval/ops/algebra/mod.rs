@@ -19,12 +19,13 @@ pub mod util;
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub use coalesce::{
     coalesce, coalesce_flat_into, coalesce_int_flat_into, coalesce_into, coalesce_modes, coalesce_profile,
-    coalesce_shape, coalesce_shape_of, coalesce_traced, coalesce_x, int_modes_into, CoalesceTrace, IntModes,
+    coalesce_shape, coalesce_shape_of, coalesce_traced, coalesce_x, int_modes_into, modes_shape, CoalesceTrace,
+    IntModes,
 };
 pub use complement::{complement, complement_cosize, complement_traced, ComplementTrace};
 pub use composition::{
-    check_composition, composition, composition_exact, composition_exact_pair, composition_raw, composition_tiler,
-    composition_tiler_raw, eval_flat_at, Tiler, CHECK_LIMIT,
+    check_composition, composition, composition_exact, composition_exact_pair, composition_exact_pair_coalesced,
+    composition_raw, composition_tiler, composition_tiler_raw, eval_flat_at, Tiler, CHECK_LIMIT,
 };
 pub use inverse::{
     check_left_inverse, check_right_inverse, domain_distribute, left_inverse, left_inverse_exact,

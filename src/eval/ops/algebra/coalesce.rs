@@ -214,14 +214,13 @@ pub fn modes_shape<D>(m: &[(Int, D)]) -> IntTuple {
 
 /// `shape(coalesce(L))`, without the stride.
 pub fn coalesce_shape_of(l: &Layout) -> R<IntTuple> {
-    use modes_shape as shape;
     let mut ints = IntModes::new();
     if coalesce_int_into(l, &mut ints)? {
-        return Ok(shape(&ints));
+        return Ok(modes_shape(&ints));
     }
     let mut m = Modes::new();
     coalesce_into(l, &mut m)?;
-    Ok(shape(&m))
+    Ok(modes_shape(&m))
 }
 
 /// The flat modes of `coalesce(L)` (without the layout made of them), pushed onto `new` (empty).

@@ -94,26 +94,38 @@ impl Int {
         }
         Ok(Int::new(self.v.checked_mul(o.v).ok_or_else(|| EvalError::overflow("*", self, o))?, self.s && o.s))
     }
-    /// `a / b` truncating like C++; `_0 / x` is `_0`, without dividing when `x` is dynamic (CuTe's
-    /// `C<0> / U` overload: `_0 / 0` is `_0` too). Any other division by zero is an error.
+    /// `a / b` truncating like C++; `_0 / x` is `_0` (`_0 / 0` too when the `0` is dynamic: CuTe's
+    /// `C<0> / U` overload does not divide). Any other division by zero is an error.
     pub fn div(self, o: Int) -> R<Int> {
-        if self.is_const(0) && !o.is_const(0) {
-            return Ok(st(0));
-        }
         if o.v == 0 {
-            return Err(EvalError::div_zero(self, o));
+            return self.by_zero(o);
+        }
+        if self.is_const(0) {
+            return Ok(st(0));
         }
         Ok(Int::new(self.v.checked_div(o.v).ok_or_else(|| EvalError::overflow("/", self, o))?, self.s && o.s))
     }
-    /// `a % b` like C++; `x % _1` and `_0 % x` are `_0` (`_0 % 0` too, as `_0 / 0`).
+    /// `a % b` like C++; `x % _1` and `_0 % x` are `_0` (`_0 % 0` too when the `0` is dynamic, as
+    /// for `/`).
     pub fn rem(self, o: Int) -> R<Int> {
-        if (self.is_const(0) && !o.is_const(0)) || o.is_const(1) || o.is_const(-1) {
+        if o.v == 0 {
+            return self.by_zero(o);
+        }
+        if self.is_const(0) || o.is_const(1) || o.is_const(-1) {
             return Ok(st(0));
         }
-        if o.v == 0 {
-            return Err(EvalError::div_zero(self, o));
-        }
         Ok(Int::new(self.v.checked_rem(o.v).ok_or_else(|| EvalError::overflow("%", self, o))?, self.s && o.s))
+    }
+    /// `self / o` or `self % o` for `o` equal to 0: `_0` when `self` is a static `_0` and `o` is
+    /// dynamic (CuTe's `C<0>` overloads compute nothing), else the division-by-zero error.
+    #[cold]
+    #[inline(never)]
+    fn by_zero(self, o: Int) -> R<Int> {
+        if self.is_const(0) && !o.s {
+            Ok(st(0))
+        } else {
+            Err(EvalError::div_zero(self, o))
+        }
     }
     /// `a & b`: static if both are; `_0 & x` and `x & _0` are static `_0` (CuTe's C<0> overloads).
     pub fn and(self, o: Int) -> Int {

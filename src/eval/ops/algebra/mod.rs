@@ -110,6 +110,7 @@ pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
     }
 }
 
+#[inline]
 pub(crate) fn b_composition(a: &Args) -> R<Value> {
     // composition(A, offset, B) builds a ComposedLayout: the swizzle module's overload.
     if a.nargs() == 3 {
@@ -171,7 +172,8 @@ pub(crate) fn b_complement(a: &Args) -> R<Value> {
     }
 }
 
-fn under_or_layout(a: &Args, f: fn(&Layout) -> R<Layout>) -> R<Value> {
+#[inline(always)]
+fn under_or_layout(a: &Args, f: impl FnOnce(&Layout) -> R<Layout>) -> R<Value> {
     match a.arg(0)? {
         Value::Tuple(IntTuple::Under) => return Ok(Value::Tuple(IntTuple::Under)),
         // swizzle_layout.hpp's "kludge" for an offset: right_inverse(t) = left_inverse(t) = -t
@@ -181,6 +183,7 @@ fn under_or_layout(a: &Args, f: fn(&Layout) -> R<Layout>) -> R<Value> {
     Ok(Value::Layout(f(layout_arg(a, 0)?)?))
 }
 
+#[inline]
 pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
     under_or_layout(a, |l| {
         let (r, exact) = right_inverse_exact(l)?;
@@ -192,6 +195,7 @@ pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
     })
 }
 
+#[inline]
 pub(crate) fn b_left_inverse(a: &Args) -> R<Value> {
     under_or_layout(a, |l| {
         let (r, exact) = left_inverse_exact(l)?;

@@ -10,6 +10,7 @@ use crate::eval::int_tuple::Scaled;
 use crate::eval::layout::Layout;
 
 /// CuTe's scalar `ceil_div(a, b) = (a + b - _1) / b`, static only if both are.
+#[inline]
 pub fn ceil_div_i(a: Int, b: Int) -> R<Int> {
     a.add(b)?.sub(st(1))?.div(b)
 }

@@ -78,7 +78,8 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
     let mut inexact = false;
     // The modes not yet picked, and the result's modes `(gap, stride)` as they are made (the
     // rest's follow them); `cur` is the stride the next gap starts at.
-    let mut rem = IntModes::from_slice(filtered);
+    // (a rank-1 layout, most calls, picks nothing before its last mode: no copy to pick from)
+    let mut rem = if r > 1 { IntModes::from_slice(filtered) } else { IntModes::new() };
     let mut modes = IntModes::new();
     let mut cur = st(1);
     let non_injective = || {
@@ -110,7 +111,7 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
         modes.push((new_shape, cur));
         cur = new_stride;
     }
-    let (last_shape, last_stride) = rem[0];
+    let (last_shape, last_stride) = if r > 1 { rem[0] } else { filtered[0] };
     let new_shape = last_stride.div(cur)?;
     inexact |= last_stride.v.checked_rem(cur.v) != Some(0);
     if new_shape.is_const(0) {

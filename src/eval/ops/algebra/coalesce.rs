@@ -327,6 +327,14 @@ pub fn coalesce_x_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
     match profile {
         T(p) => {
+            if p.is_empty() && lrank(l) == 0 {
+                // CuTe's transform_layout keeps the modes the profile does not reach: of a rank-0
+                // layout none, and make_layout() of no modes does not compile
+                return Err(EvalError::rule(
+                    "no matching function make_layout()",
+                    format!("coalesce of the empty layout {l} by the empty profile {profile}"),
+                ));
+            }
             if p.len() > lrank(l) {
                 return Err(EvalError::rule(
                     "static assertion failed",

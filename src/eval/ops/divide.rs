@@ -16,8 +16,7 @@ use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
     check_composition, coalesce_int_flat_into, coalesce_shape_of, complement, composition_exact,
-    composition_exact_pair, composition_exact_pair_coalesced, int_modes_into, layout_arg, modes_shape, tiler_arg,
-    IntModes, Tiler,
+    composition_exact_pair, int_modes_into, layout_arg, modes_shape, tiler_arg, IntModes, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -36,7 +35,7 @@ fn int_layout(n: Int) -> R<Layout> {
 /// Result: rank 2, (elements of a tile, tiles).
 pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
     let mut flat = IntModes::new();
-    let (c, (r, exact)) = if int_modes_into(l, &mut flat) && !flat[flat.len() - 1].0.is_const(1) {
+    let (c, (r, exact)) = if int_modes_into(l, &mut flat) && flat.last().is_some_and(|m| !m.0.is_const(1)) {
         // A layout of integers whose last flat shape is not `_1`: `coalesce` (for the cotarget)
         // and `coalesce_x` (for the composition) start from the same mode and walk the same
         // way, so they are the same modes, made once here (with the same errors first).
@@ -44,11 +43,11 @@ pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
         coalesce_int_flat_into(&flat, &mut ints)?;
         let c = complement(t, &modes_shape(&ints))?;
         let positive = flat.iter().all(|(s, _)| s.v >= 1);
-        let rc = composition_exact_pair_coalesced(&ints, positive, l, t, &c)?;
+        let rc = composition_exact_pair(l, Some((&ints, positive)), t, &c)?;
         (c, rc)
     } else {
         let c = complement(t, &coalesce_shape_of(l)?)?;
-        let rc = composition_exact_pair(l, t, &c)?;
+        let rc = composition_exact_pair(l, None, t, &c)?;
         (c, rc)
     };
     if !exact {

@@ -776,28 +776,22 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
 }
 
 /// [`composition_exact`] of A with the rank-2 layout `(t, c)`, without making it
-/// (`logical_divide`'s composition: the tile and its complement).
-pub fn composition_exact_pair(a: &Layout, t: &Layout, c: &Layout) -> R<(Layout, bool)> {
-    if !has_basis(&t.stride) && !has_basis(&c.stride) {
-        let mut ints = IntModes::new();
-        if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
-            return pair_on_ints(&ints, positive, t, c);
-        }
-    }
-    composition_exact(a, &concat2(t.clone(), c.clone()))
-}
-
-/// [`composition_exact_pair`] given `coalesce_x(A)` already, as integer modes (`ints`), and
-/// whether A's shapes are all positive.
-pub fn composition_exact_pair_coalesced(
-    ints: &[(Int, Int)],
-    positive: bool,
+/// (`logical_divide`'s composition: the tile and its complement). `a_ints`: `coalesce_x(A)` as
+/// integer modes and whether A's shapes are all positive, where the caller has them already.
+pub fn composition_exact_pair(
     a: &Layout,
+    a_ints: Option<(&[(Int, Int)], bool)>,
     t: &Layout,
     c: &Layout,
 ) -> R<(Layout, bool)> {
     if !has_basis(&t.stride) && !has_basis(&c.stride) {
-        return pair_on_ints(ints, positive, t, c);
+        if let Some((ints, positive)) = a_ints {
+            return pair_on_ints(ints, positive, t, c);
+        }
+        let mut ints = IntModes::new();
+        if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
+            return pair_on_ints(&ints, positive, t, c);
+        }
     }
     composition_exact(a, &concat2(t.clone(), c.clone()))
 }

@@ -24,8 +24,8 @@ pub use coalesce::{
 };
 pub use complement::{complement, complement_cosize, complement_traced, ComplementTrace};
 pub use composition::{
-    check_composition, composition, composition_exact, composition_exact_pair, composition_exact_pair_coalesced,
-    composition_raw, composition_tiler, composition_tiler_raw, eval_flat_at, Tiler, CHECK_LIMIT,
+    check_composition, composition, composition_exact, composition_exact_pair, composition_raw, composition_tiler,
+    composition_tiler_raw, eval_flat_at, Tiler, CHECK_LIMIT,
 };
 pub use inverse::{
     check_left_inverse, check_right_inverse, domain_distribute, left_inverse, left_inverse_exact,

@@ -495,7 +495,7 @@ proptest! {
         // (logical_divide's form, B beside a second layout, is the same composition)
         let c = layout(&mut r, s, false);
         let pair = composition_exact(&a, &make_layout_cat(&[b.clone(), c.clone()]));
-        prop_assert_eq!(composition_exact_pair(&a, &b, &c).ok(), pair.ok(), "{} o ({}, {})", a, b, c);
+        prop_assert_eq!(composition_exact_pair(&a, None, &b, &c).ok(), pair.ok(), "{} o ({}, {})", a, b, c);
         let Ok((res, true)) = composition_exact(&a, &b) else { return Ok(()) };
         prop_assert_eq!(composition_raw(&a, &b).ok(), Some(res.clone()));
         take_warnings();

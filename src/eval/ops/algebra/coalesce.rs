@@ -2,8 +2,9 @@
 //! from `layout.hpp` (`detail::bw_coalesce`). Only *static* modes merge: a dynamic layout
 //! is never coalesced, a static `_1` mode is dropped, a dynamic `1` is kept.
 
+use super::list::{Grow, Inline, List, Store, CAP};
 use super::util::{
-    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Ints, Leaves, Mode, Modes, Stride,
+    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Mode, Modes, Stride,
 };
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
@@ -79,11 +80,11 @@ pub struct CoalesceTrace {
 /// as the trace holds them. `new` (empty) receives the result's flat modes (`from_modes` makes
 /// the layout of them); it is the caller's, so that the modes are not copied on the way back.
 #[inline(always)]
-fn bw_coalesce<D: MergeStride, A: smallvec::Array<Item = (Int, D)>>(
+fn bw_coalesce<D: MergeStride, L: Grow<(Int, D)>>(
     flat: &[(Int, D)],
     init: (Int, D),
     mut trace: Option<&mut CoalesceTrace>,
-    new: &mut smallvec::SmallVec<A>,
+    new: &mut L,
 ) -> R<()> {
     // new[0] is the front of CuTe's NewShape/NewStride; `front` is its first flat mode.
     new.push(init);
@@ -152,18 +153,19 @@ pub fn coalesce_int_into(l: &Layout, out: &mut IntModes) -> R<bool> {
     Ok(true)
 }
 
-/// Flat modes of plain integers, `(shape, stride)`, inline up to 4.
-pub type IntModes = smallvec::SmallVec<[(Int, Int); 4]>;
+/// Flat modes of plain integers, `(shape, stride)`, inline: at most [`CAP`] (`int_modes_into`
+/// takes fewer, so that a list one longer fits; a layout with more takes the general path).
+pub type IntModes = <Inline as Store>::Modes;
 
 /// The flat modes of a layout whose shape and stride are both an integer or both a flat tuple
 /// of integers of one length (most layouts), as integers, pushed onto `out` (empty); false for
-/// any other layout and for the empty one (the general path's `flat_modes_into` gives the same
-/// modes, or the error). (Lists are filled where they are used: returned, they are copied.)
+/// any other layout, for the empty one and for one of `CAP` modes or more (the general path's
+/// `flat_modes_into` gives the same modes, or the error). (Lists are filled where they are used: returned, they are copied.)
 #[inline(always)]
 pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
     match (&l.shape, &l.stride) {
         (I(s), I(d)) => out.push((*s, *d)),
-        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() => {
+        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() && a.len() < CAP => {
             for (x, y) in a.iter().zip(b) {
                 let (I(s), I(d)) = (x, y) else { return false };
                 out.push((*s, *d));
@@ -177,15 +179,22 @@ pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
 /// `coalesce` of a layout given by flat modes of integers (at least one).
 #[inline]
 pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
-    let mut new = IntModes::new();
-    coalesce_int_flat_into(flat, &mut new)?;
-    Ok(from_int_modes(&new))
+    fn on<L: Grow<(Int, Int)> + Default>(flat: &[(Int, Int)]) -> R<Layout> {
+        let mut new = L::default();
+        coalesce_int_flat_into(flat, &mut new)?;
+        Ok(from_int_modes(&new))
+    }
+    if flat.len() <= CAP {
+        on::<IntModes>(flat)
+    } else {
+        on::<Vec<(Int, Int)>>(flat)
+    }
 }
 
 /// The flat modes of `coalesce` of flat modes of integers (at least one), pushed onto `new`
 /// (empty).
 #[inline(always)]
-pub fn coalesce_int_flat_into(flat: &[(Int, Int)], new: &mut IntModes) -> R<()> {
+pub fn coalesce_int_flat_into<L: Grow<(Int, Int)>>(flat: &[(Int, Int)], new: &mut L) -> R<()> {
     let Some((last, rest)) = flat.split_last() else {
         return Err(EvalError::rule("index out of range", "coalesce of the empty layout ():()"));
     };
@@ -366,18 +375,25 @@ pub fn coalesce_shape(s: &IntTuple) -> R<IntTuple> {
     if !s.is_tuple() {
         return Ok((*first).clone());
     }
-    let mut out = Ints::new();
-    out.push(leaf_int(first, "coalesce")?);
-    for a in rest {
-        merge_shape(&mut out, leaf_int(a, "coalesce")?)?;
+    fn on<L: List<Int>>(first: &IntTuple, rest: &[&IntTuple]) -> R<IntTuple> {
+        let mut out = L::default();
+        out.push(leaf_int(first, "coalesce")?);
+        for a in rest {
+            merge_shape(&mut out, leaf_int(a, "coalesce")?)?;
+        }
+        Ok(if out.len() == 1 { I(out[0]) } else { T(out.iter().map(|&i| I(i)).collect()) })
     }
-    Ok(if out.len() == 1 { I(out[0]) } else { T(out.into_iter().map(I).collect()) })
+    if leaves.len() <= CAP {
+        on::<<Inline as Store>::Ints>(first, rest)
+    } else {
+        on::<Vec<Int>>(first, rest)
+    }
 }
 
 /// One step of [`coalesce_shape`]: `a` merged into the last of `out` (not empty) when both are
 /// static or both dynamic, else pushed.
 #[inline]
-pub fn merge_shape(out: &mut Ints, a: Int) -> R<()> {
+pub fn merge_shape<L: List<Int>>(out: &mut L, a: Int) -> R<()> {
     match out.last_mut() {
         Some(back) if back.s == a.s => *back = back.mul(a)?,
         _ => out.push(a),

@@ -7,9 +7,8 @@ use super::coalesce::{
     coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, merge_shape, IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
-use super::util::{
-    compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Ints, Leaves, Mode, Modes, Stride,
-};
+use super::list::{Heap, Inline, List, Store, CAP};
+use super::util::{compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Leaves, Mode, Modes, Stride};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -28,29 +27,41 @@ pub struct ComplementTrace {
     pub rest_stride: Int,
 }
 
-/// The modes of `filter(L)`, as integers (complement needs integer strides), pushed onto `out`
-/// (empty).
-fn filtered_ints_into(l: &Layout, out: &mut IntModes) -> R<()> {
-    if let Some(r) = filter_int_modes_into(l, out) {
-        return r;
-    }
-    let mut m = Modes::new();
-    filter_modes_into(l, &mut m)?;
-    ints_into(&m, out)
+/// Flat modes whose strides must be integers, as integers (complement needs integer strides).
+fn ints_of(m: &[Mode]) -> R<Vec<(Int, Int)>> {
+    m.iter().map(|(s, d)| Ok((*s, stride_int(d, "complement")?))).collect()
 }
 
-/// Flat modes whose strides must be integers, as integers pushed onto `out` (empty).
-fn ints_into(m: &[Mode], out: &mut IntModes) -> R<()> {
-    for (s, d) in m {
-        out.push((*s, stride_int(d, "complement")?));
+/// The number of integers of `t`.
+fn leaf_count(t: &IntTuple) -> usize {
+    match t {
+        T(xs) => xs.iter().map(leaf_count).sum(),
+        _ => 1,
     }
-    Ok(())
+}
+
+/// [`complement_impl`] on lists inline where they fit: its lists hold at most the filtered
+/// modes, one more, and the cotarget's integers.
+fn complement_ints(filtered: &[(Int, Int)], cotarget: &IntTuple, trace: Option<&mut ComplementTrace>) -> R<Layout> {
+    let rest = match cotarget {
+        I(_) => 1,
+        _ => leaf_count(cotarget),
+    };
+    if filtered.len() + rest < CAP {
+        complement_impl::<Inline>(filtered, cotarget, trace)
+    } else {
+        complement_impl::<Heap>(filtered, cotarget, trace)
+    }
 }
 
 /// `detail::complement(shape, stride, cotarget)` on the flat modes of a filtered layout (as
 /// `filter_modes` gives them), recording its steps in `trace` when there is one.
 #[inline]
-fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Option<&mut ComplementTrace>) -> R<Layout> {
+fn complement_impl<S: Store>(
+    filtered: &[(Int, Int)],
+    cotarget: &IntTuple,
+    mut trace: Option<&mut ComplementTrace>,
+) -> R<Layout> {
     // a traced run is a second run of a call already made (explain): its law warning is that call's
     let check = trace.is_none();
     if let [(_, d)] = filtered {
@@ -79,8 +90,11 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
     // The modes not yet picked, and the result's modes `(gap, stride)` as they are made (the
     // rest's follow them); `cur` is the stride the next gap starts at.
     // (a rank-1 layout, most calls, picks nothing before its last mode: no copy to pick from)
-    let mut rem = if r > 1 { IntModes::from_slice(filtered) } else { IntModes::new() };
-    let mut modes = IntModes::new();
+    let mut rem = S::Modes::default();
+    if r > 1 {
+        rem.extend_from_slice(filtered);
+    }
+    let mut modes = S::Modes::default();
     let mut cur = st(1);
     let non_injective = || {
         EvalError::rule(
@@ -129,15 +143,15 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
             // A flat tuple of integers (logical_divide's cotarget, shape(coalesce(L))): the rest
             // made on integers, step by step as `ceil_div` folds it, `coalesce_shape` merges it
             // and `compact_col_major` strides it (the same steps, so the same errors first).
-            let mut rest = Ints::new();
+            let mut rest = S::Ints::default();
             ceil_div_ints(xs, new_stride, |q| rest.push(q))?;
-            let mut shapes = Ints::new();
+            let mut shapes = S::Ints::default();
             shapes.push(rest[0]);
             for &a in &rest[1..] {
                 merge_shape(&mut shapes, a)?;
             }
             let mut at = new_stride;
-            for &s in &shapes {
+            for &s in shapes.iter() {
                 let (d, next) = compact_step(s, at)?;
                 modes.push((s, d));
                 at = next;
@@ -157,7 +171,7 @@ fn complement_impl(filtered: &[(Int, Int)], cotarget: &IntTuple, mut trace: Opti
 /// The end of [`complement_impl`] for a rest other than a flat tuple of integers: `coalesce` of
 /// the result's modes (`modes`) followed by the rest's, `rest` laid out compactly from
 /// `new_stride`.
-fn with_rest(rest: IntTuple, new_stride: Int, modes: &mut IntModes) -> R<Layout> {
+fn with_rest<L: List<(Int, Int)>>(rest: IntTuple, new_stride: Int, modes: &mut L) -> R<Layout> {
     Ok(match rest {
         // An integer rest (an integer cotarget): its one mode `n:new_stride` (`_1:_0` for a
         // static `_1`), as `compact_col_major` makes it. (It multiplies even where it does not use
@@ -176,8 +190,12 @@ fn with_rest(rest: IntTuple, new_stride: Int, modes: &mut IntModes) -> R<Layout>
             let mut tail = IntModes::new();
             if int_modes_into(&rest, &mut tail) {
                 // (integers, nearly always: the same modes on the integer path)
-                modes.extend_from_slice(&tail);
-                coalesce_int_modes(modes)?
+                if modes.len() + tail.len() <= modes.room() {
+                    modes.extend_from_slice(&tail);
+                    coalesce_int_modes(modes)?
+                } else {
+                    coalesce_int_modes(&[&modes[..], &tail[..]].concat())?
+                }
             } else {
                 match congruent_modes(&rest) {
                     Some(tail) => {
@@ -278,17 +296,20 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
     let mut m = IntModes::new();
-    filtered_ints_into(l, &mut m)?;
-    complement_impl(&m, cotarget, None)
+    if let Some(r) = filter_int_modes_into(l, &mut m) {
+        r?;
+        return complement_ints(&m, cotarget, None);
+    }
+    let mut g = Modes::new();
+    filter_modes_into(l, &mut g)?;
+    complement_ints(&ints_of(&g)?, cotarget, None)
 }
 
 /// `complement(L)`: the complement with respect to `cosize(filter(L))`.
 pub fn complement_cosize(l: &Layout) -> R<Layout> {
     let m = filter_modes(l)?;
     let c = cosize(&from_modes(&m))?;
-    let mut ints = IntModes::new();
-    ints_into(&m, &mut ints)?;
-    complement_impl(&ints, &I(c), None)
+    complement_ints(&ints_of(&m)?, &I(c), None)
 }
 
 /// `complement(L, cotarget)` (`complement(L)` for `None`) and the steps it took.
@@ -299,8 +320,6 @@ pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, 
         None => I(cosize(&from_modes(&m))?),
     };
     let mut t = ComplementTrace { sorted: Vec::new(), gaps: Vec::new(), rest_stride: st(1) };
-    let mut ints = IntModes::new();
-    ints_into(&m, &mut ints)?;
-    let r = complement_impl(&ints, &cot, Some(&mut t))?;
+    let r = complement_ints(&ints_of(&m)?, &cot, Some(&mut t))?;
     Ok((r, t))
 }

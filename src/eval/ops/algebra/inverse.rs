@@ -7,8 +7,9 @@ use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
 use super::digits;
-use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product, Keyed};
-use super::util::{size_of, stride_int, Ints, Modes};
+use super::list::{Heap, Inline, List, Store};
+use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
+use super::util::{size_of, stride_int, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
@@ -19,15 +20,28 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// products of the shape `(_1, s0, s0*s1, ...)`, and which of the inverses' exactness
 /// conditions L meets ([`right_inverse_is_exact`], [`left_inverse_is_exact`]), read from L's
 /// flat modes on the way.
-fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
+///
+/// A layout of integers (most) has its lists inline ([`int_modes_into`] takes fewer than
+/// `CAP` modes); any other, on the heap. `on` is called with the lists.
+#[inline(always)]
+fn prepared<T>(
+    l: &Layout,
+    what: &str,
+    on_inline: impl FnOnce(&Lists<Inline>) -> R<T>,
+    on_heap: impl FnOnce(&Lists<Heap>) -> R<T>,
+) -> R<T> {
     let mut flat = IntModes::new();
     if int_modes_into(l, &mut flat) {
         // a layout of integers (most): coalesced on integer modes
+        let mut p = Lists::<Inline>::default();
         let shapes_ok = flat.iter().all(|(s, _)| s.s && s.v >= 1);
         p.right_exact = shapes_ok && flat.iter().all(|(_, d)| d.s);
         p.left_exact = p.right_exact && flat.iter().all(|(_, d)| d.v >= 0);
         coalesce_int_flat_into(&flat, &mut p.modes)?;
+        prefix_products(&mut p)?;
+        on_inline(&p)
     } else {
+        let mut p = Lists::<Heap>::default();
         p.right_exact = right_inverse_is_exact(l);
         p.left_exact = left_inverse_is_exact(l);
         let mut modes = Modes::new();
@@ -35,23 +49,36 @@ fn prepared(l: &Layout, what: &str, p: &mut Lists) -> R<()> {
         for (s, d) in &modes {
             p.modes.push((*s, stride_int(d, what)?));
         }
+        prefix_products(&mut p)?;
+        on_heap(&p)
     }
+}
+
+/// The exclusive prefix products of the shapes of `p.modes`, into `p.pre`.
+#[inline(always)]
+fn prefix_products<S: Store>(p: &mut Lists<S>) -> R<()> {
     p.pre.push(st(1));
-    for (s, _) in &p.modes {
+    for (s, _) in p.modes.iter() {
         let b = *p.pre.last().unwrap_or(&st(1));
         p.pre.push(s.mul(b)?);
     }
     Ok(())
 }
 
-/// What [`prepared`] fills in (empty lists, from the caller: inline lists returned by value
-/// were copied twice each, a tenth of an inverse's instructions).
-#[derive(Default)]
-struct Lists {
-    modes: IntModes,
-    pre: Ints,
+/// What [`prepared`] fills in (inline lists returned by value were copied twice each, a tenth
+/// of an inverse's instructions).
+struct Lists<S: Store> {
+    modes: S::Modes,
+    pre: S::Ints,
     right_exact: bool,
     left_exact: bool,
+}
+
+impl<S: Store> Default for Lists<S> {
+    #[inline(always)]
+    fn default() -> Self {
+        Lists { modes: S::Modes::default(), pre: S::Ints::default(), right_exact: false, left_exact: false }
+    }
 }
 
 fn tup(v: Vec<Int>) -> IntTuple {
@@ -66,10 +93,14 @@ pub fn right_inverse(l: &Layout) -> R<Layout> {
 
 /// [`right_inverse`], and [`right_inverse_is_exact`] of L (read on the way).
 pub fn right_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
-    let mut p = Lists::default();
-    prepared(l, "right_inverse", &mut p)?;
+    prepared(l, "right_inverse", right_inverse_of, right_inverse_of)
+}
+
+/// [`right_inverse_exact`] of the prepared lists.
+#[inline(always)]
+fn right_inverse_of<S: Store>(p: &Lists<S>) -> R<(Layout, bool)> {
     let (modes, pre) = (&p.modes, &p.pre);
-    let mut sorted = Keyed::new();
+    let mut sorted = S::Keyed::default();
     for (k, (_, d)) in modes.iter().enumerate() {
         if d.s {
             sorted.push((d.v, k));
@@ -77,9 +108,10 @@ pub fn right_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
     }
     exchange_sort_by_key(&mut sorted);
     // the result's modes `(shape, stride)`, coalesced at the end
-    let mut rmodes: IntModes = smallvec::smallvec![(st(1), st(0))];
+    let mut rmodes = S::Modes::default();
+    rmodes.push((st(1), st(0)));
     let mut curr = st(1);
-    for (_, i) in sorted {
+    for &(_, i) in sorted.iter() {
         let (ishape, istride) = modes[i];
         if curr.s && istride.v == curr.v {
             rmodes.push((ishape, pre[i]));
@@ -96,26 +128,30 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
 
 /// [`left_inverse`], and [`left_inverse_is_exact`] of L (read on the way).
 pub fn left_inverse_exact(l: &Layout) -> R<(Layout, bool)> {
-    let mut p = Lists::default();
-    prepared(l, "left_inverse", &mut p)?;
+    prepared(l, "left_inverse", |p| left_inverse_of(l, p), |p| left_inverse_of(l, p))
+}
+
+/// [`left_inverse_exact`] of L from its prepared lists.
+#[inline(always)]
+fn left_inverse_of<S: Store>(l: &Layout, p: &Lists<S>) -> R<(Layout, bool)> {
     let (modes, pre) = (&p.modes, &p.pre);
     if !modes.iter().all(|(_, d)| d.s) {
         return Err(EvalError::rule("left inverse requires static strides", format!("{l} has dynamic strides")));
     }
-    let mut sorted = Keyed::new();
+    let mut sorted = S::Keyed::default();
     for (k, (_, d)) in modes.iter().enumerate() {
         sorted.push((d.v, k));
     }
     exchange_sort_by_key(&mut sorted);
     // The result's modes `(shape, stride)`, coalesced at the end: each shape with the stride
     // before it (`_0` first), then the last shape with the last stride.
-    let mut rmodes = IntModes::new();
+    let mut rmodes = S::Modes::default();
     let mut rstride = st(0);
     // `product` of the shapes so far, kept as it grows (the product of no modes is `_1`; `_1 * x`
     // is x); the last shape pushed is multiplied in when the next one needs it, as `product`
     // would be.
     let (mut sz, mut unmul) = (st(1), None);
-    for &(_, i) in &sorted {
+    for &(_, i) in sorted.iter() {
         let istride = modes[i].1;
         if istride.is_const(0) {
             continue;

@@ -14,6 +14,7 @@ mod complement;
 mod composition;
 mod digits;
 mod inverse;
+pub mod list;
 pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};

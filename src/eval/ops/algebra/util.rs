@@ -188,9 +188,6 @@ pub type Mode = (Int, Stride);
 /// in every operation, 2 up to 6% more in complement and left_inverse).
 pub type Modes = smallvec::SmallVec<[Mode; 3]>;
 
-/// A layout's integers (shapes or strides of its flat modes), inline up to 8.
-pub type Ints = smallvec::SmallVec<[Int; 8]>;
-
 /// The leaves of a tuple, by reference, inline up to 16.
 pub(crate) type Leaves<'a> = smallvec::SmallVec<[&'a IntTuple; 16]>;
 
@@ -286,6 +283,3 @@ pub fn exchange_sort_by_key(a: &mut [(i64, usize)]) {
         }
     }
 }
-
-/// (key, position) pairs for [`exchange_sort_by_key`], inline up to 8 (a layout's modes).
-pub type Keyed = smallvec::SmallVec<[(i64, usize); 8]>;

@@ -74,6 +74,24 @@ fn complement_impl<S: Store>(
     }
     // (the filtered layout, for messages)
     let f = || from_int_modes(filtered);
+    if let ([(s, d)], I(c), None) = (filtered, cotarget, &trace) {
+        // One mode and an integer cotarget (most calls): the steps below, without the lists.
+        // (`cur` is `_1`, so the division is exact and nothing is checked after.)
+        let new_shape = d.div(st(1))?;
+        if new_shape.is_const(0) {
+            return Err(EvalError::rule(
+                "non-injective layout detected in complement",
+                format!("{} maps two coordinates to the same index", f()),
+            ));
+        }
+        let new_stride = d.mul(*s)?;
+        let n = ceil_div_int(*c, new_stride)?;
+        // (as `with_rest` lays out an integer rest)
+        if n.is_const(1) || new_stride.mul(n).is_ok() {
+            let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
+            return coalesce_int_modes(&[(new_shape, st(1)), (n, rest_stride)]);
+        }
+    }
     let r = filtered.len();
     if r == 0 {
         return Err(EvalError::rule("mismatched ranks", format!("complement of {}", f())));
@@ -159,7 +177,16 @@ fn complement_impl<S: Store>(
             coalesce_int_modes(&modes)?
         }
         // (an integer cotarget, most calls: its rest without a tuple built and dropped)
-        I(c) => with_rest(I(ceil_div_int(*c, new_stride)?), new_stride, &mut modes)?,
+        I(c) => {
+            let n = ceil_div_int(*c, new_stride)?;
+            // (as `with_rest` lays out an integer rest, without the call)
+            if n.is_const(1) || new_stride.mul(n).is_ok() {
+                modes.push((n, if n.is_const(1) { st(0) } else { new_stride }));
+                coalesce_int_modes(&modes)?
+            } else {
+                with_rest(I(n), new_stride, &mut modes)?
+            }
+        }
         _ => with_rest(ceil_div(cotarget, &I(new_stride))?, new_stride, &mut modes)?,
     };
     if inexact && check {

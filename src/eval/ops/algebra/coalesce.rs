@@ -131,6 +131,11 @@ fn bw_coalesce<D: MergeStride, L: Grow<(Int, D)>>(
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 #[inline]
 pub fn coalesce(l: &Layout) -> R<Layout> {
+    if let (T(a), T(b)) = (&l.shape, &l.stride) {
+        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
+            return coalesce_two((*s0, *d0), (*s1, *d1));
+        }
+    }
     let mut ints = IntModes::new();
     if coalesce_int_into(l, &mut ints)? {
         return Ok(from_int_modes(&ints));
@@ -138,6 +143,27 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     let mut m = Modes::new();
     coalesce_into(l, &mut m)?;
     Ok(from_modes(&m))
+}
+
+/// `coalesce` of a layout of two integer modes (the commonest): [`bw_coalesce`]'s steps on
+/// them, in its order, without the lists. (`coalesce_two_is_bw_coalesce` in the tests holds it
+/// to the general walk.)
+#[inline(always)]
+pub(crate) fn coalesce_two((s, d): (Int, Int), (s1, d1): (Int, Int)) -> R<Layout> {
+    // a single mode of static shape `_1` is `_1:_0`
+    let one = |s: Int, d: Int| Layout::new(I(s), I(if s.is_const(1) { st(0) } else { d }));
+    if s.is_const(1) {
+        // the first mode is dropped
+        return Ok(one(s1, d1));
+    }
+    if s1.is_const(1) {
+        // the last mode is replaced by the first (whose shape is not `_1`)
+        return Ok(Layout::new(I(s), I(d)));
+    }
+    if s1.s && int_merge(s, d, d1)? {
+        return Ok(one(s.mul(s1)?, d));
+    }
+    Ok(from_int_modes(&[(s, d), (s1, d1)]))
 }
 
 /// The flat modes of `coalesce(L)` for a layout of integers only ([`int_modes_into`]: most
@@ -399,4 +425,36 @@ pub fn merge_shape<L: List<Int>>(out: &mut L, a: Int) -> R<()> {
         _ => out.push(a),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{coalesce_int_modes, coalesce_two};
+    use crate::eval::int::Int;
+
+    /// The two-mode path takes `bw_coalesce`'s steps: the same layout or the same error for
+    /// every pair of modes of static and dynamic integers around the special values.
+    #[test]
+    fn coalesce_two_is_bw_coalesce() {
+        let vals = [-3i64, -2, -1, 0, 1, 2, 3, 4, 6, 8, 16, 1 << 40, i64::MAX];
+        let ints: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
+        let show = |r: crate::eval::error::R<crate::eval::layout::Layout>| match r {
+            Ok(l) => format!("{l}"),
+            Err(e) => format!("error: {e}"),
+        };
+        let mut n = 0;
+        for &s0 in &ints {
+            for &d0 in &ints {
+                for &s1 in &ints {
+                    for &d1 in &ints {
+                        let two = show(coalesce_two((s0, d0), (s1, d1)));
+                        let walk = show(coalesce_int_modes(&[(s0, d0), (s1, d1)]));
+                        assert_eq!(two, walk, "({s0},{s1}):({d0},{d1})");
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(n, ints.len().pow(4));
+    }
 }

@@ -210,10 +210,10 @@ pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
         coalesce_int_flat_into(flat, &mut new)?;
         Ok(from_int_modes(&new))
     }
-    if flat.len() <= CAP {
-        on::<IntModes>(flat)
-    } else {
-        on::<Vec<(Int, Int)>>(flat)
+    match flat {
+        [m0, m1] => coalesce_two(*m0, *m1),
+        _ if flat.len() <= CAP => on::<IntModes>(flat),
+        _ => on::<Vec<(Int, Int)>>(flat),
     }
 }
 
@@ -429,7 +429,7 @@ pub fn merge_shape<L: List<Int>>(out: &mut L, a: Int) -> R<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{coalesce_int_modes, coalesce_two};
+    use super::{coalesce_int_flat_into, coalesce_two, from_int_modes, IntModes};
     use crate::eval::int::Int;
 
     /// The two-mode path takes `bw_coalesce`'s steps: the same layout or the same error for
@@ -448,7 +448,10 @@ mod tests {
                 for &s1 in &ints {
                     for &d1 in &ints {
                         let two = show(coalesce_two((s0, d0), (s1, d1)));
-                        let walk = show(coalesce_int_modes(&[(s0, d0), (s1, d1)]));
+                        let mut new = IntModes::new();
+                        let walk = show(
+                            coalesce_int_flat_into(&[(s0, d0), (s1, d1)], &mut new).map(|()| from_int_modes(&new)),
+                        );
                         assert_eq!(two, walk, "({s0},{s1}):({d0},{d1})");
                         n += 1;
                     }

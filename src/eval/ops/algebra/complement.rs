@@ -322,6 +322,12 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
+    if let (I(s), I(d)) = (&l.shape, &l.stride) {
+        // one integer mode: `filter` keeps it, or makes it `_1:_0` (a `_0` stride's shape is
+        // `_1`, and coalesce makes a lone `_1` mode `_1:_0`)
+        let m = if d.is_const(0) || s.is_const(1) { (st(1), st(0)) } else { (*s, *d) };
+        return complement_ints(&[m], cotarget, None);
+    }
     let mut m = IntModes::new();
     if let Some(r) = filter_int_modes_into(l, &mut m) {
         r?;

@@ -108,9 +108,19 @@ fn complement_impl<S: Store>(
     // The modes not yet picked, and the result's modes `(gap, stride)` as they are made (the
     // rest's follow them); `cur` is the stride the next gap starts at.
     // (a rank-1 layout, most calls, picks nothing before its last mode: no copy to pick from)
-    let mut rem = S::Modes::default();
+    // The modes in the order complement picks them, the smallest stride first (all static
+    // here) and, of equal strides, the first: a stable sort by stride. (A rank-1 layout, most
+    // calls, has nothing to order: no copy.)
+    let mut order = S::Modes::default();
     if r > 1 {
-        rem.extend_from_slice(filtered);
+        order.extend_from_slice(filtered);
+        for i in 1..r {
+            let mut j = i;
+            while j > 0 && order[j - 1].1.v > order[j].1.v {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
     }
     let mut modes = S::Modes::default();
     let mut cur = st(1);
@@ -120,15 +130,7 @@ fn complement_impl<S: Store>(
             format!("{} maps two coordinates to the same index", f()),
         )
     };
-    for _ in 0..r - 1 {
-        // min stride (all static here) and its first position
-        let mut min_idx = 0;
-        for (k, (_, d)) in rem.iter().enumerate() {
-            if d.v < rem[min_idx].1.v {
-                min_idx = k;
-            }
-        }
-        let (min_shape, min_stride) = rem[min_idx];
+    for &(min_shape, min_stride) in order.iter().take(r - 1) {
         let new_shape = min_stride.div(cur)?;
         inexact |= min_stride.v.checked_rem(cur.v) != Some(0);
         let new_stride = min_stride.mul(min_shape)?;
@@ -139,11 +141,10 @@ fn complement_impl<S: Store>(
             t.sorted.push((min_shape, min_stride));
             t.gaps.push((new_shape, cur));
         }
-        rem.remove(min_idx);
         modes.push((new_shape, cur));
         cur = new_stride;
     }
-    let (last_shape, last_stride) = if r > 1 { rem[0] } else { filtered[0] };
+    let (last_shape, last_stride) = if r > 1 { order[r - 1] } else { filtered[0] };
     let new_shape = last_stride.div(cur)?;
     inexact |= last_stride.v.checked_rem(cur.v) != Some(0);
     if new_shape.is_const(0) {

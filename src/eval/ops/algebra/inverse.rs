@@ -41,9 +41,11 @@ fn prepared<T>(
         prefix_products(&mut p)?;
         on_inline(&p)
     } else {
-        let mut p = Lists::<Heap>::default();
-        p.right_exact = right_inverse_is_exact(l);
-        p.left_exact = left_inverse_is_exact(l);
+        let mut p = Lists::<Heap> {
+            right_exact: right_inverse_is_exact(l),
+            left_exact: left_inverse_is_exact(l),
+            ..Lists::default()
+        };
         let mut modes = Modes::new();
         coalesce_into(l, &mut modes)?;
         for (s, d) in &modes {

@@ -44,15 +44,6 @@ impl<T: Copy, const N: usize> Fixed<T, N> {
         self.buf[i] = MaybeUninit::new(t);
     }
     #[inline(always)]
-    pub fn remove(&mut self, i: usize) -> T {
-        let t = self[i];
-        for k in i..self.len - 1 {
-            self.buf[k] = self.buf[k + 1];
-        }
-        self.len -= 1;
-        t
-    }
-    #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
         let t = *self.last()?;
         self.len -= 1;
@@ -109,7 +100,6 @@ impl<'a, T: Copy, const N: usize> IntoIterator for &'a Fixed<T, N> {
 pub trait List<T: Copy>: DerefMut<Target = [T]> + Default {
     fn push(&mut self, t: T);
     fn insert(&mut self, i: usize, t: T);
-    fn remove(&mut self, i: usize) -> T;
     fn pop(&mut self) -> Option<T>;
     /// The most items it can hold.
     fn room(&self) -> usize;
@@ -131,10 +121,6 @@ impl<T: Copy, const N: usize> List<T> for Fixed<T, N> {
         Fixed::insert(self, i, t)
     }
     #[inline(always)]
-    fn remove(&mut self, i: usize) -> T {
-        Fixed::remove(self, i)
-    }
-    #[inline(always)]
     fn pop(&mut self) -> Option<T> {
         Fixed::pop(self)
     }
@@ -152,10 +138,6 @@ impl<T: Copy> List<T> for Vec<T> {
     #[inline(always)]
     fn insert(&mut self, i: usize, t: T) {
         Vec::insert(self, i, t)
-    }
-    #[inline(always)]
-    fn remove(&mut self, i: usize) -> T {
-        Vec::remove(self, i)
     }
     #[inline(always)]
     fn pop(&mut self) -> Option<T> {
@@ -258,8 +240,6 @@ mod tests {
         List::insert(&mut f, 7, 8);
         v.insert(7, 8);
         assert_eq!(&f[..], &v[..]);
-        assert_eq!(List::remove(&mut f, 2), v.remove(2));
-        assert_eq!(List::remove(&mut f, 6), v.remove(6));
         assert_eq!(List::pop(&mut f), v.pop());
         assert_eq!(&f[..], &v[..]);
         let mut g: Fixed<u32, 8> = Fixed::new();

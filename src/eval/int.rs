@@ -81,21 +81,34 @@ impl Int {
     }
 
     /// `a + b`: static only if both are.
+    #[inline]
     pub fn add(self, o: Int) -> R<Int> {
-        Ok(Int::new(self.v.checked_add(o.v).ok_or_else(|| EvalError::overflow("+", self, o))?, self.s && o.s))
+        match self.v.checked_add(o.v) {
+            Some(v) => Ok(Int::new(v, self.s && o.s)),
+            None => Err(overflow("+", self, o)),
+        }
     }
+    #[inline]
     pub fn sub(self, o: Int) -> R<Int> {
-        Ok(Int::new(self.v.checked_sub(o.v).ok_or_else(|| EvalError::overflow("-", self, o))?, self.s && o.s))
+        match self.v.checked_sub(o.v) {
+            Some(v) => Ok(Int::new(v, self.s && o.s)),
+            None => Err(overflow("-", self, o)),
+        }
     }
     /// `a * b`: static if both are; `_0 * x` and `x * _0` are static `_0` (CuTe's C<0> overloads).
+    #[inline]
     pub fn mul(self, o: Int) -> R<Int> {
         if self.is_const(0) || o.is_const(0) {
             return Ok(st(0));
         }
-        Ok(Int::new(self.v.checked_mul(o.v).ok_or_else(|| EvalError::overflow("*", self, o))?, self.s && o.s))
+        match self.v.checked_mul(o.v) {
+            Some(v) => Ok(Int::new(v, self.s && o.s)),
+            None => Err(overflow("*", self, o)),
+        }
     }
     /// `a / b` truncating like C++; `_0 / x` is `_0` (`_0 / 0` too when the `0` is dynamic: CuTe's
     /// `C<0> / U` overload does not divide). Any other division by zero is an error.
+    #[inline]
     pub fn div(self, o: Int) -> R<Int> {
         if o.v == 0 {
             return self.by_zero(o);
@@ -103,10 +116,14 @@ impl Int {
         if self.is_const(0) {
             return Ok(st(0));
         }
-        Ok(Int::new(self.v.checked_div(o.v).ok_or_else(|| EvalError::overflow("/", self, o))?, self.s && o.s))
+        match self.v.checked_div(o.v) {
+            Some(v) => Ok(Int::new(v, self.s && o.s)),
+            None => Err(overflow("/", self, o)),
+        }
     }
     /// `a % b` like C++; `x % _1` and `_0 % x` are `_0` (`_0 % 0` too when the `0` is dynamic, as
     /// for `/`).
+    #[inline]
     pub fn rem(self, o: Int) -> R<Int> {
         if o.v == 0 {
             return self.by_zero(o);
@@ -114,7 +131,10 @@ impl Int {
         if self.is_const(0) || o.is_const(1) || o.is_const(-1) {
             return Ok(st(0));
         }
-        Ok(Int::new(self.v.checked_rem(o.v).ok_or_else(|| EvalError::overflow("%", self, o))?, self.s && o.s))
+        match self.v.checked_rem(o.v) {
+            Some(v) => Ok(Int::new(v, self.s && o.s)),
+            None => Err(overflow("%", self, o)),
+        }
     }
     /// `self / o` or `self % o` for `o` equal to 0: `_0` when `self` is a static `_0` and `o` is
     /// dynamic (CuTe's `C<0>` overloads compute nothing), else the division-by-zero error.
@@ -192,6 +212,13 @@ impl Int {
     pub fn eq(self, o: Int) -> Int {
         Int::bool(self.v == o.v, self.s && o.s)
     }
+}
+
+/// The overflow error of `a op b` (apart, and cold: every step of arithmetic checks, few fail).
+#[cold]
+#[inline(never)]
+fn overflow(op: &str, a: Int, b: Int) -> EvalError {
+    EvalError::overflow(op, a, b)
 }
 
 fn shift_overflow(f: &str, a: Int, b: Int) -> EvalError {

@@ -75,31 +75,40 @@ impl fmt::Display for EvalError {
 impl std::error::Error for EvalError {}
 
 impl EvalError {
+    #[cold]
     pub fn new(kind: ErrorKind, rule: impl Into<String>, detail: impl Into<String>) -> Self {
         EvalError(Box::new(ErrorData { kind, rule: rule.into(), detail: detail.into(), arg: None }))
     }
     /// A violated CuTe condition, e.g. `rule("stride divisibility", "6 does not divide 4")`.
+    #[cold]
     pub fn rule(rule: impl Into<String>, detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Rule, rule, detail)
     }
+    #[cold]
     pub fn type_err(detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Type, "type mismatch", detail)
     }
+    #[cold]
     pub fn arity(detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Arity, "wrong number of arguments", detail)
     }
+    #[cold]
     pub fn unknown(detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Unknown, "unknown name", detail)
     }
+    #[cold]
     pub fn limit(detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Limit, "too large", detail)
     }
+    #[cold]
     pub fn runtime(rule: impl Into<String>, detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Runtime, rule, detail)
     }
+    #[cold]
     pub fn overflow(op: &str, a: Int, b: Int) -> Self {
         Self::new(ErrorKind::Overflow, "integer overflow", format!("{a} {op} {b} does not fit in 64 bits"))
     }
+    #[cold]
     pub fn div_zero(a: Int, b: Int) -> Self {
         Self::new(ErrorKind::DivZero, "division by zero", format!("{a} / {b}"))
     }

@@ -50,6 +50,15 @@ impl fmt::Display for IntTuple {
     }
 }
 
+/// A layout's text, `shape:stride`, gathered in one buffer (as an IntTuple's `Display`).
+pub fn fmt_layout(shape: &IntTuple, stride: &IntTuple, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut w = Batch { f: To::Fmt(f), buf: [0; 128], n: 0 };
+    write_tuple(&mut w, shape)?;
+    w.byte(b':')?;
+    write_tuple(&mut w, stride)?;
+    w.flush()
+}
+
 impl IntTuple {
     /// Append the text of `self` (as `Display`) to `out`, without the formatting machinery.
     pub fn write_bytes(&self, out: &mut Vec<u8>) {

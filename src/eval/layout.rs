@@ -21,9 +21,7 @@ impl Layout {
 
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.shape, f)?;
-        f.write_str(":")?;
-        fmt::Display::fmt(&self.stride, f)
+        super::int_tuple::fmt_layout(&self.shape, &self.stride, f)
     }
 }
 

@@ -767,9 +767,16 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
         }
         let Some(abi) = eval_flat(&fa, bi) else { return Law::Overflow };
         if abi != ri {
-            return Law::Fails(format!(
-                "{what} is not A∘B at index {i}: A(B({i})) = A({bi}) = {abi}, but the result {r} gives {ri} (A = {a}, B = {b})"
-            ));
+            // (one buffer of about the message's size: grown piece by piece, it was copied
+            // several times)
+            let mut m = String::with_capacity(256);
+            let _ = std::fmt::Write::write_fmt(
+                &mut m,
+                format_args!(
+                    "{what} is not A∘B at index {i}: A(B({i})) = A({bi}) = {abi}, but the result {r} gives {ri} (A = {a}, B = {b})"
+                ),
+            );
+            return Law::Fails(m);
         }
     }
     Law::Holds

@@ -129,12 +129,21 @@ pub fn cosize(l: &Layout) -> R<Int> {
 /// leaves, as `tp::inner_product` computes it (a tuple's sum from `_0`, mode by mode); `None`
 /// otherwise or on overflow.
 fn int_coshape(s: &IntTuple, d: &IntTuple) -> Option<Int> {
+    // (a leaf's term, in place: a call for each leaf was most of a flat layout's cosize)
+    #[inline(always)]
+    fn term(a: Int, b: Int) -> Option<Int> {
+        a.sub(st(1)).ok()?.mul(b.abs().ok()?).ok()
+    }
     match (s, d) {
-        (I(a), I(b)) => a.sub(st(1)).ok()?.mul(b.abs().ok()?).ok(),
+        (I(a), I(b)) => term(*a, *b),
         (T(x), T(y)) if x.len() == y.len() => {
             let mut acc = st(0);
             for (xi, yi) in x.iter().zip(y) {
-                acc = acc.add(int_coshape(xi, yi)?).ok()?;
+                let t = match (xi, yi) {
+                    (I(a), I(b)) => term(*a, *b)?,
+                    _ => int_coshape(xi, yi)?,
+                };
+                acc = acc.add(t).ok()?;
             }
             Some(acc)
         }

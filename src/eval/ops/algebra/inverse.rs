@@ -33,10 +33,14 @@ fn prepared<T>(
     let mut flat = IntModes::new();
     if int_modes_into(l, &mut flat) {
         // a layout of integers (most): coalesced on integer modes
-        let mut p = Lists::<Inline>::default();
-        let shapes_ok = flat.iter().all(|(s, _)| s.s && s.v >= 1);
-        p.right_exact = shapes_ok && flat.iter().all(|(_, d)| d.s);
-        p.left_exact = p.right_exact && flat.iter().all(|(_, d)| d.v >= 0);
+        let (mut shapes_ok, mut strides_static, mut strides_nonneg) = (true, true, true);
+        for (s, d) in flat.iter() {
+            shapes_ok &= s.s && s.v >= 1;
+            strides_static &= d.s;
+            strides_nonneg &= d.v >= 0;
+        }
+        let right_exact = shapes_ok && strides_static;
+        let mut p = Lists::<Inline> { right_exact, left_exact: right_exact && strides_nonneg, ..Lists::default() };
         coalesce_int_flat_into(&flat, &mut p.modes)?;
         prefix_products(&mut p)?;
         on_inline(&p)
@@ -59,10 +63,11 @@ fn prepared<T>(
 /// The exclusive prefix products of the shapes of `p.modes`, into `p.pre`.
 #[inline(always)]
 fn prefix_products<S: Store>(p: &mut Lists<S>) -> R<()> {
-    p.pre.push(st(1));
+    let mut b = st(1);
+    p.pre.push(b);
     for (s, _) in p.modes.iter() {
-        let b = *p.pre.last().unwrap_or(&st(1));
-        p.pre.push(s.mul(b)?);
+        b = s.mul(b)?;
+        p.pre.push(b);
     }
     Ok(())
 }

@@ -35,11 +35,18 @@ impl<T: Copy, const N: usize> Fixed<T, N> {
     #[inline(always)]
     pub fn insert(&mut self, i: usize, t: T) {
         assert!(i <= self.len);
-        let mut k = self.len;
+        let k = self.len;
         self.push(t);
-        while k > i {
-            self.buf[k] = self.buf[k - 1];
-            k -= 1;
+        // (a short shift written out: the loop became a call to `memmove`, and the lists are
+        // short)
+        match k - i {
+            0 => {}
+            1 => self.buf[i + 1] = self.buf[i],
+            2 => {
+                self.buf[i + 2] = self.buf[i + 1];
+                self.buf[i + 1] = self.buf[i];
+            }
+            _ => self.buf.copy_within(i..k, i + 1),
         }
         self.buf[i] = MaybeUninit::new(t);
     }
@@ -240,6 +247,13 @@ mod tests {
         List::insert(&mut f, 7, 8);
         v.insert(7, 8);
         assert_eq!(&f[..], &v[..]);
+        // shifts of one and two items (written out) and of none
+        let (mut g, mut w): (Fixed<u32, 8>, Vec<u32>) = (Fixed::new(), Vec::new());
+        for (at, x) in [(0, 1), (0, 2), (1, 3), (1, 4), (4, 5), (2, 6), (6, 7)] {
+            List::insert(&mut g, at, x);
+            w.insert(at, x);
+            assert_eq!(&g[..], &w[..]);
+        }
         assert_eq!(List::pop(&mut f), v.pop());
         assert_eq!(&f[..], &v[..]);
         let mut g: Fixed<u32, 8> = Fixed::new();

@@ -262,7 +262,8 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exac
         // exact)
         Lhs::Ints([(_, d)]) => Ok(Layout::new(rs.clone(), I(rstride.mul(*d)?))),
         Lhs::Ints(m) if !m.is_empty() => {
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| Ok(I(r.mul(m[k].1)?)), rshape, rstride, exact)
+            // (strides as integers, made tuples at the end: a list of tuples has drop glue)
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| r.mul(m[k].1), rshape, rstride, exact)
         }
         _ => {
             exact.ok = false;
@@ -319,10 +320,10 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
 /// its modes' coordinates; where those sums never reach a mode's shape (`Exact::place`), nothing
 /// carries, A adds them up, and `R(i) == A(B(i))` for every `i`, with R of B's shape. (Points
 /// beyond A's size are not A's: the last mode needs no bound.)
-fn compose_modes(
+fn compose_modes<St: Into<IntTuple>>(
     r: usize,
     lshape: impl Fn(usize) -> R<Int>,
-    scaled_lstride: impl Fn(Int, usize) -> R<IntTuple>,
+    scaled_lstride: impl Fn(Int, usize) -> R<St>,
     rshape: Int,
     rstride: Int,
     exact: &mut Exact,
@@ -330,7 +331,7 @@ fn compose_modes(
     // (gathered on the stack: a single mode, the common answer, needs no vector, and the
     // others are allocated once, at their number)
     let mut result_shape: smallvec::SmallVec<[Int; 4]> = smallvec::SmallVec::new();
-    let mut result_stride: smallvec::SmallVec<[IntTuple; 4]> = smallvec::SmallVec::new();
+    let mut result_stride: smallvec::SmallVec<[St; 4]> = smallvec::SmallVec::new();
     let mut rest_shape = rshape;
     let mut rest_stride = rstride;
     exact.ok &= rshape.v >= 1 && rstride.v >= 1;
@@ -383,16 +384,18 @@ fn compose_modes(
         }
     }
     if result_shape.is_empty() {
-        return Ok(Layout::new(I(rest_shape), scaled_lstride(rest_stride, r - 1)?));
+        return Ok(Layout::new(I(rest_shape), scaled_lstride(rest_stride, r - 1)?.into()));
     }
     if !rest_shape.is_const(1) {
         result_shape.push(rest_shape);
         result_stride.push(scaled_lstride(rest_stride, r - 1)?);
-    } else if let ([s], [d]) = (&result_shape[..], &mut result_stride[..]) {
-        return Ok(Layout::new(I(*s), std::mem::replace(d, Under)));
+    } else if result_shape.len() == 1 {
+        if let Some(d) = result_stride.pop() {
+            return Ok(Layout::new(I(result_shape[0]), d.into()));
+        }
     }
     let shape = result_shape.iter().map(|&s| I(s)).collect();
-    Ok(Layout::new(T(shape), T(result_stride.into_vec())))
+    Ok(Layout::new(T(shape), T(result_stride.into_iter().map(Into::into).collect())))
 }
 
 /// `r * d` for a flat mode's stride `d`, as `arith_mul` multiplies a leaf (its integer case

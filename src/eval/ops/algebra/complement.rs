@@ -7,7 +7,7 @@ use super::coalesce::{
     coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, merge_shape, IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
-use super::list::{Heap, Inline, List, Store, CAP};
+use super::list::{Grow, Heap, Inline, List, Store, CAP};
 use super::util::{compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Leaves, Mode, Modes, Stride};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};

@@ -7,7 +7,7 @@ use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
 use super::digits;
-use super::list::{Heap, Inline, List, Store};
+use super::list::{Grow, Heap, Inline, Store};
 use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, product};
 use super::util::{size_of, stride_int, Modes};
 use crate::eval::error::{EvalError, R};

@@ -103,10 +103,14 @@ impl<'a, T: Copy, const N: usize> IntoIterator for &'a Fixed<T, N> {
     }
 }
 
-/// What the integer paths do to their lists: a `Vec`'s methods.
-pub trait List<T: Copy>: DerefMut<Target = [T]> + Default {
+/// A list `coalesce`'s walk builds on (its general modes are not `Copy`: `SmallVec` too).
+pub trait Grow<T>: DerefMut<Target = [T]> {
     fn push(&mut self, t: T);
     fn insert(&mut self, i: usize, t: T);
+}
+
+/// What the integer paths do to their lists besides [`Grow`]'s: a `Vec`'s methods.
+pub trait List<T: Copy>: Grow<T> + Default {
     fn pop(&mut self) -> Option<T>;
     /// The most items it can hold.
     fn room(&self) -> usize;
@@ -116,54 +120,6 @@ pub trait List<T: Copy>: DerefMut<Target = [T]> + Default {
             self.push(x);
         }
     }
-}
-
-impl<T: Copy, const N: usize> List<T> for Fixed<T, N> {
-    #[inline(always)]
-    fn push(&mut self, t: T) {
-        Fixed::push(self, t)
-    }
-    #[inline(always)]
-    fn insert(&mut self, i: usize, t: T) {
-        Fixed::insert(self, i, t)
-    }
-    #[inline(always)]
-    fn pop(&mut self) -> Option<T> {
-        Fixed::pop(self)
-    }
-    #[inline(always)]
-    fn room(&self) -> usize {
-        N
-    }
-}
-
-impl<T: Copy> List<T> for Vec<T> {
-    #[inline(always)]
-    fn push(&mut self, t: T) {
-        Vec::push(self, t)
-    }
-    #[inline(always)]
-    fn insert(&mut self, i: usize, t: T) {
-        Vec::insert(self, i, t)
-    }
-    #[inline(always)]
-    fn pop(&mut self) -> Option<T> {
-        Vec::pop(self)
-    }
-    #[inline(always)]
-    fn room(&self) -> usize {
-        usize::MAX
-    }
-    #[inline(always)]
-    fn extend_from_slice(&mut self, s: &[T]) {
-        Vec::extend_from_slice(self, s)
-    }
-}
-
-/// A list `coalesce`'s walk builds on (its general modes are not `Copy`: `SmallVec` too).
-pub trait Grow<T>: DerefMut<Target = [T]> {
-    fn push(&mut self, t: T);
-    fn insert(&mut self, i: usize, t: T);
 }
 
 impl<T: Copy, const N: usize> Grow<T> for Fixed<T, N> {
@@ -177,6 +133,17 @@ impl<T: Copy, const N: usize> Grow<T> for Fixed<T, N> {
     }
 }
 
+impl<T: Copy, const N: usize> List<T> for Fixed<T, N> {
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        Fixed::pop(self)
+    }
+    #[inline(always)]
+    fn room(&self) -> usize {
+        N
+    }
+}
+
 impl<T: Copy> Grow<T> for Vec<T> {
     #[inline(always)]
     fn push(&mut self, t: T) {
@@ -185,6 +152,21 @@ impl<T: Copy> Grow<T> for Vec<T> {
     #[inline(always)]
     fn insert(&mut self, i: usize, t: T) {
         Vec::insert(self, i, t)
+    }
+}
+
+impl<T: Copy> List<T> for Vec<T> {
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        Vec::pop(self)
+    }
+    #[inline(always)]
+    fn room(&self) -> usize {
+        usize::MAX
+    }
+    #[inline(always)]
+    fn extend_from_slice(&mut self, s: &[T]) {
+        Vec::extend_from_slice(self, s)
     }
 }
 
@@ -229,7 +211,7 @@ impl Store for Heap {
 
 #[cfg(test)]
 mod tests {
-    use super::{Fixed, List};
+    use super::{Fixed, Grow, List};
 
     /// The list operations agree with `Vec`'s.
     #[test]
@@ -237,20 +219,20 @@ mod tests {
         let mut f: Fixed<u32, 8> = Fixed::new();
         let mut v: Vec<u32> = Vec::new();
         for k in 0..5 {
-            List::push(&mut f, k);
+            Grow::push(&mut f, k);
             v.push(k);
         }
-        List::insert(&mut f, 0, 9);
+        Grow::insert(&mut f, 0, 9);
         v.insert(0, 9);
-        List::insert(&mut f, 3, 7);
+        Grow::insert(&mut f, 3, 7);
         v.insert(3, 7);
-        List::insert(&mut f, 7, 8);
+        Grow::insert(&mut f, 7, 8);
         v.insert(7, 8);
         assert_eq!(&f[..], &v[..]);
         // shifts of one and two items (written out) and of none
         let (mut g, mut w): (Fixed<u32, 8>, Vec<u32>) = (Fixed::new(), Vec::new());
         for (at, x) in [(0, 1), (0, 2), (1, 3), (1, 4), (4, 5), (2, 6), (6, 7)] {
-            List::insert(&mut g, at, x);
+            Grow::insert(&mut g, at, x);
             w.insert(at, x);
             assert_eq!(&g[..], &w[..]);
         }
@@ -267,7 +249,7 @@ mod tests {
     fn fixed_refuses_more_than_its_capacity() {
         let mut f: Fixed<u8, 2> = Fixed::new();
         for k in 0..3 {
-            List::push(&mut f, k);
+            Grow::push(&mut f, k);
         }
     }
 }

@@ -74,15 +74,18 @@ fn complement_impl<S: Store>(
     }
     // (the filtered layout, for messages)
     let f = || from_int_modes(filtered);
+    let non_injective = || {
+        EvalError::rule(
+            "non-injective layout detected in complement",
+            format!("{} maps two coordinates to the same index", f()),
+        )
+    };
     if let ([(s, d)], I(c), None) = (filtered, cotarget, &trace) {
         // One mode and an integer cotarget (most calls): the steps below, without the lists.
         // (`cur` is `_1`, so the division is exact and nothing is checked after.)
         let new_shape = d.div(st(1))?;
         if new_shape.is_const(0) {
-            return Err(EvalError::rule(
-                "non-injective layout detected in complement",
-                format!("{} maps two coordinates to the same index", f()),
-            ));
+            return Err(non_injective());
         }
         let new_stride = d.mul(*s)?;
         let n = ceil_div_int(*c, new_stride)?;
@@ -105,12 +108,10 @@ fn complement_impl<S: Store>(
     // CuTe divides each stride by the extent before it and truncates: where a division is
     // inexact its answer may not be a complement, so the law is checked then (and only then)
     let mut inexact = false;
-    // The modes not yet picked, and the result's modes `(gap, stride)` as they are made (the
-    // rest's follow them); `cur` is the stride the next gap starts at.
-    // (a rank-1 layout, most calls, picks nothing before its last mode: no copy to pick from)
     // The modes in the order complement picks them, the smallest stride first (all static
     // here) and, of equal strides, the first: a stable sort by stride. (A rank-1 layout, most
-    // calls, has nothing to order: no copy.)
+    // calls, has nothing to order: no copy.) Then the result's modes `(gap, stride)` as they
+    // are made (the rest's follow them); `cur` is the stride the next gap starts at.
     let mut order = S::Modes::default();
     if r > 1 {
         order.extend_from_slice(filtered);
@@ -124,12 +125,6 @@ fn complement_impl<S: Store>(
     }
     let mut modes = S::Modes::default();
     let mut cur = st(1);
-    let non_injective = || {
-        EvalError::rule(
-            "non-injective layout detected in complement",
-            format!("{} maps two coordinates to the same index", f()),
-        )
-    };
     for &(min_shape, min_stride) in order.iter().take(r - 1) {
         let new_shape = min_stride.div(cur)?;
         inexact |= min_stride.v.checked_rem(cur.v) != Some(0);

@@ -22,7 +22,8 @@ use crate::eval::ops::tuple::{gcd, get_mode};
 /// flat modes on the way.
 ///
 /// A layout of integers (most) has its lists inline ([`int_modes_into`] takes fewer than
-/// `CAP` modes); any other, on the heap. `on` is called with the lists.
+/// `CAP` modes, so that the prefix products, one more, fit) and goes to `on_inline`; any
+/// other has them on the heap and goes to `on_heap` (the same function, on the other lists).
 #[inline(always)]
 fn prepared<T>(
     l: &Layout,

@@ -19,7 +19,7 @@ secs=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
 shift 2
 mkdir -p "fuzz/work/$target" "fuzz/corpus/$target"
 # -s none by default: the code the targets run is safe Rust but for `Value::dispose`'s free of
-# a vector of integers (no sanitizer needed to see a panic, an overflow - debug assertions are
+# a vector of integers and `list::Fixed`'s view of its items (no sanitizer needed to see a panic, an overflow - debug assertions are
 # on with -a -, a stack overflow, a hang or the memory limit); much faster. FUZZ_SANITIZER=address
 # runs under AddressSanitizer (into fuzz/target-address/), as after a change to that unsafe code.
 san=${FUZZ_SANITIZER:-none}

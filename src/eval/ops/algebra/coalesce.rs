@@ -234,6 +234,7 @@ pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
     match v {
         [(s, d)] => Layout::new(I(*s), I(*d)),
         [(s0, d0), (s1, d1)] => Layout::new(T(vec![I(*s0), I(*s1)]), T(vec![I(*d0), I(*d1)])),
+        [(s0, d0), (s1, d1), (s2, d2)] => Layout::new(T(vec![I(*s0), I(*s1), I(*s2)]), T(vec![I(*d0), I(*d1), I(*d2)])),
         _ => Layout::new(T(v.iter().map(|(s, _)| I(*s)).collect()), T(v.iter().map(|(_, d)| I(*d)).collect())),
     }
 }

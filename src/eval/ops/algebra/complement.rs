@@ -108,6 +108,31 @@ fn complement_impl<S: Store>(
     // CuTe divides each stride by the extent before it and truncates: where a division is
     // inexact its answer may not be a complement, so the law is checked then (and only then)
     let mut inexact = false;
+    if let ([m0, m1], I(c), None) = (filtered, cotarget, &trace) {
+        // Two modes and an integer cotarget: the steps below in their order, without the lists.
+        let ((s0, d0), (s1, d1)) = if m1.1.v < m0.1.v { (*m1, *m0) } else { (*m0, *m1) };
+        let g0 = d0.div(st(1))?;
+        let cur = d0.mul(s0)?;
+        if g0.is_const(0) {
+            return Err(non_injective());
+        }
+        let g1 = d1.div(cur)?;
+        inexact |= d1.v.checked_rem(cur.v) != Some(0);
+        if g1.is_const(0) {
+            return Err(non_injective());
+        }
+        let new_stride = d1.mul(s1)?;
+        let n = ceil_div_int(*c, new_stride)?;
+        if n.is_const(1) || new_stride.mul(n).is_ok() {
+            let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
+            let res = coalesce_int_modes(&[(g0, st(1)), (g1, cur), (n, rest_stride)])?;
+            if inexact {
+                check_complement(&f(), cotarget, &res);
+            }
+            return Ok(res);
+        }
+        inexact = false;
+    }
     // The modes in the order complement picks them, the smallest stride first (all static
     // here) and, of equal strides, the first: a stable sort by stride. (A rank-1 layout, most
     // calls, has nothing to order: no copy.) Then the result's modes `(gap, stride)` as they

@@ -186,7 +186,8 @@ pub type IntModes = <Inline as Store>::Modes;
 /// The flat modes of a layout whose shape and stride are both an integer or both a flat tuple
 /// of integers of one length (most layouts), as integers, pushed onto `out` (empty); false for
 /// any other layout, for the empty one and for one of `CAP` modes or more (the general path's
-/// `flat_modes_into` gives the same modes, or the error). (Lists are filled where they are used: returned, they are copied.)
+/// `flat_modes_into` gives the same modes, or the error). (Lists are filled where they are
+/// used: returned, they are copied.)
 #[inline(always)]
 pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
     match (&l.shape, &l.stride) {

@@ -43,10 +43,8 @@ fn leaf_count(t: &IntTuple) -> usize {
 /// [`complement_impl`] on lists inline where they fit: its lists hold at most the filtered
 /// modes, one more, and the cotarget's integers.
 fn complement_ints(filtered: &[(Int, Int)], cotarget: &IntTuple, trace: Option<&mut ComplementTrace>) -> R<Layout> {
-    let rest = match cotarget {
-        I(_) => 1,
-        _ => leaf_count(cotarget),
-    };
+    // (an integer cotarget, most calls, without the walk)
+    let rest = if let I(_) = cotarget { 1 } else { leaf_count(cotarget) };
     if filtered.len() + rest < CAP {
         complement_impl::<Inline>(filtered, cotarget, trace)
     } else {
@@ -117,7 +115,7 @@ fn complement_impl<S: Store>(
             return Err(non_injective());
         }
         let g1 = d1.div(cur)?;
-        inexact |= d1.v.checked_rem(cur.v) != Some(0);
+        let inexact = d1.v.checked_rem(cur.v) != Some(0);
         if g1.is_const(0) {
             return Err(non_injective());
         }
@@ -131,7 +129,7 @@ fn complement_impl<S: Store>(
             }
             return Ok(res);
         }
-        inexact = false;
+        // (a rest that is not one integer mode: the general steps below, from the start)
     }
     // The modes in the order complement picks them, the smallest stride first (all static
     // here) and, of equal strides, the first: a stable sort by stride. (A rank-1 layout, most
@@ -343,12 +341,6 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
-    if let (I(s), I(d)) = (&l.shape, &l.stride) {
-        // one integer mode: `filter` keeps it, or makes it `_1:_0` (a `_0` stride's shape is
-        // `_1`, and coalesce makes a lone `_1` mode `_1:_0`)
-        let m = if d.is_const(0) || s.is_const(1) { (st(1), st(0)) } else { (*s, *d) };
-        return complement_ints(&[m], cotarget, None);
-    }
     let mut m = IntModes::new();
     if let Some(r) = filter_int_modes_into(l, &mut m) {
         r?;
@@ -376,4 +368,58 @@ pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, 
     let mut t = ComplementTrace { sorted: Vec::new(), gaps: Vec::new(), rest_stride: st(1) };
     let r = complement_ints(&ints_of(&m)?, &cot, Some(&mut t))?;
     Ok((r, t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{complement_impl, ComplementTrace};
+    use crate::eval::error::{take_warnings, R};
+    use crate::eval::int::{st, Int};
+    use crate::eval::int_tuple::IntTuple::I;
+    use crate::eval::layout::Layout;
+    use crate::eval::ops::algebra::list::Inline;
+
+    /// The one- and two-mode paths with an integer cotarget take the general steps: the same
+    /// layout or the same error as the traced run, which always takes the general steps, for
+    /// modes and cotargets of static and dynamic integers around the special values.
+    #[test]
+    fn short_paths_are_the_general_steps() {
+        let show = |r: R<Layout>| match r {
+            Ok(l) => format!("{l}"),
+            Err(e) => format!("error: {e}"),
+        };
+        let vals = [-2i64, 0, 1, 2, 3, 4, 6, 8, 1 << 40, i64::MAX];
+        let any: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
+        let stat: Vec<Int> = vals.iter().map(|&v| st(v)).collect();
+        let cots: Vec<Int> =
+            [0i64, 1, 7, 64, 3316, i64::MAX].iter().flat_map(|&v| [st(v), Int::new(v, false)]).collect();
+        let agree = |f: &[(Int, Int)], c: Int| {
+            let mut t = ComplementTrace { sorted: Vec::new(), gaps: Vec::new(), rest_stride: st(1) };
+            let short = show(complement_impl::<Inline>(f, &I(c), None));
+            let general = show(complement_impl::<Inline>(f, &I(c), Some(&mut t)));
+            assert_eq!(short, general, "complement of {f:?} for {c}");
+        };
+        let mut n = 0;
+        for &c in &cots {
+            for &s in &any {
+                for &d in &any {
+                    agree(&[(s, d)], c);
+                    n += 1;
+                }
+            }
+            // (two modes take the short path only with static strides; others are refused first)
+            for &s0 in &any {
+                for &d0 in &stat {
+                    for &s1 in &any {
+                        for &d1 in &stat {
+                            agree(&[(s0, d0), (s1, d1)], c);
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        take_warnings();
+        assert_eq!(n, cots.len() * (any.len().pow(2) + any.len().pow(2) * stat.len().pow(2)));
+    }
 }

@@ -71,12 +71,6 @@ impl<T: Copy, const N: usize> Default for Fixed<T, N> {
     }
 }
 
-impl<T: Copy + std::fmt::Debug, const N: usize> std::fmt::Debug for Fixed<T, N> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
 impl<T: Copy, const N: usize> Deref for Fixed<T, N> {
     type Target = [T];
     #[inline(always)]
@@ -91,15 +85,6 @@ impl<T: Copy, const N: usize> DerefMut for Fixed<T, N> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as in `deref`
         unsafe { std::slice::from_raw_parts_mut(self.buf.as_mut_ptr().cast::<T>(), self.len) }
-    }
-}
-
-impl<'a, T: Copy, const N: usize> IntoIterator for &'a Fixed<T, N> {
-    type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
-    #[inline(always)]
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
     }
 }
 

@@ -216,6 +216,12 @@ pub fn filter_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::util::
 #[inline]
 pub fn filter_int_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::IntModes) -> Option<R<()>> {
     use crate::eval::ops::algebra::{coalesce_int_flat_into, int_modes_into, IntModes};
+    if let (I(s), I(d)) = (&l.shape, &l.stride) {
+        // one mode (most calls): a `_0` stride makes its shape `_1`, and coalesce makes a lone
+        // `_1` mode `_1:_0`
+        out.push(if d.is_const(0) || s.is_const(1) { (st(1), st(0)) } else { (*s, *d) });
+        return Some(Ok(()));
+    }
     let mut modes = IntModes::new();
     if !int_modes_into(l, &mut modes) {
         return None;

@@ -59,14 +59,7 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
                 if builtins::exists(name) {
                     let vals: Result<Vec<Value>, _> = args.iter().map(|a| interp.eval(a)).collect();
                     if let Ok(vals) = vals {
-                        let targs = targs
-                            .iter()
-                            .map(|a| match a {
-                                crate::parser::ast::TArg::Int(i) => TArg::Int(*i),
-                                crate::parser::ast::TArg::Name(n) => TArg::Name(n.clone()),
-                            })
-                            .collect();
-                        calls.push((name.as_str(), targs, vals));
+                        calls.push((name.as_str(), targs.clone(), vals));
                     }
                 }
             }

@@ -18,7 +18,7 @@ use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::compare::equal_ignoring_static;
 use crate::eval::printed;
 use crate::eval::value::Value;
-use crate::parser::ast::{self, BinOp, Call, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
+use crate::parser::ast::{BinOp, Call, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
 use smallvec::SmallVec;
 
@@ -108,16 +108,6 @@ impl GemmCall {
     pub fn span_of(&self, arg: Option<usize>) -> Span {
         arg.and_then(|i| self.spans.get(i).copied()).unwrap_or(self.whole)
     }
-}
-
-/// The algebra's form of the template arguments as written.
-fn targs(t: &[ast::TArg]) -> Vec<TArg> {
-    t.iter()
-        .map(|a| match a {
-            ast::TArg::Int(i) => TArg::Int(*i),
-            ast::TArg::Name(n) => TArg::Name(n.clone()),
-        })
-        .collect()
 }
 
 /// Bare names that stand for CuTe tags and types (`Value::Tag`) unless bound.
@@ -463,7 +453,7 @@ impl Interp {
                 } else {
                     format!("<{}>", targs.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(","))
                 };
-                let steps = explain::explain(name, &self::targs(targs), &vals).map_err(at)?;
+                let steps = explain::explain(name, targs, &vals).map_err(at)?;
                 (format!("{name}{t}({})", list(&vals)), steps.unwrap_or_else(|| builtins::definition(name)))
             }
             ExprKind::Call(c) => {
@@ -760,7 +750,7 @@ impl Interp {
                 let int = |v: &Value, sp: Span| match v {
                     Value::Tuple(IntTuple::I(i)) => Ok(*i),
                     v => Err(Located::new(
-                        EvalError::type_err(format!("`{}` works on integers, got {} `{v}`", op_str(*op), v.kind())),
+                        EvalError::type_err(format!("`{}` works on integers, got {} `{v}`", op.symbol(), v.kind())),
                         sp,
                     )),
                 };
@@ -846,14 +836,6 @@ impl Interp {
                         }));
                     }
                 }
-                // (no template arguments, the usual call: no list built)
-                let listed;
-                let targs: &[TArg] = if targs.is_empty() {
-                    &[]
-                } else {
-                    listed = self::targs(targs);
-                    &listed
-                };
                 builtins::call_slot(slot, targs, &vals)
                     .map_err(|err| call_failed(name, targs, &vals, err, |i| args.get(i).map(|a| a.span), e.span))
             }
@@ -865,11 +847,10 @@ impl Interp {
     }
 
     /// Call built-in `name`, stamping the offending argument's span (or the whole call's).
-    fn call_builtin(&self, name: &str, targs: &[ast::TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
-        let targs = self::targs(targs);
-        builtins::call(name, &targs, args).map_err(|err| {
+    fn call_builtin(&self, name: &str, targs: &[TArg], args: &[Value], whole: Span, spans: &[Span]) -> E<Value> {
+        builtins::call(name, targs, args).map_err(|err| {
             let span = err.arg.and_then(|i| spans.get(i).copied()).unwrap_or(whole);
-            let note = crate::eval::analysis::static_note(name, &targs, &crate::eval::builtins::refs(args), &err)
+            let note = crate::eval::analysis::static_note(name, targs, &crate::eval::builtins::refs(args), &err)
                 .map(String::into_boxed_str);
             Located { note, ..Located::new(err, span) }
         })
@@ -910,7 +891,7 @@ impl Interp {
     }
 
     /// A bare name: a binding, a tag or type name, an MMA/copy operation, else an error.
-    fn eval_name(&self, name: &str, targs: &[ast::TArg], span: Span) -> E<Value> {
+    fn eval_name(&self, name: &str, targs: &[TArg], span: Span) -> E<Value> {
         if let Some(v) = self.get(name) {
             if !targs.is_empty() {
                 return Err(Located::new(
@@ -923,7 +904,7 @@ impl Interp {
         if targs.is_empty() && TAG_NAMES.contains(&name) {
             return Ok(Value::Tag(name.to_string()));
         }
-        if let Some(r) = crate::eval::atoms::named_value(name, &self::targs(targs)) {
+        if let Some(r) = crate::eval::atoms::named_value(name, targs) {
             return r.map_err(|err| {
                 let mut l = Located::new(err, span);
                 // an operation name that is not in the tables: the nearest one that is
@@ -1341,18 +1322,6 @@ fn small_tuple(t: &IntTuple, d: usize, n: &mut Walked, limit: usize) -> bool {
     n.n <= limit
 }
 
-fn op_str(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::And => "&",
-        BinOp::Or => "|",
-        BinOp::Xor => "^",
-    }
-}
-
 /// For a failed `identical(a, b)`: say when the two differ only in static-ness.
 fn static_note(a: &Value, b: &Value) -> Option<String> {
     if !equal_ignoring_static(a, b) {
@@ -1510,7 +1479,7 @@ mod tests {
         ex(ExprKind::Tuple(es), 0, 10)
     }
     fn name(n: &str, a: usize) -> Expr {
-        ex(ExprKind::Name(Box::new(ast::Named { name: n.into(), targs: vec![] })), a, a + n.len())
+        ex(ExprKind::Name(Box::new(crate::parser::ast::Named { name: n.into(), targs: vec![] })), a, a + n.len())
     }
     fn stmt(kind: StmtKind) -> Stmt {
         Stmt { kind, span: sp(0, 20) }

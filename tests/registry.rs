@@ -161,6 +161,21 @@ fn own_arity_cannot_grow() {
     assert!(own.len() <= OWN_ARITY.len(), "{} entries count their own arguments: {own:?}", own.len());
 }
 
+/// An arity error's usage line shows the function called (`mma_layout_B(x, y)` once answered
+/// `usage: mma_layout_A(OP)`: the entries of a family shared one wrapper's wording).
+#[test]
+fn usage_names_its_function() {
+    let mut n = 0;
+    for b in registry::registry() {
+        if let Arity::Usage(_, _, usage) = b.arity {
+            let rest = usage.strip_prefix(b.name).unwrap_or_else(|| panic!("{}: usage `{usage}`", b.name));
+            assert!(rest.starts_with('(') || rest.starts_with('<'), "{}: usage `{usage}`", b.name);
+            n += 1;
+        }
+    }
+    assert!(n > 40, "only {n} usage lines");
+}
+
 /// Every declared arity refuses one argument too few and one too many, before the function
 /// runs, with the declared wording: through the registry (an arity error) and through the
 /// session (`error: wrong number of arguments: ...`).

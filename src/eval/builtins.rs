@@ -18,21 +18,7 @@ use super::value::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// A template argument: `get<1,0>`, `upcast<2>`, `recast_layout<uint16_t,uint32_t>`, `<K,K>`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TArg {
-    Int(i64),
-    Name(String),
-}
-
-impl std::fmt::Display for TArg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TArg::Int(i) => write!(f, "{i}"),
-            TArg::Name(n) => write!(f, "{n}"),
-        }
-    }
-}
+pub use super::value::TArg;
 
 /// The arguments of one call, already evaluated.
 pub struct Args<'a> {

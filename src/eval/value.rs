@@ -27,6 +27,22 @@ pub fn max_leaves() -> usize {
     })
 }
 
+/// A template argument (as written, and as the built-ins take it): `get<1,0>`, `upcast<2>`, `recast_layout<uint16_t,uint32_t>`, `<K,K>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TArg {
+    Int(i64),
+    Name(String),
+}
+
+impl std::fmt::Display for TArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TArg::Int(i) => write!(f, "{i}"),
+            TArg::Name(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     /// Integers, tuples of integers (shapes, strides, coordinates) and `_`.

@@ -1,22 +1,8 @@
 //! The AST. Every node carries the byte span of its source text, so any error can point at it.
 use crate::eval::value::Value;
 
-/// A template argument as written: `get<1,0>`, `upcast<2>`, `recast_layout<uint16_t,uint32_t>`.
-/// (The interpreter hands it to the algebra as `eval::builtins::TArg`.)
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TArg {
-    Int(i64),
-    Name(String),
-}
-
-impl std::fmt::Display for TArg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TArg::Int(i) => write!(f, "{i}"),
-            TArg::Name(n) => write!(f, "{n}"),
-        }
-    }
-}
+/// A template argument as written: `get<1,0>`, `upcast<2>` (the value the built-ins take).
+pub use crate::eval::value::TArg;
 
 /// Byte range `[start, end)` in the source text of one input (file, `-e` string, REPL entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -51,6 +37,21 @@ pub enum BinOp {
     And,
     Or,
     Xor,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -29,15 +29,7 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::SmemPtr { bits } => format!("smem_ptr[{bits}b]"),
         ExprKind::MixedBits { s, d, f, v } => format!("M_{s}|({d}&{f})={v}"),
         ExprKind::Binary(op, a, b) => {
-            let o = match op {
-                BinOp::Add => "+",
-                BinOp::Sub => "-",
-                BinOp::Mul => "*",
-                BinOp::Div => "/",
-                BinOp::And => "&",
-                BinOp::Or => "|",
-                BinOp::Xor => "^",
-            };
+            let o = op.symbol();
             format!("({o} {} {})", sx(a), sx(b))
         }
         ExprKind::Not(a) => format!("(~ {})", sx(a)),

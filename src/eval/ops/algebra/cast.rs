@@ -1,30 +1,34 @@
 //! `upcast<N>`, `downcast<N>` and `recast_layout<Old,New>`, ported from `layout.hpp`: change
 //! the unit of a layout's codomain (N old elements become one new element, or the reverse).
 
-use super::util::{ceil_div_i, concat, leaf_int, signum};
+use super::util::{ceil_div_i, concat, leaf_int, make_layout_of_no_modes, signum};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
 use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple::get_mode;
 
+/// CuTe's `transform_layout` of the tuple mode `s:d` (modes `sv`) by `f` (`upcast_impl` or
+/// `downcast_impl`, named by `what`): `f` on each mode, the results concatenated.
+fn each_mode(what: &str, n: Int, sv: &[IntTuple], s: &IntTuple, d: &IntTuple, f: CastFn) -> R<Layout> {
+    if s.rank() != d.rank() || !d.is_tuple() {
+        return Err(EvalError::rule("mismatched ranks", format!("{what} of {s}:{d}")));
+    }
+    if sv.is_empty() {
+        return Err(make_layout_of_no_modes(format!("{what} of the empty mode {s}:{d}")));
+    }
+    let mut modes = Vec::with_capacity(sv.len());
+    for (k, sk) in sv.iter().enumerate() {
+        modes.push(f(n, sk, &get_mode(d, k)?)?);
+    }
+    Ok(concat(modes))
+}
+
+type CastFn = fn(Int, &IntTuple, &IntTuple) -> R<Layout>;
+
 fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
     if let T(sv) = s {
-        if s.rank() != d.rank() || !d.is_tuple() {
-            return Err(EvalError::rule("mismatched ranks", format!("upcast of {s}:{d}")));
-        }
-        if sv.is_empty() {
-            // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
-            return Err(EvalError::rule(
-                "no matching function make_layout()",
-                format!("upcast of the empty mode {s}:{d}"),
-            ));
-        }
-        let mut modes = Vec::with_capacity(sv.len());
-        for (k, sk) in sv.iter().enumerate() {
-            modes.push(upcast_impl(n, sk, &get_mode(d, k)?)?);
-        }
-        return Ok(concat(modes));
+        return each_mode("upcast", n, sv, s, d, upcast_impl);
     }
     let stride = leaf_int(d, "upcast")?;
     if stride.is_const(0) {
@@ -59,21 +63,7 @@ pub fn upcast(l: &Layout, n: i64) -> R<Layout> {
 
 fn downcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
     if let T(sv) = s {
-        if s.rank() != d.rank() || !d.is_tuple() {
-            return Err(EvalError::rule("mismatched ranks", format!("downcast of {s}:{d}")));
-        }
-        if sv.is_empty() {
-            // CuTe's transform_layout of a rank-0 tuple calls make_layout() with no modes
-            return Err(EvalError::rule(
-                "no matching function make_layout()",
-                format!("downcast of the empty mode {s}:{d}"),
-            ));
-        }
-        let mut modes = Vec::with_capacity(sv.len());
-        for (k, sk) in sv.iter().enumerate() {
-            modes.push(downcast_impl(n, sk, &get_mode(d, k)?)?);
-        }
-        return Ok(concat(modes));
+        return each_mode("downcast", n, sv, s, d, downcast_impl);
     }
     let stride = leaf_int(d, "downcast")?;
     let shape = leaf_int(s, "downcast")?;

@@ -4,7 +4,8 @@
 
 use super::list::{Grow, Inline, List, Store, CAP};
 use super::util::{
-    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, Leaves, Mode, Modes, Stride,
+    concat, flat_modes_into, from_modes, leaf_int, leaf_refs, lmode, lrank, make_layout_of_no_modes, Leaves, Mode,
+    Modes, Stride,
 };
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
@@ -366,11 +367,10 @@ pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
         T(p) => {
             if p.is_empty() && lrank(l) == 0 {
                 // CuTe's transform_layout keeps the modes the profile does not reach: of a rank-0
-                // layout none, and make_layout() of no modes does not compile
-                return Err(EvalError::rule(
-                    "no matching function make_layout()",
-                    format!("coalesce of the empty layout {l} by the empty profile {profile}"),
-                ));
+                // layout none
+                return Err(make_layout_of_no_modes(format!(
+                    "coalesce of the empty layout {l} by the empty profile {profile}"
+                )));
             }
             if p.len() > lrank(l) {
                 return Err(EvalError::rule(

@@ -38,6 +38,13 @@ pub fn stride_int(d: &Stride, what: &str) -> R<Int> {
     }
 }
 
+/// CuTe's refusal where `transform_layout` is left with no modes: it calls `make_layout()` with
+/// none, which does not compile (`detail` says what was asked).
+#[cold]
+pub fn make_layout_of_no_modes(detail: String) -> EvalError {
+    EvalError::rule("no matching function make_layout()", detail)
+}
+
 /// [`leaf_int`]'s error (apart: the integer case is inlined where it is asked).
 #[cold]
 fn not_int(t: &IntTuple, what: &str) -> EvalError {

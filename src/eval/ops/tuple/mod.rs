@@ -794,18 +794,23 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             ceil_div_ints(x, *y, |q| out.push(I(q)))?;
             Ok(T(out))
         }
-        (T(x), _) => {
-            let mut out = Vec::new();
-            let mut rest = b.clone();
-            for xi in x {
-                out.push(ceil_div(xi, &rest)?);
-                rest = ceil_div(&rest, xi)?;
-            }
-            Ok(T(out))
-        }
+        (T(x), _) => fold_div(x, b, ceil_div),
         (_, T(_)) => ceil_div(a, &I(product(b)?)),
         _ => Ok(I(ceil_div_int(leaf_int(a, "ceil_div")?, leaf_int(b, "ceil_div")?)?)),
     }
+}
+
+/// CuTe's division of a tuple `x` by an integer `b` (`ceil_div` and `shape_div`, as `f`): each
+/// mode divided by what is left of `b`, which is then divided by the mode (`b` folded across
+/// the modes).
+fn fold_div(x: &[IntTuple], b: &IntTuple, f: fn(&IntTuple, &IntTuple) -> R<IntTuple>) -> R<IntTuple> {
+    let mut out = Vec::new();
+    let mut rest = b.clone();
+    for xi in x {
+        out.push(f(xi, &rest)?);
+        rest = f(&rest, xi)?;
+    }
+    Ok(T(out))
 }
 
 /// CuTe's `round_up(a, b)`: elementwise for two tuples, else `((a+b-1)/b)*b`.
@@ -842,15 +847,7 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(x.iter().zip(y).map(|(xi, yi)| shape_div(xi, yi)).collect::<R<_>>()?))
         }
-        (T(x), _) => {
-            let mut out = Vec::new();
-            let mut rest = b.clone();
-            for xi in x {
-                out.push(shape_div(xi, &rest)?);
-                rest = shape_div(&rest, xi)?;
-            }
-            Ok(T(out))
-        }
+        (T(x), _) => fold_div(x, b, shape_div),
         (_, T(_)) => shape_div(a, &I(product(b)?)),
         _ => Ok(I(shape_div_int(leaf_int(a, "shape_div")?, leaf_int(b, "shape_div")?)?)),
     }

@@ -652,11 +652,13 @@ fn addresses_past_64_bits_are_overflow_errors() {
 
 /// A thread-value layout of 2^63 - 1 threads and no values makes no accesses: the same answer
 /// as 32 threads of no values, at once (a `structured` fuzz finding: `threads + 31` overflowed
-/// with overflow checks on; without them the warp loop ran 2^58 empty rounds).
+/// with overflow checks on; without them the warp loop ran 2^58 empty rounds). (The finding's
+/// memory argument was the integer 2^63 - 1, refused since as not a layout: here the layout of
+/// that size.)
 #[test]
 fn no_values_means_no_accesses_for_any_thread_count() {
     let t = std::time::Instant::now();
-    let huge = ev("bank_conflicts((_9223372036854775807,(0,9223372036854775807),9223372036854775807):9223372036854775807, 9223372036854775807)");
+    let huge = ev("bank_conflicts((_9223372036854775807,(0,9223372036854775807),9223372036854775807):9223372036854775807, 9223372036854775807:1)");
     let small = ev("bank_conflicts((_32,0):(_1,_1), _64:_1)");
     assert_eq!(huge, small);
     assert!(t.elapsed().as_secs() < 2, "took {:?}", t.elapsed());
@@ -726,4 +728,28 @@ fn injectivity_of_four_million_points_is_quick() {
     let (ok, out, _) = run("explain is_injective(Sw<3,4,3> o (_2048,_2048):(_1,_0))");
     assert!(ok && out.contains("not injective: L(0) == L(2048) == 0"), "{out}");
     assert!(t.elapsed().as_secs() < 3, "took {:?}", t.elapsed());
+}
+
+/// A memory argument that is not a layout, a swizzled layout or a tensor is refused in the
+/// function's own words, pointing at argument 2 (it was refused inside, as `__apply does not
+/// accept (an integer, an integer)`); the kinds it takes still answer.
+#[test]
+fn analysis_names_a_bad_memory_argument() {
+    for f in ["bank_conflicts", "coalescing"] {
+        for mem in ["5", "(2,_3)", "<_4,_2>", "half_t", "SM75_U32x4_LDSM_N"] {
+            let src = format!("{f}((_4,_2):(_1,_4), {mem})");
+            let (ok, _, err) = run(&src);
+            assert!(!ok, "{src} answered");
+            assert!(err.contains(&format!("{f}: the memory layout (argument 2)")), "{src}: {err}");
+            assert!(!err.contains("__apply"), "{src}: {err}");
+            // the caret is under the memory argument
+            let col = src.find(mem).unwrap();
+            let caret = err.lines().find(|l| l.trim_start().starts_with('|') && l.contains('^')).unwrap_or("");
+            assert_eq!(caret.find('^'), caret.find('|').map(|b| b + 2 + col), "{src}: {err}");
+        }
+        for mem in ["(_8,_64):(_64,_1)", "Sw<3,3,3> o (_8,_64):(_64,_1)", "Sw<3,3,3>"] {
+            let (ok, _, err) = run(&format!("{f}((_4,_2):(_1,_4), {mem})"));
+            assert!(ok, "{f} on {mem}: {err}");
+        }
+    }
 }

@@ -275,10 +275,20 @@ by_kind!(tile_unzip, divide_form, divide::b_tile_unzip, swizzle::f_tile_unzip);
 
 relayout!(coalesce, |a| n_in(a, 1, 2) && sw(a.args[0]), algebra::b_coalesce, swizzle::f_coalesce);
 relayout!(composition, composition_swizzled, algebra::b_composition, swizzle::f_composition);
+/// `flatten`: a relayout (of a tensor, its layout flattened), and of an MMA/copy object, which is
+/// not a tuple, the object itself (as `query!`'s non-tuple form).
+pub fn flatten(a: &Args) -> R<Value> {
+    if tensor(a) {
+        atoms::quiet(|| atoms::f_tensor_relayout(a, "flatten"))
+    } else if atom_object(a) {
+        atoms::quiet(|| atoms::f_atom_non_tuple(a, "flatten"))
+    } else {
+        pick!(a, foreign_or_swizzled, structure::f_flatten, swizzle::f_flatten)
+    }
+}
 relayout!(filter, |a| arg_is(a, 0, sw), structure::f_filter, swizzle::f_filter);
 relayout!(filter_zeros, filter_zeros_swizzled, structure::f_filter_zeros, swizzle::f_filter_zeros);
 relayout!(flat_divide, divide_form, divide::b_flat_divide, swizzle::f_flat_divide);
-relayout!(flatten, foreign_or_swizzled, structure::f_flatten, swizzle::f_flatten);
 relayout!(logical_divide, divide_form, divide::b_logical_divide, swizzle::f_logical_divide);
 relayout!(take, foreign_or_swizzled, structure::f_take, swizzle::f_take);
 relayout!(tiled_divide, divide_form, divide::b_tiled_divide, swizzle::f_tiled_divide);

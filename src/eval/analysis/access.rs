@@ -367,8 +367,8 @@ pub fn pattern(f: &str, args: &[&Value], shared: bool) -> R<Pattern> {
                 )));
             }
             match &**b {
-                AtomValue::TiledCopy(c) => from_tiled_copy(c, mem, shared),
-                AtomValue::CopyAtom(a) if shared => from_matrix_atom(a, mem),
+                AtomValue::TiledCopy(c) => from_tiled_copy(c, memory(f, mem)?, shared),
+                AtomValue::CopyAtom(a) if shared => from_matrix_atom(a, memory(f, mem)?),
                 AtomValue::CopyOp(op) if shared => {
                     let Some(e) = elem else {
                         return Err(EvalError::arity(format!(
@@ -386,7 +386,7 @@ pub fn pattern(f: &str, args: &[&Value], shared: bool) -> R<Pattern> {
                     };
                     match builtins::call("copy_atom", &[], &[Value::clone(acc), Value::Tag(t)])? {
                         Value::Atom(a) => match *a {
-                            AtomValue::CopyAtom(a) => from_matrix_atom(&a, mem),
+                            AtomValue::CopyAtom(a) => from_matrix_atom(&a, memory(f, mem)?),
                             v => Err(EvalError::type_err(format!("copy_atom gave {v}"))),
                         },
                         v => Err(EvalError::type_err(format!("copy_atom gave {v}"))),
@@ -398,11 +398,26 @@ pub fn pattern(f: &str, args: &[&Value], shared: bool) -> R<Pattern> {
                 ))),
             }
         }
-        Value::Layout(_) => from_tv(acc, mem, elem.unwrap_or(4), shared),
+        Value::Layout(_) => from_tv(acc, memory(f, mem)?, elem.unwrap_or(4), shared),
         v => Err(EvalError::type_err(format!(
             "{f}: expected a TiledCopy or a thread-value layout, got {} `{v}`",
             v.kind()
         ))),
+    }
+}
+
+/// The memory argument of `f`, once the access is known good: a layout, a swizzled layout or a
+/// tensor (it is evaluated at each access's offset; anything else would be refused there,
+/// worded as that internal call).
+fn memory<'v>(f: &str, mem: &'v Value) -> R<&'v Value> {
+    match mem {
+        Value::Layout(_) | Value::Swizzle(_) | Value::Composed(_) => Ok(mem),
+        Value::Atom(a) if matches!(**a, AtomValue::Partition(_)) => Ok(mem),
+        _ => Err(EvalError::type_err(format!(
+            "{f}: the memory layout (argument 2) is a layout, a swizzled layout or a tensor, got {} `{mem}`",
+            mem.kind()
+        ))
+        .at_arg(1)),
     }
 }
 

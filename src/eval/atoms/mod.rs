@@ -462,7 +462,8 @@ pub(crate) fn f_atom_non_tuple(a: &Args, name: &str) -> R<Value> {
         return Err(a.refuse());
     }
     Ok(match name {
-        "shape" => atom(x.clone()),
+        // CuTe's `shape` and `flatten` of a non-tuple are the object itself
+        "shape" | "flatten" => atom(x.clone()),
         "rank" => Value::Tuple(IntTuple::I(crate::eval::int::st(1))),
         _ => Value::Tuple(IntTuple::I(crate::eval::int::st(0))),
     })

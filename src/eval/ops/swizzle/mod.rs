@@ -588,14 +588,16 @@ fn f_layout_b(a: &Args) -> R<Value> {
 
 pub(crate) fn f_slice(a: &Args) -> R<Value> {
     match a.args {
-        [coord, Value::Composed(c)] => Ok(composed::slice_and_offset(coord, c)?.0),
+        // (a coordinate is a tuple or an integer: anything else is refused here, in this
+        // function's name, rather than by the calls slicing takes inside)
+        [coord @ Value::Tuple(_), Value::Composed(c)] => Ok(composed::slice_and_offset(coord, c)?.0),
         _ => refused(a),
     }
 }
 
 pub(crate) fn f_slice_and_offset(a: &Args) -> R<Value> {
     match a.args {
-        [coord, Value::Composed(c)] => {
+        [coord @ Value::Tuple(_), Value::Composed(c)] => {
             let (l, o) = composed::slice_and_offset(coord, c)?;
             Ok(Value::tuple(vec![l, o]))
         }

@@ -112,6 +112,13 @@ impl EvalError {
     pub fn div_zero(a: Int, b: Int) -> Self {
         Self::new(ErrorKind::DivZero, "division by zero", format!("{a} / {b}"))
     }
+    /// An error of an inner call on a value built from this call's arguments, as this call's:
+    /// at argument `i` (the value is that argument) or at the whole call (`None`: built from
+    /// several), whatever argument of the inner call it named.
+    pub fn as_arg(mut self, i: Option<usize>) -> Self {
+        self.arg = i;
+        self
+    }
     /// Mark which argument (0-based) of the call is at fault, unless already set.
     pub fn at_arg(mut self, i: usize) -> Self {
         if self.arg.is_none() {

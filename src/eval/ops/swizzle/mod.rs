@@ -532,7 +532,8 @@ pub(crate) fn f_with_shape(a: &Args) -> R<Value> {
         2 => a.args[1].clone(),
         _ => Value::tuple(crate::eval::builtins::owned(a.args.get(1..).unwrap_or_default())),
     };
-    let l = call("make_layout", &[], vec![shape])?;
+    // (an error of make_layout is about the shape: argument 1, or the tuple of all after L)
+    let l = call("make_layout", &[], vec![shape]).map_err(|e| e.as_arg((a.args.len() == 2).then_some(1)))?;
     composed::composition(a, a.args[0], &l)
 }
 

@@ -117,6 +117,22 @@ fn every_name_answers_every_kind() {
     assert!(out.lines().count() > 10_000);
 }
 
+/// A refusal of the arguments names the function called, with its arguments' kinds: not a
+/// function its implementation called on values of its own (`tile(S, Sw)` once answered
+/// `tiled_divide does not accept (a layout, a swizzle)`). Every name on every pair of values.
+#[test]
+fn refusals_name_the_function_called() {
+    let out = probe(&registry::names(), true);
+    assert!(out.lines().count() > 500_000);
+    for line in out.lines() {
+        let called = line.split('<').next().unwrap_or("");
+        if let Some((before, _)) = line.split_once(" does not accept (") {
+            let named = before.rsplit(['"', ' ']).next().unwrap_or("");
+            assert_eq!(named, called, "{line}");
+        }
+    }
+}
+
 /// `DIFF_OUT=/tmp/before.txt cargo test --release --test registry -- --ignored dispatch_dump`,
 /// then the same after a change to `DIFF_OUT=/tmp/after.txt`, then `diff` the two.
 #[test]

@@ -426,5 +426,23 @@ pub fn call_slot(slot: Slot, targs: &[TArg], args: &[&Value]) -> R<Value> {
         )));
     }
     b.arity.check(b.name, args.len())?;
-    (b.f)(&Args { name: b.name, sig: b.sig, targs, args })
+    let a = Args { name: b.name, sig: b.sig, targs, args };
+    match (b.f)(&a) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(own_refusal(e, &a)),
+    }
+}
+
+/// An error of the function of `a`: where it is another function's refusal of its arguments
+/// (`tiled_divide does not accept (a layout, a swizzle)`, from a call the implementation made
+/// on values of its own), `a`'s refusal instead: the user called `a`, with these arguments.
+#[cold]
+fn own_refusal(e: EvalError, a: &Args) -> EvalError {
+    let other = e.kind == super::error::ErrorKind::Type
+        && e.detail.split_once(" does not accept (").is_some_and(|(f, _)| f != a.name && !f.contains(' '));
+    if other {
+        a.refuse()
+    } else {
+        e
+    }
 }

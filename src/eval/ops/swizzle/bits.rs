@@ -316,18 +316,19 @@ impl Off {
         }
     }
 
-    /// `a + b` for an integer b (a MixedBits converts to uint32_t, a run-time value).
+    /// `a + b` for an integer b (a MixedBits converts to uint32_t, a run-time value). An
+    /// unsigned `a` plus an `int` is a `uint32_t` in C++: the sum wraps modulo 2^32
+    /// (`uint32_t(-8) + 24` is 16).
     pub fn add(self, b: Int) -> R<Int> {
-        match self {
-            Off::Int { i: a, u } => {
-                let r = a.add(b)?;
-                Ok(num(r.v, r.s, u).as_int().unwrap_or(r))
-            }
-            Off::Mixed { s, d, .. } => {
-                let r = dy((s | d) as i64).add(dy(b.v))?;
-                Ok(num(r.v, false, true).as_int().unwrap_or(r))
-            }
+        let (a, u) = match self {
+            Off::Int { i, u } => (i, u),
+            Off::Mixed { s, d, .. } => (dy((s | d) as i64), true),
+        };
+        let r = a.add(if let Off::Mixed { .. } = self { dy(b.v) } else { b })?;
+        if u && u32::try_from(a.v).is_ok() && i32::try_from(b.v).is_ok() {
+            return Ok(Int::new(r.v as u32 as i64, r.s));
         }
+        Ok(num(r.v, r.s, u).as_int().unwrap_or(r))
     }
 
     /// CuTe's print: an integer, or `M_S|(d&F)=v`.

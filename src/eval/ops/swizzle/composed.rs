@@ -596,6 +596,7 @@ pub fn logical_product_layout_composed(call_args: &Args, layout: &Value, c: &Com
     }
     let tb = match &c.inner {
         Func::Layout(l) => l.clone(),
+        Func::Composed(inner) => return logical_product_nested(layout, sw, inner),
         f => return Err(EvalError::type_err(format!("logical_product: the tiler's inner part `{f}` is not a layout"))),
     };
     let new_layout =
@@ -613,12 +614,34 @@ pub fn logical_product_layout_composed(call_args: &Args, layout: &Value, c: &Com
         int_of(v, "layout value")
     };
     let (ny, nz) = (through(ay)?, through(az)?);
-    let mask = |i: Int| -> R<u32> {
-        if !i.s {
-            return Err(EvalError::rule("make_swizzle needs static masks", format!("mask {i} is dynamic")));
-        }
-        u32::try_from(i.v).map_err(|_| EvalError::rule("make_swizzle needs 32-bit masks", format!("mask {i}")))
-    };
-    let new = bits::from_masks(mask(ny)?, mask(nz)?)?;
+    let new = bits::from_masks(static_mask(ny)?, static_mask(nz)?)?;
     compose3(Func::Swizzle(new), st(0), Value::Layout(new_layout))
+}
+
+/// A mask of `make_swizzle<Y, Z>`: a static integer of 32 bits.
+fn static_mask(i: Int) -> R<u32> {
+    if !i.s {
+        return Err(EvalError::rule("make_swizzle needs static masks", format!("mask {i} is dynamic")));
+    }
+    u32::try_from(i.v).map_err(|_| EvalError::rule("make_swizzle needs 32-bit masks", format!("mask {i}")))
+}
+
+/// [`logical_product_layout_composed`] where the tiler's inner part is itself a swizzled layout
+/// (`Sw o _0 o (Sw' o _0 o B)`): the same steps on the inner part as a function, as CuTe takes
+/// them generically (`logical_product(layout, tiler.layout_b())` is then the nested case, and
+/// the new swizzle composes with its result).
+fn logical_product_nested(layout: &Value, sw: Swizzle, inner: &Composed) -> R<Value> {
+    let tb = Value::Composed(Box::new(inner.clone()));
+    let new_layout = call("logical_product", &[], vec![layout.clone(), tb.clone()])?;
+    let (only_zy, _) = projections(sw)?;
+    let lz = call("composition", &[], vec![Value::Layout(only_zy), tb.clone()])?;
+    let sz = int_of(call("size", &[], vec![lz.clone()])?, "size")?;
+    let active = int_of(call("__apply", &[], vec![lz, Value::from(sz.sub(st(1))?)])?, "layout value")?;
+    let through = |x: i64| -> R<Int> {
+        let t = call("__apply", &[], vec![tb.clone(), Value::from(Int::new(x, active.s))])?;
+        int_of(call("__apply", &[], vec![new_layout.clone(), Value::from(st(0)), t])?, "layout value")
+    };
+    let (ny, nz) = (through(active.v & bits::yyy_msk(sw))?, through(active.v & bits::zzz_msk(sw))?);
+    let new = bits::from_masks(static_mask(ny)?, static_mask(nz)?)?;
+    call("composition", &[], vec![Value::Swizzle(new), new_layout])
 }

@@ -79,6 +79,14 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
         }
         None => default,
     };
+    let p3 = static_permutation(perm)?;
+    let thr_layout_vmnk = od::tiled_product(&atom.thr_id, &Tiler::Layout(thr_layout_mnk.clone()))?;
+    Ok(TiledMma { atom, atom_layout: thr_layout_mnk, thr_layout_vmnk, perm: p3 })
+}
+
+/// The permutation of a TiledMMA as its class checks it (before anything is computed from the
+/// atom layout): at most three independent modes, each static.
+pub fn static_permutation(perm: Option<Tiler>) -> R<[Tiler; 3]> {
     let perm = match perm {
         None => vec![Tiler::Under, Tiler::Under, Tiler::Under],
         Some(Tiler::Tuple(v)) => v,
@@ -96,12 +104,29 @@ pub fn make_tiled_mma(atom: MmaTraits, atom_layout: Option<&Layout>, perm: Optio
     let mut p3 = [Tiler::Under, Tiler::Under, Tiler::Under];
     for (k, x) in perm.into_iter().enumerate() {
         if !x.is_static() {
-            return Err(EvalError::rule("TiledMMA requires static permutations of MNK.", format!("{x} is dynamic")));
+            return Err(dynamic_mode(&x));
         }
         p3[k] = x;
     }
-    let thr_layout_vmnk = od::tiled_product(&atom.thr_id, &Tiler::Layout(thr_layout_mnk.clone()))?;
-    Ok(TiledMma { atom, atom_layout: thr_layout_mnk, thr_layout_vmnk, perm: p3 })
+    Ok(p3)
+}
+
+/// The permutation's modes are static, the first check of [`static_permutation`] alone (a
+/// permutation given as one layout is left to it).
+pub fn static_modes(perm: &Tiler) -> R<()> {
+    let modes = match perm {
+        Tiler::Tuple(v) => &v[..],
+        Tiler::Layout(_) => return Ok(()),
+        x => std::slice::from_ref(x),
+    };
+    match modes.iter().find(|x| !x.is_static()) {
+        Some(x) => Err(dynamic_mode(x)),
+        None => Ok(()),
+    }
+}
+
+fn dynamic_mode(x: &Tiler) -> EvalError {
+    EvalError::rule("TiledMMA requires static permutations of MNK.", format!("{x} is dynamic"))
 }
 
 /// A shape passed where make_tiled_mma expects the atom layout: CuTe reads it as a tiler of

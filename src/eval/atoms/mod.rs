@@ -291,7 +291,14 @@ fn f_make_tiled_mma(a: &Args) -> R<Value> {
     let atom_layout = match a.args.get(1) {
         None => None,
         Some(Value::Layout(l)) => Some(l.clone()),
-        Some(_) => return Err(mma::shape_as_atom_layout_error().at_arg(1)),
+        Some(_) => {
+            // (CuTe's TiledMMA requires static permutation modes before the tiled_product that
+            // refuses a shape as the atom layout; its other checks of them come after)
+            if let Some(v) = a.args.get(2) {
+                mma::static_modes(&tiler_of(v).map_err(|e| e.at_arg(2))?).map_err(|e| e.at_arg(2))?;
+            }
+            return Err(mma::shape_as_atom_layout_error().at_arg(1));
+        }
     };
     let perm = match a.args.get(2) {
         None => None,

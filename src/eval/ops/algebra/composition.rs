@@ -8,8 +8,8 @@
 use super::coalesce::{coalesce_x_int_into, coalesce_x_into, coalesce_x_profile, from_int_modes, IntModes};
 use super::digits;
 use super::util::{
-    ceil_div_i, concat, concat2, from_modes, leaf_int, leaf_refs, lmode, lrank, same_form_leaves, signum, size_of,
-    Leaves, Mode, Modes, Stride,
+    ceil_div_i, concat, concat2, from_modes, leaf_int, leaf_refs, lmode, lrank, make_layout_of_no_modes,
+    same_form_leaves, signum, size_of, Leaves, Mode, Modes, Stride,
 };
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
@@ -214,6 +214,10 @@ impl Exact {
 fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exact) -> R<Layout> {
     // Right-distributivity of composition over a tuple rhs.
     if let T(rsv) = rs {
+        if rsv.is_empty() && rd.rank() == 0 {
+            // CuTe concatenates the modes' compositions with make_layout(), of none here
+            return Err(make_layout_of_no_modes(format!("composition with the empty layout {rs}:{rd}")));
+        }
         if rs.rank() != rd.rank() || rsv.is_empty() {
             return Err(EvalError::rule(
                 "mismatched ranks",

@@ -882,7 +882,7 @@ impl Interp {
             ));
         }
         self.call_builtin("__apply", &[], &vals, whole, &spans).map_err(|mut l| {
-            if l.error.kind == ErrorKind::Type && l.error.detail.starts_with("__apply does not accept") {
+            if crate::eval::builtins::Args::refused_by(&l.error) == Some("__apply") {
                 let kinds: Vec<&str> = vals[1..].iter().map(|v| v.kind()).collect();
                 l.error.detail = format!("{} cannot be applied to ({})", vals[0].kind(), kinds.join(", "));
             }

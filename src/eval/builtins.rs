@@ -13,7 +13,7 @@
 //! argument kinds refuses the call with `Args::refuse` (the final error, never "try another").
 //! May import: everything under `eval`.
 
-use super::error::{EvalError, R};
+use super::error::{ErrorKind, EvalError, R};
 use super::value::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -35,6 +35,11 @@ impl<'a> Args<'a> {
     pub fn refuse(&self) -> EvalError {
         let kinds: Vec<&str> = self.args.iter().map(|v| v.kind()).collect();
         EvalError::type_err(format!("{} does not accept ({}); usage: {}", self.name, kinds.join(", "), self.sig))
+    }
+    /// The function whose [`Args::refuse`] `e` is, if it is one (read back from its wording).
+    pub fn refused_by(e: &EvalError) -> Option<&str> {
+        let (f, _) = e.detail.split_once(" does not accept (")?;
+        (e.kind == ErrorKind::Type && !f.contains(' ')).then_some(f)
     }
     /// Argument `i`, or an arity error.
     pub fn arg(&self, i: usize) -> R<&'a Value> {
@@ -438,9 +443,7 @@ pub fn call_slot(slot: Slot, targs: &[TArg], args: &[&Value]) -> R<Value> {
 /// on values of its own), `a`'s refusal instead: the user called `a`, with these arguments.
 #[cold]
 fn own_refusal(e: EvalError, a: &Args) -> EvalError {
-    let other = e.kind == super::error::ErrorKind::Type
-        && e.detail.split_once(" does not accept (").is_some_and(|(f, _)| f != a.name && !f.contains(' '));
-    if other {
+    if Args::refused_by(&e).is_some_and(|f| f != a.name) {
         a.refuse()
     } else {
         e

@@ -320,11 +320,11 @@ impl Off {
     /// unsigned `a` plus an `int` is a `uint32_t` in C++: the sum wraps modulo 2^32
     /// (`uint32_t(-8) + 24` is 16).
     pub fn add(self, b: Int) -> R<Int> {
-        let (a, u) = match self {
-            Off::Int { i, u } => (i, u),
-            Off::Mixed { s, d, .. } => (dy((s | d) as i64), true),
+        let (a, b, u) = match self {
+            Off::Int { i, u } => (i, b, u),
+            Off::Mixed { s, d, .. } => (dy((s | d) as i64), dy(b.v), true),
         };
-        let r = a.add(if let Off::Mixed { .. } = self { dy(b.v) } else { b })?;
+        let r = a.add(b)?;
         if u && u32::try_from(a.v).is_ok() && i32::try_from(b.v).is_ok() {
             return Ok(Int::new(r.v as u32 as i64, r.s));
         }

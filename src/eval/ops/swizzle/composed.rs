@@ -594,28 +594,10 @@ pub fn logical_product_layout_composed(call_args: &Args, layout: &Value, c: &Com
         )
         .at_arg(1));
     }
-    let tb = match &c.inner {
-        Func::Layout(l) => l.clone(),
-        Func::Composed(inner) => return logical_product_nested(layout, sw, inner),
-        f => return Err(EvalError::type_err(format!("logical_product: the tiler's inner part `{f}` is not a layout"))),
-    };
-    let new_layout =
-        as_layout(call("logical_product", &[], vec![layout.clone(), Value::Layout(tb.clone())])?, "logical_product")?;
-    let (only_zy, _) = projections(sw)?;
-    let lz =
-        as_layout(call("composition", &[], vec![Value::Layout(only_zy), Value::Layout(tb.clone())])?, "composition")?;
-    let sz = int_of(call("size", &[], vec![Value::Layout(lz.clone())])?, "size")?;
-    let active = eval_layout(&lz, Value::from(sz.sub(st(1))?))?;
-    let az = Int::new(active.v & bits::zzz_msk(sw), active.s);
-    let ay = Int::new(active.v & bits::yyy_msk(sw), active.s);
-    let through = |x: Int| -> R<Int> {
-        let t = eval_layout(&tb, Value::from(x))?;
-        let v = call("__apply", &[], vec![Value::Layout(new_layout.clone()), Value::from(st(0)), Value::from(t)])?;
-        int_of(v, "layout value")
-    };
-    let (ny, nz) = (through(ay)?, through(az)?);
-    let new = bits::from_masks(static_mask(ny)?, static_mask(nz)?)?;
-    compose3(Func::Swizzle(new), st(0), Value::Layout(new_layout))
+    match &c.inner {
+        f @ (Func::Layout(_) | Func::Composed(_)) => product_through_swizzle(layout, sw, Value::from(f.clone())),
+        f => Err(EvalError::type_err(format!("logical_product: the tiler's inner part `{f}` is not a layout"))),
+    }
 }
 
 /// A mask of `make_swizzle<Y, Z>`: a static integer of 32 bits.
@@ -626,12 +608,10 @@ fn static_mask(i: Int) -> R<u32> {
     u32::try_from(i.v).map_err(|_| EvalError::rule("make_swizzle needs 32-bit masks", format!("mask {i}")))
 }
 
-/// [`logical_product_layout_composed`] where the tiler's inner part is itself a swizzled layout
-/// (`Sw o _0 o (Sw' o _0 o B)`): the same steps on the inner part as a function, as CuTe takes
-/// them generically (`logical_product(layout, tiler.layout_b())` is then the nested case, and
-/// the new swizzle composes with its result).
-fn logical_product_nested(layout: &Value, sw: Swizzle, inner: &Composed) -> R<Value> {
-    let tb = Value::Composed(Box::new(inner.clone()));
+/// `logical_product(layout, sw o _0 o tb)`, CuTe's steps with `tb` (a layout, or itself a
+/// swizzled layout) as a function: the product with `tb`, the swizzle's active bits found
+/// through `tb` (`(P o tb)(c*)`) and moved through the product, the new swizzle composed with it.
+fn product_through_swizzle(layout: &Value, sw: Swizzle, tb: Value) -> R<Value> {
     let new_layout = call("logical_product", &[], vec![layout.clone(), tb.clone()])?;
     let (only_zy, _) = projections(sw)?;
     let lz = call("composition", &[], vec![Value::Layout(only_zy), tb.clone()])?;

@@ -51,15 +51,16 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
     let statements = program.stmts.len().max(1);
     // The calls, their arguments evaluated once.
     let interp = Interp::new();
-    let mut calls: Vec<(&str, Vec<TArg>, Vec<Value>)> = Vec::new();
+    // (each function looked up once, as the pycute side looks its functions up before timing)
+    let mut calls: Vec<(builtins::Slot, Vec<TArg>, Vec<Value>)> = Vec::new();
     for s in &program.stmts {
         if let StmtKind::Expr(e) = &s.kind {
             if let ExprKind::Call(c) = &e.kind {
                 let (name, targs, args) = (&c.name, &c.targs, &c.args);
-                if builtins::exists(name) {
+                if let Some(slot) = builtins::get(name) {
                     let vals: Result<Vec<Value>, _> = args.iter().map(|a| interp.eval(a)).collect();
                     if let Ok(vals) = vals {
-                        calls.push((name.as_str(), targs.clone(), vals));
+                        calls.push((slot, targs.clone(), vals));
                     }
                 }
             }
@@ -115,14 +116,14 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
 }
 
 /// The calls, each with its arguments' values, as [`measure`] times them.
-type Calls<'a> = [(&'a str, Vec<TArg>, Vec<Value>)];
+type Calls = [(builtins::Slot, Vec<TArg>, Vec<Value>)];
 
 /// The engine's part of [`measure`]: each built-in called on its values (kept out of line:
 /// `scripts/instructions.sh` counts the instructions inside it).
 #[inline(never)]
-fn engine_pass(calls: &Calls<'_>, results: &mut Vec<Result<Value, crate::eval::error::EvalError>>) {
-    for (f, targs, args) in calls {
-        results.push(builtins::call(f, targs, args));
+fn engine_pass(calls: &Calls, results: &mut Vec<Result<Value, crate::eval::error::EvalError>>) {
+    for (slot, targs, args) in calls {
+        results.push(builtins::call_slot_values(*slot, targs, args));
         let _ = take_warnings();
     }
 }

@@ -4,8 +4,8 @@
 //! through it; help, completion, the README's function table and the registry tests read it.
 //! May import: `eval`, `render`, `decode`. Never the parser, the interpreter, the session or a terminal.
 
-use crate::eval::builtins::{self, NameIndex, Slot};
-pub use crate::eval::builtins::{Args, Builtin, Form, TArg};
+use crate::eval::builtins::{self, NameIndex};
+pub use crate::eval::builtins::{Args, Builtin, Form, Slot, TArg};
 use crate::eval::error::R;
 use crate::eval::value::Value;
 use std::sync::OnceLock;
@@ -113,7 +113,7 @@ pub fn call(name: &str, targs: &[TArg], args: &[Value]) -> R<Value> {
     }
 }
 
-pub use crate::eval::builtins::call_slot;
+pub use crate::eval::builtins::{call_slot, call_slot_values};
 
 /// What `explain` shows for a function without an explainer: its signature and meaning.
 pub fn definition(name: &str) -> Vec<String> {

@@ -142,7 +142,15 @@ pub fn warn(msg: impl Into<String>) {
 /// Take (and clear) the warnings recorded since the last call.
 #[inline]
 pub fn take_warnings() -> Vec<String> {
-    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+    // (nearly always none: then nothing is swapped, and the empty vector's drop is no work)
+    WARNINGS.with(|w| {
+        let mut w = w.borrow_mut();
+        if w.is_empty() {
+            Vec::new()
+        } else {
+            std::mem::take(&mut *w)
+        }
+    })
 }
 
 /// True when no warning is waiting to be taken.

@@ -989,7 +989,9 @@ impl Interp {
             .collect();
         longer.sort_unstable();
         longer.dedup();
-        if (1..=3).contains(&longer.len()) {
+        if name == "help" {
+            l.help = Some("`help` is the REPL's: run `cute` with no file and type `help` or `:help NAME`".into());
+        } else if (1..=3).contains(&longer.len()) {
             let quoted: Vec<String> = longer.iter().map(|c| format!("'{c}'")).collect();
             let list = match quoted.as_slice() {
                 [one] => one.clone(),

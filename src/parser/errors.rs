@@ -189,8 +189,18 @@ pub(super) fn from_pest(e: pest::error::Error<Rule>, text: &str, base: usize) ->
         message.push_str(" (a comparison is a statement of its own: `assert a == b`)");
     } else if found == "'['" {
         message.push_str(" (evaluate or slice with parentheses: L(1), L(_,1))");
+    } else if found == "':'" && wants.contains(&Want::Statement) {
+        message.push_str(" (`:help`, `:vars` and the other ':' commands are the REPL's: run `cute` with no file)");
+    } else if line_before(text, pos).trim() == "help" {
+        message.push_str(" (`help NAME` is the REPL's: run `cute` with no file, or see `cute --help`)");
     } else if found == "'\\'" {
         message.push_str(" (a '\\' continues a statement only at the end of a line)");
     }
     ParseError::new(message, span)
+}
+
+/// The text of `text`'s line before byte `pos`.
+fn line_before(text: &str, pos: usize) -> &str {
+    let head = text.get(..pos).unwrap_or_default();
+    head.rsplit('\n').next().unwrap_or(head)
 }

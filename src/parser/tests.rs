@@ -387,6 +387,13 @@ fn error_messages() {
     err("a \\ b", "'\\'", 2, 3);
     err("x = é", "found 'é'", 4, 6);
     err("a = 1\n$", "expected a statement, found '$'", 6, 7);
+    // REPL commands in a script: the error says they are the REPL's
+    err("a = 1\n:help size", "found ':' (`:help`, `:vars` and the other ':' commands are the REPL's", 6, 7);
+    err("help size", "found 'size' (`help NAME` is the REPL's", 5, 9);
+    err("a = 1\n  help size", "`help NAME` is the REPL's", 13, 17);
+    // (not for a ':' inside a statement)
+    let inside = parse("(1,2):(3,4):(5,6)").err().map(|e| e.message).unwrap_or_default();
+    assert!(inside.contains("found ':'") && !inside.contains("REPL"), "{inside}");
     err("assert", "expected an integer, a tuple or a layout", 6, 6);
     err("run gemm 1 2", "found end of input", 12, 12);
     err("Sw<3,3>", "a swizzle needs three integers", 0, 7);

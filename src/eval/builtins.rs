@@ -194,10 +194,12 @@ pub struct Form {
 }
 
 /// Every `eval` entry, one per name, in module order (`crate::registry` appends `render`'s).
-pub fn registry() -> &'static [Builtin] {
-    static REG: OnceLock<Vec<Builtin>> = OnceLock::new();
+/// (References to the modules' static tables: copying the entries, 120 bytes each, took eight
+/// fresh pages at every start, a page fault each.)
+pub fn registry() -> &'static [&'static Builtin] {
+    static REG: OnceLock<Vec<&'static Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
-        let tables: &[&[Builtin]] = &[
+        join(&[
             super::ops::tuple::BUILTINS,
             super::ops::structure::BUILTINS,
             super::ops::coord::BUILTINS,
@@ -208,8 +210,7 @@ pub fn registry() -> &'static [Builtin] {
             super::atoms::BUILTINS,
             super::analysis::BUILTINS,
             super::gmma::BUILTINS,
-        ];
-        join(tables)
+        ])
     })
 }
 
@@ -219,22 +220,8 @@ pub fn forms() -> &'static [&'static [Form]] {
 }
 
 /// The entries of `tables`, in order, as one table.
-pub fn join(tables: &[&[Builtin]]) -> Vec<Builtin> {
-    let mut v = Vec::with_capacity(tables.iter().map(|t| t.len()).sum());
-    for t in tables {
-        for b in t.iter() {
-            v.push(Builtin {
-                name: b.name,
-                sig: b.sig,
-                doc: b.doc,
-                example: b.example,
-                result: b.result,
-                f: b.f,
-                arity: b.arity,
-            });
-        }
-    }
-    v
+pub fn join(tables: &[&'static [Builtin]]) -> Vec<&'static Builtin> {
+    tables.iter().flat_map(|t| t.iter()).collect()
 }
 
 /// What the registry knows of one name: its entry and whether any of its forms takes template
@@ -270,20 +257,18 @@ pub type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 /// One slot per name of `table` (the name is unique: a second entry is a programming error that
 /// `tests/registry.rs` reports; the first is kept), with the forms of `forms` counted for
 /// template arguments.
-pub fn index_of(table: &'static [Builtin], forms: &[&'static [Form]]) -> NameIndex {
+pub fn index_of(table: &[&'static Builtin], forms: &[&'static [Form]]) -> NameIndex {
     let size = (table.len() * 4).next_power_of_two().max(8);
-    let mut idx = NameIndex { cells: vec![None; size].into_boxed_slice(), mask: size - 1 };
-    for b in table.iter() {
+    let mut idx = NameIndex { cells: vec![EMPTY; size].into_boxed_slice(), slots: Vec::new(), mask: size - 1 };
+    for &b in table {
         if let Err(empty) = idx.cell(b.name) {
-            idx.cells[empty] =
-                Some((NameKey::of(b.name.as_bytes()), b.name, Slot { entry: b, targs: b.sig.contains('<') }));
+            idx.cells[empty] = idx.slots.len() as u16;
+            idx.slots.push((NameKey::of(b.name.as_bytes()), Slot { entry: b, targs: b.sig.contains('<') }));
         }
     }
     for f in forms.iter().flat_map(|t| t.iter()) {
         if let Ok(k) = idx.cell(f.name) {
-            if let Some((_, _, s)) = &mut idx.cells[k] {
-                s.targs |= f.sig.contains('<');
-            }
+            idx.slots[k].1.targs |= f.sig.contains('<');
         }
     }
     idx
@@ -335,25 +320,32 @@ impl NameKey {
 /// words and, nearly always, one cell's compare (the general map's byte-by-byte hash, probing and
 /// `memcmp` were about 130 instructions of every call by name; this takes about 60).
 pub struct NameIndex {
-    cells: Box<[NameCell]>,
+    /// Each name's place in `slots`, at its key's home or after it ([`EMPTY`]: none); four cells a
+    /// name, two bytes each (a table of the slots themselves was 14 fresh pages at every start).
+    cells: Box<[u16]>,
+    slots: Vec<(NameKey, Slot)>,
     mask: usize,
 }
 
-/// A cell of [`NameIndex`]: empty, or a name's key, the name and its slot.
-type NameCell = Option<(NameKey, &'static str, Slot)>;
+/// A cell of [`NameIndex`] that holds no name.
+const EMPTY: u16 = u16::MAX;
 
 impl NameIndex {
-    /// The cell holding `name` (`Ok`), or the empty cell where it would go (`Err`). (The table is
-    /// never full: four cells a name.)
+    /// The place in `slots` of `name` (`Ok`), or the empty cell where it would go (`Err`). (The
+    /// table is never full: four cells a name.)
     #[inline(always)]
     fn cell(&self, name: &str) -> Result<usize, usize> {
         let s = name.as_bytes();
         let key = NameKey::of(s);
         let mut i = key.home(self.mask);
         loop {
-            let Some((k, full, _)) = &self.cells[i] else { return Err(i) };
-            if *k == key && (s.len() <= 16 || full.as_bytes()[8..s.len() - 8] == s[8..s.len() - 8]) {
-                return Ok(i);
+            let k = self.cells[i];
+            if k == EMPTY {
+                return Err(i);
+            }
+            let (kk, slot) = &self.slots[usize::from(k)];
+            if *kk == key && (s.len() <= 16 || slot.entry.name.as_bytes()[8..s.len() - 8] == s[8..s.len() - 8]) {
+                return Ok(usize::from(k));
             }
             i = (i + 1) & self.mask;
         }
@@ -363,7 +355,7 @@ impl NameIndex {
     #[inline(always)]
     pub fn get(&self, name: &str) -> Option<Slot> {
         let k = self.cell(name).ok()?;
-        self.cells[k].as_ref().map(|c| c.2)
+        Some(self.slots[k].1)
     }
 
     pub fn contains_key(&self, name: &str) -> bool {
@@ -372,7 +364,7 @@ impl NameIndex {
 
     /// Every name, in no order.
     pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.cells.iter().flatten().map(|c| c.1)
+        self.slots.iter().map(|(_, s)| s.entry.name)
     }
 }
 

@@ -262,6 +262,7 @@ pub fn index_of(table: &[&'static Builtin], forms: &[&'static [Form]]) -> NameIn
     let mut idx = NameIndex { cells: vec![EMPTY; size].into_boxed_slice(), slots: Vec::new(), mask: size - 1 };
     for &b in table {
         if let Err(empty) = idx.cell(b.name) {
+            // (a few hundred names: a place always fits in two bytes)
             idx.cells[empty] = idx.slots.len() as u16;
             idx.slots.push((NameKey::of(b.name.as_bytes()), Slot { entry: b, targs: b.sig.contains('<') }));
         }

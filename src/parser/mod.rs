@@ -624,9 +624,6 @@ pub fn is_incomplete(src: &str) -> bool {
     prescan::scan(src).incomplete
 }
 
-#[cfg(test)]
-mod tests;
-
 /// The first `\n` of `b`. (On x86-64 with SSE2, which every x86-64 CPU has: `memchr::memchr`
 /// would first ask the CPU for AVX2, with `cpuid`s that take 8 µs each in a virtual machine,
 /// 70 µs of a script's start here; for lines of a few dozen bytes SSE2 is as fast.)
@@ -645,3 +642,6 @@ fn find_newline(b: &[u8]) -> Option<usize> {
         memchr::memchr(b'\n', b)
     }
 }
+
+#[cfg(test)]
+mod tests;

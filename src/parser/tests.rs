@@ -853,3 +853,21 @@ fn expr_is_small() {
     // A statement is moved whole: within 128 bytes it is copied without a call to `memcpy`.
     assert!(std::mem::size_of::<Stmt>() <= 128, "{}", std::mem::size_of::<Stmt>());
 }
+
+/// The line search that reads a script's lines finds the first new line, as `memchr` does, at
+/// every position of texts longer and shorter than a vector register.
+#[test]
+fn find_newline_is_memchr() {
+    for len in 0..80 {
+        for at in 0..=len {
+            let mut b = vec![b'x'; len];
+            if at < len {
+                b[at] = b'\n';
+                if at + 3 < len {
+                    b[at + 3] = b'\n';
+                }
+            }
+            assert_eq!(super::find_newline(&b), memchr::memchr(b'\n', &b), "len {len}, new line at {at}");
+        }
+    }
+}

@@ -29,15 +29,18 @@ fn entry(form: &Form, f: builtins::BuiltinFn, arity: builtins::Arity) -> Builtin
 /// All entries, one per name: `eval`'s in module order, then `render`'s and `decode`'s.
 pub fn registry() -> &'static [&'static Builtin] {
     static REG: OnceLock<Vec<&'static Builtin>> = OnceLock::new();
-    static LATEX: OnceLock<Option<Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut v = builtins::registry().to_vec();
         v.extend(builtins::join(&[crate::render::BUILTINS, crate::render::print::BUILTINS, crate::decode::BUILTINS]));
-        let latex = LATEX.get_or_init(|| {
-            let form = crate::eval::atoms::FORMS.iter().find(|f| f.name == "print_latex")?;
-            Some(entry(form, print_latex, builtins::Arity::Says(1, 1, 0, "print_latex(L) takes one layout")))
-        });
-        v.extend(latex.as_ref());
+        // (made once, here: the one entry that is not a module's static)
+        let latex = crate::eval::atoms::FORMS.iter().find(|f| f.name == "print_latex");
+        v.extend(latex.map(|f| {
+            &*Box::leak(Box::new(entry(
+                f,
+                print_latex,
+                builtins::Arity::Says(1, 1, 0, "print_latex(L) takes one layout"),
+            )))
+        }));
         v
     })
 }

@@ -14,7 +14,7 @@ use crate::eval::layout::Layout;
 
 /// `s * d == front`, as a compile-time true, for integer strides: they compare by value when
 /// both are static (`_0 * x` is `_0`).
-fn int_merge(s: Int, d: Int, f: Int) -> R<bool> {
+pub(crate) fn int_merge(s: Int, d: Int, f: Int) -> R<bool> {
     let prod = if d.is_const(0) || s.is_const(0) {
         Some(st(0))
     } else if s.s && d.s {
@@ -167,6 +167,51 @@ pub(crate) fn coalesce_two((s, d): (Int, Int), (s1, d1): (Int, Int)) -> R<Layout
     Ok(from_int_modes(&[(s, d), (s1, d1)]))
 }
 
+/// `coalesce` of three integer modes (a complement's or an inverse's result before it is
+/// coalesced, most often): [`bw_coalesce`]'s steps on them, in its order, with the modes made
+/// so far in registers instead of a list that would be read back at once
+/// (`coalesce_three_is_bw_coalesce` in the tests holds it to the general walk).
+#[inline(always)]
+pub(crate) fn coalesce_three(a: (Int, Int), b: (Int, Int), c: (Int, Int)) -> R<Layout> {
+    // the walk's list is `[front, t1, t2][..n]`, front first
+    let (mut front, mut t1, mut t2, mut n) = (c, c, c, 1);
+    // (one step of the walk; taken on b, then a, and not over an array of them: its items
+    // would be copied from memory, with their padding)
+    macro_rules! step {
+        ($m:expr) => {
+            let (s, d): (Int, Int) = $m;
+            if s.is_const(1) {
+                // shape<I> == _1: skip it
+            } else if n == 1 && front.0.is_const(1) {
+                front = (s, d);
+            } else if front.0.s && int_merge(s, d, front.1)? {
+                front = (s.mul(front.0)?, d);
+            } else {
+                (t2, t1, front) = (t1, front, (s, d));
+                n += 1;
+            }
+        };
+    }
+    step!(b);
+    step!(a);
+    Ok(match n {
+        1 if front.0.is_const(1) => Layout::new(I(st(1)), I(st(0))),
+        1 => Layout::new(leaf(front.0), leaf(front.1)),
+        2 => Layout::new(T(vec![leaf(front.0), leaf(t1.0)]), T(vec![leaf(front.1), leaf(t1.1)])),
+        _ => {
+            Layout::new(T(vec![leaf(front.0), leaf(t1.0), leaf(t2.0)]), T(vec![leaf(front.1), leaf(t1.1), leaf(t2.1)]))
+        }
+    })
+}
+
+/// The leaf of `i`, made from its two fields: an integer moved whole has its padding bytes
+/// copied too, from wherever it was last kept, and where that was written just before, the
+/// copy waits for the store.
+#[inline(always)]
+fn leaf(i: Int) -> IntTuple {
+    I(Int::new(i.v, i.s))
+}
+
 /// The flat modes of `coalesce(L)` for a layout of integers only ([`int_modes_into`]: most
 /// layouts), on integer modes pushed onto `out` (empty); `Ok(false)`, with nothing pushed, for
 /// any other layout (whose modes [`coalesce_into`] gives).
@@ -214,6 +259,7 @@ pub fn coalesce_int_modes(flat: &[(Int, Int)]) -> R<Layout> {
     }
     match flat {
         [m0, m1] => coalesce_two(*m0, *m1),
+        [m0, m1, m2] => coalesce_three(*m0, *m1, *m2),
         _ if flat.len() <= CAP => on::<IntModes>(flat),
         _ => on::<Vec<(Int, Int)>>(flat),
     }
@@ -431,7 +477,7 @@ pub fn merge_shape<L: List<Int>>(out: &mut L, a: Int) -> R<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{coalesce_int_flat_into, coalesce_two, from_int_modes, IntModes};
+    use super::{coalesce_int_flat_into, coalesce_three, coalesce_two, from_int_modes, IntModes};
     use crate::eval::int::Int;
 
     /// The two-mode path takes `bw_coalesce`'s steps: the same layout or the same error for
@@ -461,5 +507,31 @@ mod tests {
             }
         }
         assert_eq!(n, ints.len().pow(4));
+    }
+
+    /// `coalesce_three` is the general walk on three modes, for static and dynamic integers
+    /// around the special values (`_0`, `_1`, products that match and overflow).
+    #[test]
+    fn coalesce_three_is_bw_coalesce() {
+        let vals = [-2i64, 0, 1, 2, 4, 8, 1 << 40, i64::MAX];
+        let ints: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
+        let show = |r: crate::eval::error::R<crate::eval::layout::Layout>| match r {
+            Ok(l) => format!("{l}"),
+            Err(e) => format!("error: {e}"),
+        };
+        let modes: Vec<(Int, Int)> = ints.iter().flat_map(|&s| ints.iter().map(move |&d| (s, d))).collect();
+        let mut n = 0;
+        for &a in &modes {
+            for &b in &modes {
+                for &c in &modes {
+                    let three = show(coalesce_three(a, b, c));
+                    let mut new = IntModes::new();
+                    let walk = show(coalesce_int_flat_into(&[a, b, c], &mut new).map(|()| from_int_modes(&new)));
+                    assert_eq!(three, walk, "{a:?} {b:?} {c:?}");
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, modes.len().pow(3));
     }
 }

@@ -4,7 +4,8 @@
 //! 0), and `size(result) >= cotarget / size(filter(L))`. CuTe refuses dynamic strides for rank > 1.
 
 use super::coalesce::{
-    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, from_int_modes, int_modes_into, merge_shape, IntModes,
+    coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, coalesce_three, coalesce_two, from_int_modes,
+    int_merge, int_modes_into, merge_shape, IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::list::{Grow, Heap, Inline, List, Store, CAP};
@@ -58,10 +59,8 @@ fn complement_ints(filtered: &[(Int, Int)], cotarget: &IntTuple, trace: Option<&
 fn complement_impl<S: Store>(
     filtered: &[(Int, Int)],
     cotarget: &IntTuple,
-    mut trace: Option<&mut ComplementTrace>,
+    trace: Option<&mut ComplementTrace>,
 ) -> R<Layout> {
-    // a traced run is a second run of a call already made (explain): its law warning is that call's
-    let check = trace.is_none();
     if let [(_, d)] = filtered {
         if d.is_const(0) {
             // irreducible rank-1 stride-0 layout
@@ -72,27 +71,104 @@ fn complement_impl<S: Store>(
     }
     // (the filtered layout, for messages)
     let f = || from_int_modes(filtered);
-    let non_injective = || {
-        EvalError::rule(
-            "non-injective layout detected in complement",
-            format!("{} maps two coordinates to the same index", f()),
-        )
-    };
-    if let ([(s, d)], I(c), None) = (filtered, cotarget, &trace) {
-        // One mode and an integer cotarget (most calls): the steps below, without the lists.
-        // (`cur` is `_1`, so the division is exact and nothing is checked after.)
-        let new_shape = d.div(st(1))?;
-        if new_shape.is_const(0) {
-            return Err(non_injective());
-        }
-        let new_stride = d.mul(*s)?;
-        let n = ceil_div_int(*c, new_stride)?;
-        // (as `with_rest` lays out an integer rest)
-        if n.is_const(1) || new_stride.mul(n).is_ok() {
-            let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
-            return coalesce_int_modes(&[(new_shape, st(1)), (n, rest_stride)]);
-        }
+    match (filtered, cotarget, &trace) {
+        // one mode or two and an integer cotarget (most calls): the steps below without lists
+        ([m], I(c), None) => one_int_mode(*m, *c, f, || complement_steps::<S>(filtered, cotarget, None)),
+        ([m0, m1], I(c), None) => two_int_modes(*m0, *m1, *c, f, || complement_steps::<S>(filtered, cotarget, None)),
+        _ => complement_steps::<S>(filtered, cotarget, trace),
     }
+}
+
+/// The error of a complement whose filtered layout `f` maps two coordinates to one index.
+#[cold]
+fn non_injective(f: Layout) -> EvalError {
+    EvalError::rule(
+        "non-injective layout detected in complement",
+        format!("{f} maps two coordinates to the same index"),
+    )
+}
+
+/// [`complement_steps`] for one filtered mode `s:d` (not `_0`) and an integer cotarget, without
+/// lists, where it makes an integer rest; `general` (those steps) otherwise. Every answer is
+/// returned as it is made, never taken apart and put together again (a copy whose loads would
+/// wait for the stores just made). `f` makes the filtered layout, for messages.
+#[inline(always)]
+fn one_int_mode<V: From<Layout>>(
+    (s, d): (Int, Int),
+    c: Int,
+    f: impl Fn() -> Layout,
+    general: impl FnOnce() -> R<V>,
+) -> R<V> {
+    // (a `_0` stride is the irreducible rank-1 case)
+    if d.is_const(0) {
+        return general();
+    }
+    // (`cur` is `_1`, so the division is exact and nothing is checked after)
+    let new_shape = d.div(st(1))?;
+    if new_shape.is_const(0) {
+        return Err(non_injective(f()));
+    }
+    let new_stride = d.mul(s)?;
+    let n = ceil_div_int(c, new_stride)?;
+    // (as `with_rest` lays out an integer rest)
+    if n.is_const(1) || new_stride.mul(n).is_ok() {
+        let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
+        return coalesce_two((new_shape, st(1)), (n, rest_stride)).map(V::from);
+    }
+    general()
+}
+
+/// [`one_int_mode`] for two filtered modes: [`complement_steps`] in their order, the modes
+/// sorted by stride, where the strides are static and the rest is an integer; `general`
+/// otherwise (which refuses dynamic strides).
+#[inline(always)]
+fn two_int_modes<V: From<Layout>>(
+    m0: (Int, Int),
+    m1: (Int, Int),
+    c: Int,
+    f: impl Fn() -> Layout,
+    general: impl FnOnce() -> R<V>,
+) -> R<V> {
+    if !(m0.1.s && m1.1.s) {
+        return general();
+    }
+    let ((s0, d0), (s1, d1)) = if m1.1.v < m0.1.v { (m1, m0) } else { (m0, m1) };
+    let g0 = d0.div(st(1))?;
+    let cur = d0.mul(s0)?;
+    if g0.is_const(0) {
+        return Err(non_injective(f()));
+    }
+    let g1 = d1.div(cur)?;
+    // CuTe divides each stride by the extent before it and truncates: where a division is
+    // inexact its answer may not be a complement, so the law is checked then (and only then)
+    let inexact = d1.v.checked_rem(cur.v) != Some(0);
+    if g1.is_const(0) {
+        return Err(non_injective(f()));
+    }
+    let new_stride = d1.mul(s1)?;
+    let n = ceil_div_int(c, new_stride)?;
+    if n.is_const(1) || new_stride.mul(n).is_ok() {
+        let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
+        if !inexact {
+            return coalesce_three((g0, st(1)), (g1, cur), (n, rest_stride)).map(V::from);
+        }
+        let res = coalesce_three((g0, st(1)), (g1, cur), (n, rest_stride))?;
+        check_complement(&f(), &I(c), &res);
+        return Ok(V::from(res));
+    }
+    general()
+}
+
+/// `detail::complement`'s steps on the filtered modes, recording them in `trace` when there
+/// is one.
+fn complement_steps<S: Store>(
+    filtered: &[(Int, Int)],
+    cotarget: &IntTuple,
+    mut trace: Option<&mut ComplementTrace>,
+) -> R<Layout> {
+    // a traced run is a second run of a call already made (explain): its law warning is that call's
+    let check = trace.is_none();
+    let f = || from_int_modes(filtered);
     let r = filtered.len();
     if r == 0 {
         return Err(EvalError::rule("mismatched ranks", format!("complement of {}", f())));
@@ -103,34 +179,7 @@ fn complement_impl<S: Store>(
             format!("{} has rank {r} and dynamic strides", f()),
         ));
     }
-    // CuTe divides each stride by the extent before it and truncates: where a division is
-    // inexact its answer may not be a complement, so the law is checked then (and only then)
     let mut inexact = false;
-    if let ([m0, m1], I(c), None) = (filtered, cotarget, &trace) {
-        // Two modes and an integer cotarget: the steps below in their order, without the lists.
-        let ((s0, d0), (s1, d1)) = if m1.1.v < m0.1.v { (*m1, *m0) } else { (*m0, *m1) };
-        let g0 = d0.div(st(1))?;
-        let cur = d0.mul(s0)?;
-        if g0.is_const(0) {
-            return Err(non_injective());
-        }
-        let g1 = d1.div(cur)?;
-        let inexact = d1.v.checked_rem(cur.v) != Some(0);
-        if g1.is_const(0) {
-            return Err(non_injective());
-        }
-        let new_stride = d1.mul(s1)?;
-        let n = ceil_div_int(*c, new_stride)?;
-        if n.is_const(1) || new_stride.mul(n).is_ok() {
-            let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
-            let res = coalesce_int_modes(&[(g0, st(1)), (g1, cur), (n, rest_stride)])?;
-            if inexact {
-                check_complement(&f(), cotarget, &res);
-            }
-            return Ok(res);
-        }
-        // (a rest that is not one integer mode: the general steps below, from the start)
-    }
     // The modes in the order complement picks them, the smallest stride first (all static
     // here) and, of equal strides, the first: a stable sort by stride. (A rank-1 layout, most
     // calls, has nothing to order: no copy.) Then the result's modes `(gap, stride)` as they
@@ -153,7 +202,7 @@ fn complement_impl<S: Store>(
         inexact |= min_stride.v.checked_rem(cur.v) != Some(0);
         let new_stride = min_stride.mul(min_shape)?;
         if new_shape.is_const(0) {
-            return Err(non_injective());
+            return Err(non_injective(f()));
         }
         if let Some(t) = trace.as_deref_mut() {
             t.sorted.push((min_shape, min_stride));
@@ -166,7 +215,7 @@ fn complement_impl<S: Store>(
     let new_shape = last_stride.div(cur)?;
     inexact |= last_stride.v.checked_rem(cur.v) != Some(0);
     if new_shape.is_const(0) {
-        return Err(non_injective());
+        return Err(non_injective(f()));
     }
     modes.push((new_shape, cur));
     let new_stride = last_stride.mul(last_shape)?;
@@ -341,6 +390,51 @@ fn offsets<O: Off>(l: &Layout, n: i64) -> Option<Vec<O>> {
 
 /// `complement(L, cotarget)`: the layout of the "rest" of `[0, cotarget)` not covered by L.
 pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
+    complement_to(l, cotarget)
+}
+
+/// [`complement`] as a `V` (a `Value` for the built-in): made where it is returned, not
+/// returned as a layout and then moved into a value (a copy whose loads would wait for the
+/// stores just made), on the commonest path.
+#[inline]
+pub fn complement_to<V: From<Layout>>(l: &Layout, cotarget: &IntTuple) -> R<V> {
+    if let (T(a), T(b), I(c)) = (&l.shape, &l.stride, cotarget) {
+        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
+            return complement_of_two(l, (*s0, *d0), (*s1, *d1), *c);
+        }
+    }
+    complement_listed(l, cotarget).map(V::from)
+}
+
+/// [`complement`] of a layout of two integer modes for an integer cotarget (the commonest
+/// rank-2 call): `filter` (a `_0` stride makes its shape `_1`, then `coalesce`'s steps on the
+/// two modes, as `coalesce_two` takes them) and the complement's steps on the one or two modes
+/// left, all in registers: a list written and read back at once costs a stall at each read.
+/// Where those steps are not the whole answer, [`complement_listed`] from the start.
+#[inline(never)]
+fn complement_of_two<V: From<Layout>>(l: &Layout, m0: (Int, Int), m1: (Int, Int), c: Int) -> R<V> {
+    let zero = |(s, d): (Int, Int)| if d.is_const(0) { (st(1), d) } else { (s, d) };
+    let ((s0, d0), (s1, d1)) = (zero(m0), zero(m1));
+    let general = || complement_listed(l, &I(c)).map(V::from);
+    // a lone mode of static shape `_1` is `_1:_0`
+    let one = |(s, d): (Int, Int)| {
+        let m = (s, if s.is_const(1) { st(0) } else { d });
+        one_int_mode(m, c, || from_int_modes(&[m]), general)
+    };
+    if s0.is_const(1) {
+        return one((s1, d1));
+    }
+    if s1.is_const(1) {
+        return one_int_mode((s0, d0), c, || from_int_modes(&[(s0, d0)]), general);
+    }
+    if s1.s && int_merge(s0, d0, d1)? {
+        return one((s0.mul(s1)?, d0));
+    }
+    two_int_modes((s0, d0), (s1, d1), c, || from_int_modes(&[(s0, d0), (s1, d1)]), general)
+}
+
+/// [`complement`] on the filtered modes in a list.
+fn complement_listed(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
     let mut m = IntModes::new();
     if let Some(r) = filter_int_modes_into(l, &mut m) {
         r?;
@@ -372,7 +466,7 @@ pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, 
 
 #[cfg(test)]
 mod tests {
-    use super::{complement_impl, ComplementTrace};
+    use super::{complement_impl, complement_listed, complement_of_two, ComplementTrace};
     use crate::eval::error::{take_warnings, R};
     use crate::eval::int::{st, Int};
     use crate::eval::int_tuple::IntTuple::I;
@@ -421,5 +515,41 @@ mod tests {
         }
         take_warnings();
         assert_eq!(n, cots.len() * (any.len().pow(2) + any.len().pow(2) * stat.len().pow(2)));
+    }
+
+    /// `complement_of_two` (filter and complement in registers) is `complement_listed` (the
+    /// lists), answers, errors and law warnings alike, for two modes of static and dynamic
+    /// integers around the special values.
+    #[test]
+    fn two_modes_in_registers_are_the_listed_steps() {
+        use crate::eval::int_tuple::IntTuple::T;
+        let show = |r: R<Layout>| {
+            let out = match r {
+                Ok(l) => format!("{l}"),
+                Err(e) => format!("error: {e}"),
+            };
+            (out, take_warnings())
+        };
+        let vals = [-2i64, 0, 1, 2, 3, 4, 6, 8, 1 << 40, i64::MAX];
+        let any: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
+        let cots: Vec<Int> =
+            [0i64, 1, 7, 64, 3316, i64::MAX].iter().flat_map(|&v| [st(v), Int::new(v, false)]).collect();
+        let mut n = 0;
+        for &c in &cots {
+            for &s0 in &any {
+                for &d0 in &any {
+                    for &s1 in &any {
+                        for &d1 in &any {
+                            let l = Layout::new(T(vec![I(s0), I(s1)]), T(vec![I(d0), I(d1)]));
+                            let fast = show(complement_of_two::<Layout>(&l, (s0, d0), (s1, d1), c));
+                            let listed = show(complement_listed(&l, &I(c)));
+                            assert_eq!(fast, listed, "complement of {l} for {c}");
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(n, cots.len() * any.len().pow(4));
     }
 }

@@ -2,7 +2,10 @@
 //! `left_inverse`, `max_common_layout`, `max_common_vector`, `nullspace`, `domain_distribute`,
 //! `max_alignment`.
 
-use super::coalesce::{coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, int_modes_into, IntModes};
+use super::coalesce::{
+    coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, coalesce_three, coalesce_two, int_merge,
+    int_modes_into, IntModes,
+};
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
 };
@@ -97,6 +100,91 @@ fn tup(v: Vec<Int>) -> IntTuple {
 /// static strides of L only (dynamic strides are ignored).
 pub fn right_inverse(l: &Layout) -> R<Layout> {
     right_inverse_exact(l).map(|(r, _)| r)
+}
+
+/// [`right_inverse`] as a `V` (a `Value` for the built-in), its law checked where it does not
+/// hold by construction ([`check_right_inverse`]). A layout of two integer modes (the
+/// commonest) takes [`right_inverse_of_two`]; its answer is made where it is returned.
+#[inline]
+pub fn right_inverse_checked<V: From<Layout>>(l: &Layout) -> R<V> {
+    if let (T(a), T(b)) = (&l.shape, &l.stride) {
+        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
+            return right_inverse_of_two(l, (*s0, *d0), (*s1, *d1));
+        }
+    }
+    let (r, exact) = right_inverse_exact(l)?;
+    if !exact {
+        check_right_inverse(l, &r);
+    }
+    Ok(V::from(r))
+}
+
+/// [`right_inverse_checked`] of the layout `l` of two integer modes `m0`, `m1`: the steps of
+/// [`prepared`] (`coalesce`, as `coalesce_two` takes them, and the prefix products) and of
+/// [`right_inverse_of`] (the modes by stride, `exchange_sort`'s order, chained from stride
+/// `_1`), in their order, on integers in registers: lists written and read back at once cost a
+/// stall at each read. (`two_modes_in_registers_are_the_listed_steps` holds it to the lists.)
+#[inline(never)]
+fn right_inverse_of_two<V: From<Layout>>(l: &Layout, m0: (Int, Int), m1: (Int, Int)) -> R<V> {
+    let exact = [m0, m1].iter().all(|(s, d)| s.s && s.v >= 1 && d.s);
+    let ((s0, d0), (s1, d1)) = (m0, m1);
+    // coalesce: one mode or two
+    let (a, b) = if s0.is_const(1) {
+        ((s1, if s1.is_const(1) { st(0) } else { d1 }), None)
+    } else if s1.is_const(1) {
+        ((s0, d0), None)
+    } else if s1.s && int_merge(s0, d0, d1)? {
+        let s = s0.mul(s1)?;
+        ((s, if s.is_const(1) { st(0) } else { d0 }), None)
+    } else {
+        ((s0, d0), Some((s1, d1)))
+    };
+    // the prefix products of the shapes: `_1`, a, a*b (all made: an overflow is an error)
+    let pa = a.0.mul(st(1))?;
+    if let Some((sb, _)) = b {
+        sb.mul(pa)?;
+    }
+    // the modes with static strides by stride (`exchange_sort`: the second first only where
+    // its stride is smaller), each taken where its stride is the extent so far
+    let (first, second) = match b {
+        Some(b) if a.1.s && b.1.s && b.1.v < a.1.v => ((b, pa), Some((a, st(1)))),
+        Some(b) if a.1.s && b.1.s => ((a, st(1)), Some((b, pa))),
+        Some(b) if b.1.s => ((b, pa), None),
+        _ if a.1.s => ((a, st(1)), None),
+        _ => return finish(l, Layout::new(I(st(1)), I(st(0))), exact),
+    };
+    // (`curr` is made for every mode taken, the last too: an overflow there is an error)
+    let ((fm, fp), mut curr) = (first, st(1));
+    let t0 = if fm.1.v == 1 {
+        curr = fm.0.mul(fm.1)?;
+        Some((fm.0, fp))
+    } else {
+        None
+    };
+    let t1 = match second {
+        Some((m, p)) if curr.s && m.1.v == curr.v => {
+            m.0.mul(m.1)?;
+            Some((m.0, p))
+        }
+        _ => None,
+    };
+    let one = (st(1), st(0));
+    let r = match (t0, t1) {
+        (None, None) => Layout::new(I(st(1)), I(st(0))),
+        (Some(x), None) | (None, Some(x)) => coalesce_two(one, x)?,
+        (Some(x), Some(y)) => coalesce_three(one, x, y)?,
+    };
+    finish(l, r, exact)
+}
+
+/// The end of [`right_inverse_of_two`]: the law checked where it is not exact, the layout as
+/// a `V`.
+#[inline(always)]
+fn finish<V: From<Layout>>(l: &Layout, r: Layout, exact: bool) -> R<V> {
+    if !exact {
+        check_right_inverse(l, &r);
+    }
+    Ok(V::from(r))
 }
 
 /// [`right_inverse`], and [`right_inverse_is_exact`] of L (read on the way).
@@ -476,4 +564,49 @@ fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
         }
     }
     gcd(a, g(t)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_right_inverse, right_inverse_exact, right_inverse_of_two};
+    use crate::eval::error::{take_warnings, R};
+    use crate::eval::int::Int;
+    use crate::eval::int_tuple::IntTuple::{I, T};
+    use crate::eval::layout::Layout;
+
+    /// `right_inverse_of_two` (in registers) is the listed steps (`right_inverse_exact`, then
+    /// the law checked where it is not exact): answers, errors and law warnings alike, for two
+    /// modes of static and dynamic integers around the special values.
+    #[test]
+    fn two_modes_in_registers_are_the_listed_steps() {
+        let show = |r: R<Layout>| {
+            let out = match r {
+                Ok(l) => format!("{l}"),
+                Err(e) => format!("error: {e}"),
+            };
+            (out, take_warnings())
+        };
+        let vals = [-2i64, -1, 0, 1, 2, 3, 4, 6, 8, 1 << 40, i64::MAX];
+        let any: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
+        let mut n = 0;
+        for &s0 in &any {
+            for &d0 in &any {
+                for &s1 in &any {
+                    for &d1 in &any {
+                        let l = Layout::new(T(vec![I(s0), I(s1)]), T(vec![I(d0), I(d1)]));
+                        let fast = show(right_inverse_of_two::<Layout>(&l, (s0, d0), (s1, d1)));
+                        let listed = show(right_inverse_exact(&l).map(|(r, exact)| {
+                            if !exact {
+                                check_right_inverse(&l, &r);
+                            }
+                            r
+                        }));
+                        assert_eq!(fast, listed, "right_inverse of {l}");
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(n, any.len().pow(4));
+    }
 }

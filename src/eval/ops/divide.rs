@@ -15,8 +15,8 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
-    check_composition, coalesce_int_flat_into, coalesce_shape_of, complement, composition_exact,
-    composition_exact_pair, int_modes_into, layout_arg, modes_shape, tiler_arg, IntModes, Tiler,
+    check_composition, coalesce_int_flat_into, coalesce_shape_of, complement, compose_flat, composition_exact,
+    composition_exact_pair, flat_int_modes, int_modes_into, layout_arg, modes_shape, tiler_arg, IntModes, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -197,10 +197,18 @@ pub fn flat_divide(l: &Layout, t: &Tiler) -> R<Layout> {
 pub fn logical_product(b: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = product(&b.shape)?.mul(cosize(t)?)?;
     let c = complement(b, &I(cotarget))?;
-    let (r, exact) = composition_exact(&c, t)?;
-    if !exact {
-        check_composition(&c, t, &r, "the composition inside logical_product");
-    }
+    let what = "the composition inside logical_product";
+    let r = match flat_int_modes(t) {
+        // (most tilers: composed in place, not returned and taken apart)
+        Some((ts, td)) => compose_flat(&c, t, ts, td, what)?,
+        None => {
+            let (r, exact) = composition_exact(&c, t)?;
+            if !exact {
+                check_composition(&c, t, &r, what);
+            }
+            r
+        }
+    };
     Ok(concat2(b.clone(), r))
 }
 

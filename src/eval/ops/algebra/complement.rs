@@ -398,12 +398,22 @@ pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
 /// stores just made), on the commonest path.
 #[inline]
 pub fn complement_to<V: From<Layout>>(l: &Layout, cotarget: &IntTuple) -> R<V> {
-    if let (T(a), T(b), I(c)) = (&l.shape, &l.stride, cotarget) {
-        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
-            return complement_of_two(l, (*s0, *d0), (*s1, *d1), *c);
-        }
+    match (&l.shape, &l.stride, cotarget) {
+        (I(s), I(d), I(c)) => complement_of_one(l, (*s, *d), *c),
+        (T(a), T(b), I(c)) => match (&a[..], &b[..]) {
+            ([I(s0), I(s1)], [I(d0), I(d1)]) => complement_of_two(l, (*s0, *d0), (*s1, *d1), *c),
+            _ => complement_listed(l, cotarget).map(V::from),
+        },
+        _ => complement_listed(l, cotarget).map(V::from),
     }
-    complement_listed(l, cotarget).map(V::from)
+}
+
+/// [`complement_of_two`] for a layout of one integer mode `s:d`: `filter` makes a `_0` stride
+/// or a `_1` shape `_1:_0` (the irreducible case, which the general steps take).
+#[inline(never)]
+fn complement_of_one<V: From<Layout>>(l: &Layout, (s, d): (Int, Int), c: Int) -> R<V> {
+    let m = if d.is_const(0) || s.is_const(1) { (st(1), st(0)) } else { (s, d) };
+    one_int_mode(m, c, || from_int_modes(&[m]), || complement_listed(l, &I(c)).map(V::from))
 }
 
 /// [`complement`] of a layout of two integer modes for an integer cotarget (the commonest
@@ -466,7 +476,7 @@ pub fn complement_traced(l: &Layout, cotarget: Option<&IntTuple>) -> R<(Layout, 
 
 #[cfg(test)]
 mod tests {
-    use super::{complement_impl, complement_listed, complement_of_two, ComplementTrace};
+    use super::{complement_impl, complement_listed, complement_of_one, complement_of_two, ComplementTrace};
     use crate::eval::error::{take_warnings, R};
     use crate::eval::int::{st, Int};
     use crate::eval::int_tuple::IntTuple::I;
@@ -517,9 +527,9 @@ mod tests {
         assert_eq!(n, cots.len() * (any.len().pow(2) + any.len().pow(2) * stat.len().pow(2)));
     }
 
-    /// `complement_of_two` (filter and complement in registers) is `complement_listed` (the
-    /// lists), answers, errors and law warnings alike, for two modes of static and dynamic
-    /// integers around the special values.
+    /// `complement_of_two` and `complement_of_one` (filter and complement in registers) are
+    /// `complement_listed` (the lists), answers, errors and law warnings alike, for one and two
+    /// modes of static and dynamic integers around the special values.
     #[test]
     fn two_modes_in_registers_are_the_listed_steps() {
         use crate::eval::int_tuple::IntTuple::T;
@@ -547,6 +557,11 @@ mod tests {
                             n += 1;
                         }
                     }
+                    // one mode
+                    let l = Layout::new(I(s0), I(d0));
+                    let fast = show(complement_of_one::<Layout>(&l, (s0, d0), c));
+                    let listed = show(complement_listed(&l, &I(c)));
+                    assert_eq!(fast, listed, "complement of {l} for {c}");
                 }
             }
         }

@@ -332,6 +332,21 @@ fn compose_modes<St: Into<IntTuple>>(
     rstride: Int,
     exact: &mut Exact,
 ) -> R<Layout> {
+    compose_modes_with(r, lshape, scaled_lstride, rshape, rstride, exact, Layout::new)
+}
+
+/// [`compose_modes`], its result's shape and stride handed to `emit` (which may put them
+/// straight where they are kept, instead of returning a layout to be taken apart).
+#[inline]
+fn compose_modes_with<St: Into<IntTuple>, O>(
+    r: usize,
+    lshape: impl Fn(usize) -> R<Int>,
+    scaled_lstride: impl Fn(Int, usize) -> R<St>,
+    rshape: Int,
+    rstride: Int,
+    exact: &mut Exact,
+    emit: impl FnOnce(IntTuple, IntTuple) -> O,
+) -> R<O> {
     // (gathered on the stack: a single mode, the common answer, needs no vector, and the
     // others are allocated once, at their number)
     let mut result_shape: smallvec::SmallVec<[Int; 4]> = smallvec::SmallVec::new();
@@ -388,18 +403,18 @@ fn compose_modes<St: Into<IntTuple>>(
         }
     }
     if result_shape.is_empty() {
-        return Ok(Layout::new(I(rest_shape), scaled_lstride(rest_stride, r - 1)?.into()));
+        return Ok(emit(I(rest_shape), scaled_lstride(rest_stride, r - 1)?.into()));
     }
     if !rest_shape.is_const(1) {
         result_shape.push(rest_shape);
         result_stride.push(scaled_lstride(rest_stride, r - 1)?);
     } else if result_shape.len() == 1 {
         if let Some(d) = result_stride.pop() {
-            return Ok(Layout::new(I(result_shape[0]), d.into()));
+            return Ok(emit(I(result_shape[0]), d.into()));
         }
     }
     let shape = result_shape.iter().map(|&s| I(s)).collect();
-    Ok(Layout::new(T(shape), T(result_stride.into_iter().map(Into::into).collect())))
+    Ok(emit(T(shape), T(result_stride.into_iter().map(Into::into).collect())))
 }
 
 /// `r * d` for a flat mode's stride `d`, as `arith_mul` multiplies a leaf (its integer case
@@ -819,6 +834,103 @@ fn pair_on_ints(ints: &[(Int, Int)], positive: bool, t: &Layout, c: &Layout) -> 
     Ok((concat2(rt, rc), exact.ok))
 }
 
+/// [`composition`] as a `V` (a `Value` for the built-in). Where B is a flat tuple of integer
+/// modes and A's coalesced modes are integers (most calls), the modes' compositions go
+/// straight into the result's tuples and the result is made where it is returned: a layout
+/// returned and then taken apart (or moved into a value) is copied, and the copy's loads wait
+/// for the stores just made.
+/// Its errors are marked as argument `arg`'s ([`EvalError::at_arg`]) where they are made.
+#[inline]
+pub fn composition_to<V: From<Layout>>(a: &Layout, b: &Layout, arg: usize) -> R<V> {
+    if let Some((bs, bd)) = flat_int_modes(b) {
+        return composition_of_flat(a, b, bs, bd, arg);
+    }
+    composition(a, b).map(V::from).map_err(|e| e.at_arg(arg))
+}
+
+/// The shape's and stride's modes of `b` where it is a flat tuple of (at least one) integer
+/// modes.
+#[inline]
+pub(crate) fn flat_int_modes(b: &Layout) -> Option<(&[IntTuple], &[IntTuple])> {
+    match (&b.shape, &b.stride) {
+        (T(bs), T(bd))
+            if !bs.is_empty() && bs.len() == bd.len() && bs.iter().zip(bd).all(|m| matches!(m, (I(_), I(_)))) =>
+        {
+            Some((bs, bd))
+        }
+        _ => None,
+    }
+}
+
+/// [`composition_to`] for B a flat tuple of integer modes `bs:bd`, by [`compose_flat`].
+#[inline(never)]
+fn composition_of_flat<V: From<Layout>>(a: &Layout, b: &Layout, bs: &[IntTuple], bd: &[IntTuple], arg: usize) -> R<V> {
+    // (the steps inlined here, so that the answer is not copied on its way out)
+    match compose_flat(a, b, bs, bd, "composition") {
+        Ok(r) => Ok(V::from(r)),
+        Err(e) => Err(e.at_arg(arg)),
+    }
+}
+
+/// `A o B` with its law checked where not proved (the warning names `what`), for B a flat tuple
+/// of integer modes `bs:bd` ([`flat_int_modes`]): [`composition_exact`]'s steps (B's strides are
+/// integers: no ScaledBasis), each mode of B through [`composition_impl`]'s integer cases
+/// straight into the result's tuples where A's coalesced modes are integers. Inlined where it
+/// is used, so that the result is not copied on its way out.
+#[inline(always)]
+pub(crate) fn compose_flat(a: &Layout, b: &Layout, bs: &[IntTuple], bd: &[IntTuple], what: &str) -> R<Layout> {
+    let mut ints = IntModes::new();
+    let Some(positive) = coalesce_x_int_into(a, &mut ints)? else {
+        let (r, exact) = composition_exact(a, b)?;
+        if !exact {
+            check_composition(a, b, &r, what);
+        }
+        return Ok(r);
+    };
+    let mut exact = Exact::proving(positive);
+    let (mut shape, mut stride) = (Vec::with_capacity(bs.len()), Vec::with_capacity(bs.len()));
+    let m = &ints[..];
+    for (s, d) in bs.iter().zip(bd) {
+        match (s, d, m) {
+            // (the rhs mode itself)
+            (I(rshape), I(rstride), _) if rstride.is_const(0) => {
+                shape.push(I(*rshape));
+                stride.push(I(*rstride));
+            }
+            (I(rshape), I(rstride), [(_, d0)]) => {
+                shape.push(I(*rshape));
+                stride.push(I(rstride.mul(*d0)?));
+            }
+            (I(rshape), I(rstride), [_, ..]) => {
+                let (shape, stride) = (&mut shape, &mut stride);
+                let scaled = |r: Int, k: usize| r.mul(m[k].1);
+                compose_modes_with(
+                    m.len(),
+                    |k| Ok(m[k].0),
+                    scaled,
+                    *rshape,
+                    *rstride,
+                    &mut exact,
+                    |x, y| {
+                        shape.push(x);
+                        stride.push(y);
+                    },
+                )?;
+            }
+            _ => {
+                let r = composition_impl(Lhs::Ints(m), s, d, &mut exact)?;
+                shape.push(r.shape);
+                stride.push(r.stride);
+            }
+        }
+    }
+    let r = Layout::new(T(shape), T(stride));
+    if !exact.ok {
+        check_composition(a, b, &r, what);
+    }
+    Ok(r)
+}
+
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).
 /// Records a warning when CuTe's answer is not `A(B(i))` (dynamic operands skip CuTe's checks).
 pub fn composition(a: &Layout, b: &Layout) -> R<Layout> {
@@ -874,6 +986,58 @@ fn composition_tiler_impl(a: &Layout, t: &Tiler, check: bool) -> R<Layout> {
             } else {
                 composition_raw(a, b)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{composition, composition_of_flat};
+    use crate::eval::error::{take_warnings, R};
+    use crate::eval::int::Int;
+    use crate::eval::int_tuple::IntTuple::{self, I, T};
+    use crate::eval::layout::Layout;
+
+    /// `composition_of_flat` (B's modes composed straight into the result) is `composition`
+    /// (each mode's layout made, then gathered): answers, errors and law warnings alike, for
+    /// 300,000 pseudo-random pairs of flat layouts of static and dynamic integers around the
+    /// special values (A of one to three modes, B of one to three).
+    #[test]
+    fn flat_rhs_composed_in_place_is_composition() {
+        let show = |r: R<Layout>| {
+            let out = match r {
+                Ok(l) => format!("{l}"),
+                Err(e) => format!("error: {e}"),
+            };
+            (out, take_warnings())
+        };
+        let vals = [-2i64, 0, 1, 2, 3, 4, 6, 8, 16, 1 << 40, i64::MAX];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let int = |next: &mut dyn FnMut(usize) -> usize| Int::new(vals[next(vals.len())], next(4) != 0);
+        let flat = |next: &mut dyn FnMut(usize) -> usize| {
+            let r = 1 + next(3);
+            let s: Vec<IntTuple> = (0..r).map(|_| I(int(next))).collect();
+            let d: Vec<IntTuple> = (0..r).map(|_| I(int(next))).collect();
+            (s, d)
+        };
+        for _ in 0..300_000 {
+            let (as_, ad) = flat(&mut next);
+            let a = if as_.len() == 1 && next(2) == 0 {
+                Layout::new(as_[0].clone(), ad[0].clone())
+            } else {
+                Layout::new(T(as_), T(ad))
+            };
+            let (bs, bd) = flat(&mut next);
+            let b = Layout::new(T(bs.clone()), T(bd.clone()));
+            let fast = show(composition_of_flat::<Layout>(&a, &b, &bs, &bd, 1));
+            let general = show(composition(&a, &b).map_err(|e| e.at_arg(1)));
+            assert_eq!(fast, general, "composition({a}, {b})");
         }
     }
 }

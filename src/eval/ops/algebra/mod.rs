@@ -28,6 +28,7 @@ pub use composition::{
     check_composition, composition, composition_exact, composition_exact_pair, composition_raw, composition_tiler,
     composition_tiler_raw, eval_flat_at, Tiler, CHECK_LIMIT,
 };
+pub(crate) use composition::{compose_flat, flat_int_modes};
 pub use inverse::{
     check_left_inverse, check_right_inverse, domain_distribute, left_inverse, left_inverse_exact,
     left_inverse_is_exact, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse,
@@ -120,7 +121,8 @@ pub(crate) fn b_composition(a: &Args) -> R<Value> {
     let l = layout_arg(a, 0)?;
     // Layout o layout, the common case, without copying B into a tiler.
     if let Value::Layout(b) = a.arg(1)? {
-        return Ok(Value::Layout(composition::composition(l, b).map_err(|e| e.at_arg(1))?));
+        // (its errors are argument 1's)
+        return composition::composition_to(l, b, 1);
     }
     let t = tiler_arg(a, 1)?;
     Ok(Value::Layout(composition_tiler(l, &t).map_err(|e| e.at_arg(1))?))

@@ -15,8 +15,9 @@ use crate::eval::int_tuple::IntTuple::{self, I, T};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
-    check_composition, coalesce_int_flat_into, coalesce_shape_of, complement, compose_flat, composition_exact,
-    composition_exact_pair, flat_int_modes, int_modes_into, layout_arg, modes_shape, tiler_arg, IntModes, Tiler,
+    check_composition, coalesce_int_flat_into, coalesce_shape_of, coalesce_two_modes, complement, compose_flat,
+    composition_exact, composition_exact_pair, flat_int_modes, int_modes_into, layout_arg, modes_shape, tiler_arg,
+    IntModes, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -34,6 +35,48 @@ fn int_layout(n: Int) -> R<Layout> {
 /// `logical_divide(L, T)` for a layout tiler: `L o (T, complement(T, shape(coalesce(L))))`.
 /// Result: rank 2, (elements of a tile, tiles).
 pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
+    logical_divide_steps(l, t)
+}
+
+/// [`logical_divide`] as a `V` (a `Value` for the built-in), made where it is returned (a
+/// layout returned and then moved is copied, and the copy waits for the stores just made), its
+/// errors marked as argument `arg`'s.
+#[inline(never)]
+pub fn logical_divide_to<V: From<Layout>>(l: &Layout, t: &Layout, arg: usize) -> R<V> {
+    match logical_divide_steps(l, t) {
+        Ok(r) => Ok(V::from(r)),
+        Err(e) => Err(e.at_arg(arg)),
+    }
+}
+
+/// The steps of [`logical_divide`]: a layout of two integer modes (the commonest) coalesced in
+/// registers, the general steps for any other.
+#[inline(always)]
+fn logical_divide_steps(l: &Layout, t: &Layout) -> R<Layout> {
+    if let (T(a), T(b)) = (&l.shape, &l.stride) {
+        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
+            if !s1.is_const(1) {
+                // (as below: `coalesce` and `coalesce_x` of L are the same modes)
+                let (x, y) = coalesce_two_modes((*s0, *d0), (*s1, *d1))?;
+                let mut ints = IntModes::new();
+                ints.push(x);
+                let cotarget = match y {
+                    Some(y) => {
+                        ints.push(y);
+                        T(vec![I(x.0), I(y.0)])
+                    }
+                    None => I(x.0),
+                };
+                let c = complement(t, &cotarget)?;
+                let positive = s0.v >= 1 && s1.v >= 1;
+                let (r, exact) = composition_exact_pair(l, Some((&ints, positive)), t, &c)?;
+                if !exact {
+                    check_composition(l, &concat2(t.clone(), c), &r, "the composition inside logical_divide");
+                }
+                return Ok(r);
+            }
+        }
+    }
     let mut flat = IntModes::new();
     let (c, (r, exact)) = if int_modes_into(l, &mut flat) && flat.last().is_some_and(|m| !m.0.is_const(1)) {
         // A layout of integers whose last flat shape is not `_1`: `coalesce` (for the cotarget)
@@ -195,6 +238,21 @@ pub fn flat_divide(l: &Layout, t: &Tiler) -> R<Layout> {
 
 /// `logical_product(B, T)` for a layout tiler: `(B, complement(B, size(B)*cosize(T)) o T)`.
 pub fn logical_product(b: &Layout, t: &Layout) -> R<Layout> {
+    logical_product_steps(b, t)
+}
+
+/// [`logical_product`] as a `V`, as [`logical_divide_to`].
+#[inline(never)]
+pub fn logical_product_to<V: From<Layout>>(b: &Layout, t: &Layout, arg: usize) -> R<V> {
+    match logical_product_steps(b, t) {
+        Ok(r) => Ok(V::from(r)),
+        Err(e) => Err(e.at_arg(arg)),
+    }
+}
+
+/// The steps of [`logical_product`].
+#[inline(always)]
+fn logical_product_steps(b: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = product(&b.shape)?.mul(cosize(t)?)?;
     let c = complement(b, &I(cotarget))?;
     let what = "the composition inside logical_product";
@@ -375,11 +433,11 @@ macro_rules! tiler_fn {
 /// A built-in of a layout and a tiler whose layout tiler (the common case) is taken where it
 /// is, not copied into a `Tiler`.
 macro_rules! layout_tiler_fn {
-    ($fname:ident, $op:ident, $tiler_op:ident) => {
+    ($fname:ident, $op_to:ident, $tiler_op:ident) => {
         pub(crate) fn $fname(a: &Args) -> R<Value> {
             let l = layout_arg(a, 0)?;
             if let Some(Value::Layout(t)) = a.args.get(1) {
-                return Ok(Value::Layout($op(l, t).map_err(|e| e.at_arg(1))?));
+                return $op_to(l, t, 1);
             }
             let t = tiler_arg(a, 1)?;
             Ok(Value::Layout($tiler_op(l, &t).map_err(|e| e.at_arg(1))?))
@@ -387,11 +445,11 @@ macro_rules! layout_tiler_fn {
     };
 }
 
-layout_tiler_fn!(b_logical_divide, logical_divide, logical_divide_tiler);
+layout_tiler_fn!(b_logical_divide, logical_divide_to, logical_divide_tiler);
 tiler_fn!(b_zipped_divide, zipped_divide);
 tiler_fn!(b_tiled_divide, tiled_divide);
 tiler_fn!(b_flat_divide, flat_divide);
-layout_tiler_fn!(b_logical_product, logical_product, logical_product_tiler);
+layout_tiler_fn!(b_logical_product, logical_product_to, logical_product_tiler);
 tiler_fn!(b_zipped_product, zipped_product);
 tiler_fn!(b_tiled_product, tiled_product);
 tiler_fn!(b_flat_product, flat_product);

@@ -167,6 +167,23 @@ pub(crate) fn coalesce_two((s, d): (Int, Int), (s1, d1): (Int, Int)) -> R<Layout
     Ok(from_int_modes(&[(s, d), (s1, d1)]))
 }
 
+/// `coalesce`'s steps on two integer modes, as [`coalesce_two`] takes them: the one mode or the
+/// two modes left, in registers (a list written and read back at once costs a stall).
+#[inline(always)]
+pub(crate) fn coalesce_two_modes((s0, d0): (Int, Int), (s1, d1): (Int, Int)) -> R<((Int, Int), Option<(Int, Int)>)> {
+    // (a lone mode of static shape `_1` is `_1:_0`)
+    Ok(if s0.is_const(1) {
+        ((s1, if s1.is_const(1) { st(0) } else { d1 }), None)
+    } else if s1.is_const(1) {
+        ((s0, d0), None)
+    } else if s1.s && int_merge(s0, d0, d1)? {
+        let s = s0.mul(s1)?;
+        ((s, if s.is_const(1) { st(0) } else { d0 }), None)
+    } else {
+        ((s0, d0), Some((s1, d1)))
+    })
+}
+
 /// `coalesce` of three integer modes (a complement's or an inverse's result before it is
 /// coalesced, most often): [`bw_coalesce`]'s steps on them, in its order, with the modes made
 /// so far in registers instead of a list that would be read back at once
@@ -477,10 +494,10 @@ pub fn merge_shape<L: List<Int>>(out: &mut L, a: Int) -> R<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{coalesce_int_flat_into, coalesce_three, coalesce_two, from_int_modes, IntModes};
+    use super::{coalesce_int_flat_into, coalesce_three, coalesce_two, coalesce_two_modes, from_int_modes, IntModes};
     use crate::eval::int::Int;
 
-    /// The two-mode path takes `bw_coalesce`'s steps: the same layout or the same error for
+    /// The two-mode path (`coalesce_two`, and the modes `coalesce_two_modes` leaves) takes `bw_coalesce`'s steps: the same layout or the same error for
     /// every pair of modes of static and dynamic integers around the special values.
     #[test]
     fn coalesce_two_is_bw_coalesce() {
@@ -501,6 +518,12 @@ mod tests {
                             coalesce_int_flat_into(&[(s0, d0), (s1, d1)], &mut new).map(|()| from_int_modes(&new)),
                         );
                         assert_eq!(two, walk, "({s0},{s1}):({d0},{d1})");
+                        // (and the modes `coalesce_two_modes` leaves make the same layout)
+                        let modes = show(coalesce_two_modes((s0, d0), (s1, d1)).map(|(a, b)| match b {
+                            Some(b) => from_int_modes(&[a, b]),
+                            None => from_int_modes(&[a]),
+                        }));
+                        assert_eq!(modes, walk, "({s0},{s1}):({d0},{d1})");
                         n += 1;
                     }
                 }

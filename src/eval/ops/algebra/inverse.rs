@@ -3,8 +3,8 @@
 //! `max_alignment`.
 
 use super::coalesce::{
-    coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, coalesce_three, coalesce_two, int_merge,
-    int_modes_into, IntModes,
+    coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, coalesce_three, coalesce_two,
+    coalesce_two_modes, int_modes_into, IntModes,
 };
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
@@ -127,18 +127,8 @@ pub fn right_inverse_checked<V: From<Layout>>(l: &Layout) -> R<V> {
 #[inline(never)]
 fn right_inverse_of_two<V: From<Layout>>(l: &Layout, m0: (Int, Int), m1: (Int, Int)) -> R<V> {
     let exact = [m0, m1].iter().all(|(s, d)| s.s && s.v >= 1 && d.s);
-    let ((s0, d0), (s1, d1)) = (m0, m1);
     // coalesce: one mode or two
-    let (a, b) = if s0.is_const(1) {
-        ((s1, if s1.is_const(1) { st(0) } else { d1 }), None)
-    } else if s1.is_const(1) {
-        ((s0, d0), None)
-    } else if s1.s && int_merge(s0, d0, d1)? {
-        let s = s0.mul(s1)?;
-        ((s, if s.is_const(1) { st(0) } else { d0 }), None)
-    } else {
-        ((s0, d0), Some((s1, d1)))
-    };
+    let (a, b) = coalesce_two_modes(m0, m1)?;
     // the prefix products of the shapes: `_1`, a, a*b (all made: an overflow is an error)
     let pa = a.0.mul(st(1))?;
     if let Some((sb, _)) = b {

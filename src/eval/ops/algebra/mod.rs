@@ -18,6 +18,7 @@ pub mod list;
 pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
+pub(crate) use coalesce::coalesce_two_modes;
 pub use coalesce::{
     coalesce, coalesce_flat_into, coalesce_int_flat_into, coalesce_into, coalesce_modes, coalesce_profile,
     coalesce_shape, coalesce_shape_of, coalesce_traced, coalesce_x, int_modes_into, modes_shape, CoalesceTrace,

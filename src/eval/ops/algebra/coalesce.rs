@@ -167,10 +167,13 @@ pub(crate) fn coalesce_two((s, d): (Int, Int), (s1, d1): (Int, Int)) -> R<Layout
     Ok(from_int_modes(&[(s, d), (s1, d1)]))
 }
 
+/// A flat mode of integers, `(shape, stride)`.
+pub(crate) type IntMode = (Int, Int);
+
 /// `coalesce`'s steps on two integer modes, as [`coalesce_two`] takes them: the one mode or the
 /// two modes left, in registers (a list written and read back at once costs a stall).
 #[inline(always)]
-pub(crate) fn coalesce_two_modes((s0, d0): (Int, Int), (s1, d1): (Int, Int)) -> R<((Int, Int), Option<(Int, Int)>)> {
+pub(crate) fn coalesce_two_modes((s0, d0): IntMode, (s1, d1): IntMode) -> R<(IntMode, Option<IntMode>)> {
     // (a lone mode of static shape `_1` is `_1:_0`)
     Ok(if s0.is_const(1) {
         ((s1, if s1.is_const(1) { st(0) } else { d1 }), None)

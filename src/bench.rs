@@ -122,15 +122,8 @@ type Calls = [(builtins::Slot, Vec<TArg>, Vec<Value>)];
 /// `scripts/instructions.sh` counts the instructions inside it).
 #[inline(never)]
 fn engine_pass(calls: &Calls, results: &mut Vec<Result<Value, crate::eval::error::EvalError>>) {
-    // Each result is written where it is kept. (Returned and then pushed, it was copied at once,
-    // and the copy's 16-byte loads of fields just written by 8- and 1-byte stores could not be
-    // served from the store buffer: a stall that took 5% of a complement.)
-    results.reserve(calls.len());
     for (slot, targs, args) in calls {
-        let at = results.len();
-        results.spare_capacity_mut()[0].write(builtins::call_slot_values(*slot, targs, args));
-        // SAFETY: the item at `at` was written just now (`reserve` made room for all calls)
-        unsafe { results.set_len(at + 1) };
+        results.push(builtins::call_slot_values(*slot, targs, args));
         let _ = take_warnings();
     }
 }

@@ -146,6 +146,19 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
     Ok(from_modes(&m))
 }
 
+/// [`coalesce`] as a `V` (a `Value` for the built-in): a layout of two integer modes (the
+/// commonest) is made where it is returned (a layout returned and then moved into a value is
+/// copied, and the copy's loads wait for the stores just made).
+#[inline(never)]
+pub fn coalesce_to<V: From<Layout>>(l: &Layout) -> R<V> {
+    if let (T(a), T(b)) = (&l.shape, &l.stride) {
+        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
+            return coalesce_two((*s0, *d0), (*s1, *d1)).map(V::from);
+        }
+    }
+    coalesce(l).map(V::from)
+}
+
 /// `coalesce` of a layout of two integer modes (the commonest): [`bw_coalesce`]'s steps on
 /// them, in its order, without the lists. (`coalesce_two_is_bw_coalesce` in the tests holds it
 /// to the general walk.)

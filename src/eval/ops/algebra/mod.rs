@@ -21,8 +21,8 @@ pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
 pub(crate) use coalesce::coalesce_two_modes;
 pub use coalesce::{
     coalesce, coalesce_flat_into, coalesce_int_flat_into, coalesce_into, coalesce_modes, coalesce_profile,
-    coalesce_shape, coalesce_shape_of, coalesce_traced, coalesce_x, int_modes_into, modes_shape, CoalesceTrace,
-    IntModes,
+    coalesce_shape, coalesce_shape_of, coalesce_to, coalesce_traced, coalesce_x, int_modes_into, modes_shape,
+    CoalesceTrace, IntModes,
 };
 pub use complement::{complement, complement_cosize, complement_to, complement_traced, ComplementTrace};
 pub use composition::{
@@ -96,7 +96,7 @@ pub fn with_shape(l: &Layout, shape: &IntTuple) -> R<Layout> {
 pub(crate) fn b_coalesce(a: &Args) -> R<Value> {
     // (a layout alone: most calls)
     if let [Value::Layout(l)] = a.args {
-        return Ok(Value::Layout(coalesce(l)?));
+        return coalesce_to(l);
     }
     match a.arg(0)? {
         Value::Tuple(t) if a.nargs() == 1 => Ok(Value::Tuple(coalesce_shape(t)?)),

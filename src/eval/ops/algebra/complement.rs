@@ -484,6 +484,7 @@ mod tests {
     use crate::eval::int_tuple::IntTuple::I;
     use crate::eval::layout::Layout;
     use crate::eval::ops::algebra::list::Inline;
+    use crate::eval::ops::algebra::testing::shown;
 
     /// The one- and two-mode paths with an integer cotarget take the general steps: the same
     /// layout or the same error as the traced run, which always takes the general steps, for
@@ -535,13 +536,6 @@ mod tests {
     #[test]
     fn two_modes_in_registers_are_the_listed_steps() {
         use crate::eval::int_tuple::IntTuple::T;
-        let show = |r: R<Layout>| {
-            let out = match r {
-                Ok(l) => format!("{l}"),
-                Err(e) => format!("error: {e}"),
-            };
-            (out, take_warnings())
-        };
         let vals = [-2i64, 0, 1, 2, 3, 4, 6, 8, 1 << 40, i64::MAX];
         let any: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
         let cots: Vec<Int> =
@@ -553,16 +547,16 @@ mod tests {
                     for &s1 in &any {
                         for &d1 in &any {
                             let l = Layout::new(T(vec![I(s0), I(s1)]), T(vec![I(d0), I(d1)]));
-                            let fast = show(complement_of_two::<Layout>(&l, (s0, d0), (s1, d1), c));
-                            let listed = show(complement_listed(&l, &I(c)));
+                            let fast = shown(complement_of_two::<Layout>(&l, (s0, d0), (s1, d1), c));
+                            let listed = shown(complement_listed(&l, &I(c)));
                             assert_eq!(fast, listed, "complement of {l} for {c}");
                             n += 1;
                         }
                     }
                     // one mode
                     let l = Layout::new(I(s0), I(d0));
-                    let fast = show(complement_of_one::<Layout>(&l, (s0, d0), c));
-                    let listed = show(complement_listed(&l, &I(c)));
+                    let fast = shown(complement_of_one::<Layout>(&l, (s0, d0), c));
+                    let listed = shown(complement_listed(&l, &I(c)));
                     assert_eq!(fast, listed, "complement of {l} for {c}");
                 }
             }

@@ -1025,6 +1025,7 @@ mod tests {
     use crate::eval::int::Int;
     use crate::eval::int_tuple::IntTuple::{self, I, T};
     use crate::eval::layout::Layout;
+    use crate::eval::ops::algebra::testing::{shown, Rng};
 
     /// `composition_of_flat` (B's modes composed straight into the result) is `composition`
     /// (each mode's layout made, then gathered): answers, errors and law warnings alike, for
@@ -1032,39 +1033,26 @@ mod tests {
     /// special values (A of one to three modes, B of one to three).
     #[test]
     fn flat_rhs_composed_in_place_is_composition() {
-        let show = |r: R<Layout>| {
-            let out = match r {
-                Ok(l) => format!("{l}"),
-                Err(e) => format!("error: {e}"),
-            };
-            (out, take_warnings())
-        };
         let vals = [-2i64, 0, 1, 2, 3, 4, 6, 8, 16, 1 << 40, i64::MAX];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        let int = |next: &mut dyn FnMut(usize) -> usize| Int::new(vals[next(vals.len())], next(4) != 0);
-        let flat = |next: &mut dyn FnMut(usize) -> usize| {
-            let r = 1 + next(3);
-            let s: Vec<IntTuple> = (0..r).map(|_| I(int(next))).collect();
-            let d: Vec<IntTuple> = (0..r).map(|_| I(int(next))).collect();
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let int = |g: &mut Rng| Int::new(vals[g.below(vals.len())], g.below(4) != 0);
+        let flat = |g: &mut Rng| {
+            let r = 1 + g.below(3);
+            let s: Vec<IntTuple> = (0..r).map(|_| I(int(g))).collect();
+            let d: Vec<IntTuple> = (0..r).map(|_| I(int(g))).collect();
             (s, d)
         };
         for _ in 0..300_000 {
-            let (as_, ad) = flat(&mut next);
-            let a = if as_.len() == 1 && next(2) == 0 {
+            let (as_, ad) = flat(&mut rng);
+            let a = if as_.len() == 1 && rng.below(2) == 0 {
                 Layout::new(as_[0].clone(), ad[0].clone())
             } else {
                 Layout::new(T(as_), T(ad))
             };
-            let (bs, bd) = flat(&mut next);
+            let (bs, bd) = flat(&mut rng);
             let b = Layout::new(T(bs.clone()), T(bd.clone()));
-            let fast = show(composition_of_flat::<Layout>(&a, &b, &bs, &bd, 1));
-            let general = show(composition(&a, &b).map_err(|e| e.at_arg(1)));
+            let fast = shown(composition_of_flat::<Layout>(&a, &b, &bs, &bd, 1));
+            let general = shown(composition(&a, &b).map_err(|e| e.at_arg(1)));
             assert_eq!(fast, general, "composition({a}, {b})");
         }
     }
@@ -1076,24 +1064,18 @@ mod tests {
     #[test]
     fn pair_composed_in_place_is_the_parts_side_by_side() {
         let vals = [-2i64, 0, 1, 2, 3, 4, 8, 16, 1 << 40, i64::MAX];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        let int = |next: &mut dyn FnMut(usize) -> usize| Int::new(vals[next(vals.len())], next(4) != 0);
-        let part = |next: &mut dyn FnMut(usize) -> usize| -> Layout {
-            match next(3) {
-                0 => Layout::new(I(int(next)), I(int(next))),
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let int = |g: &mut Rng| Int::new(vals[g.below(vals.len())], g.below(4) != 0);
+        let part = |g: &mut Rng| -> Layout {
+            match g.below(3) {
+                0 => Layout::new(I(int(g)), I(int(g))),
                 k => {
-                    let r = 1 + next(3);
-                    let mut s: Vec<IntTuple> = (0..r).map(|_| I(int(next))).collect();
-                    let mut d: Vec<IntTuple> = (0..r).map(|_| I(int(next))).collect();
+                    let r = 1 + g.below(3);
+                    let mut s: Vec<IntTuple> = (0..r).map(|_| I(int(g))).collect();
+                    let mut d: Vec<IntTuple> = (0..r).map(|_| I(int(g))).collect();
                     if k == 2 {
-                        s.push(T(vec![I(int(next)), I(int(next))]));
-                        d.push(T(vec![I(int(next)), I(int(next))]));
+                        s.push(T(vec![I(int(g)), I(int(g))]));
+                        d.push(T(vec![I(int(g)), I(int(g))]));
                     }
                     Layout::new(T(s), T(d))
                 }
@@ -1104,9 +1086,9 @@ mod tests {
             Err(e) => format!("error: {e}"),
         };
         for _ in 0..300_000 {
-            let ints: Vec<(Int, Int)> = (0..1 + next(3)).map(|_| (int(&mut next), int(&mut next))).collect();
-            let positive = next(2) == 0;
-            let (t, c) = (part(&mut next), part(&mut next));
+            let ints: Vec<(Int, Int)> = (0..1 + rng.below(3)).map(|_| (int(&mut rng), int(&mut rng))).collect();
+            let positive = rng.below(2) == 0;
+            let (t, c) = (part(&mut rng), part(&mut rng));
             let fast = show(pair_on_ints(&ints, positive, &t, &c));
             let parts = show((|| {
                 let mut exact = Exact::proving(positive);

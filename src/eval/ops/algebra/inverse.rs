@@ -559,23 +559,16 @@ fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
 #[cfg(test)]
 mod tests {
     use super::{check_right_inverse, right_inverse_exact, right_inverse_of_two};
-    use crate::eval::error::{take_warnings, R};
     use crate::eval::int::Int;
     use crate::eval::int_tuple::IntTuple::{I, T};
     use crate::eval::layout::Layout;
+    use crate::eval::ops::algebra::testing::shown;
 
     /// `right_inverse_of_two` (in registers) is the listed steps (`right_inverse_exact`, then
     /// the law checked where it is not exact): answers, errors and law warnings alike, for two
     /// modes of static and dynamic integers around the special values.
     #[test]
     fn two_modes_in_registers_are_the_listed_steps() {
-        let show = |r: R<Layout>| {
-            let out = match r {
-                Ok(l) => format!("{l}"),
-                Err(e) => format!("error: {e}"),
-            };
-            (out, take_warnings())
-        };
         let vals = [-2i64, -1, 0, 1, 2, 3, 4, 6, 8, 1 << 40, i64::MAX];
         let any: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
         let mut n = 0;
@@ -584,8 +577,8 @@ mod tests {
                 for &s1 in &any {
                     for &d1 in &any {
                         let l = Layout::new(T(vec![I(s0), I(s1)]), T(vec![I(d0), I(d1)]));
-                        let fast = show(right_inverse_of_two::<Layout>(&l, (s0, d0), (s1, d1)));
-                        let listed = show(right_inverse_exact(&l).map(|(r, exact)| {
+                        let fast = shown(right_inverse_of_two::<Layout>(&l, (s0, d0), (s1, d1)));
+                        let listed = shown(right_inverse_exact(&l).map(|(r, exact)| {
                             if !exact {
                                 check_right_inverse(&l, &r);
                             }

@@ -438,3 +438,33 @@ pub const BUILTINS: &[Builtin] = &[
         arity: crate::eval::builtins::Arity::Takes(1, 1),
     },
 ];
+
+/// What the algebra's unit tests share: a result shown with the law warnings it recorded, and a
+/// small pseudo-random generator.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::eval::error::{take_warnings, R};
+    use crate::eval::layout::Layout;
+
+    /// A layout (or the error) as text, and the law warnings recorded since the last look.
+    pub fn shown(r: R<Layout>) -> (String, Vec<String>) {
+        let out = match r {
+            Ok(l) => format!("{l}"),
+            Err(e) => format!("error: {e}"),
+        };
+        (out, take_warnings())
+    }
+
+    /// xorshift64 from a non-zero seed.
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        /// A number in `0..n`.
+        pub fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+}

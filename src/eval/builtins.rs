@@ -425,21 +425,20 @@ pub fn call_slot(slot: Slot, targs: &[TArg], args: &[&Value]) -> R<Value> {
     }
     b.arity.check(b.name, args.len())?;
     let a = Args { name: b.name, sig: b.sig, targs, args };
-    // (the result left where the function wrote it, an error mended in place: a result taken
-    // apart and put together again is copied, and the copy's loads wait for the stores)
-    let mut r = (b.f)(&a);
-    if let Err(e) = &mut r {
-        own_refusal(e, &a);
+    match (b.f)(&a) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(own_refusal(e, &a)),
     }
-    r
 }
 
 /// An error of the function of `a`: where it is another function's refusal of its arguments
 /// (`tiled_divide does not accept (a layout, a swizzle)`, from a call the implementation made
 /// on values of its own), `a`'s refusal instead: the user called `a`, with these arguments.
 #[cold]
-fn own_refusal(e: &mut EvalError, a: &Args) {
-    if Args::refused_by(e).is_some_and(|f| f != a.name) {
-        *e = a.refuse();
+fn own_refusal(e: EvalError, a: &Args) -> EvalError {
+    if Args::refused_by(&e).is_some_and(|f| f != a.name) {
+        a.refuse()
+    } else {
+        e
     }
 }

@@ -16,8 +16,8 @@ use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
     check_composition, coalesce_int_flat_into, coalesce_shape_of, coalesce_two_modes, complement, compose_flat,
-    composition_exact, composition_exact_pair, flat_int_modes, int_modes_into, layout_arg, modes_shape, tiler_arg,
-    IntModes, Tiler,
+    composition_exact, composition_exact_pair, flat_int_modes, int_mode_pair, int_modes_into, layout_arg, modes_shape,
+    tiler_arg, IntModes, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -53,39 +53,32 @@ pub fn logical_divide_to<V: From<Layout>>(l: &Layout, t: &Layout, arg: usize) ->
 /// registers, the general steps for any other.
 #[inline(always)]
 fn logical_divide_steps(l: &Layout, t: &Layout) -> R<Layout> {
-    if let (T(a), T(b)) = (&l.shape, &l.stride) {
-        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
-            if !s1.is_const(1) {
-                // (as below: `coalesce` and `coalesce_x` of L are the same modes)
-                let (x, y) = coalesce_two_modes((*s0, *d0), (*s1, *d1))?;
-                let mut ints = IntModes::new();
-                ints.push(x);
-                let cotarget = match y {
-                    Some(y) => {
-                        ints.push(y);
-                        T(vec![I(x.0), I(y.0)])
-                    }
-                    None => I(x.0),
-                };
-                let c = complement(t, &cotarget)?;
-                let positive = s0.v >= 1 && s1.v >= 1;
-                let (r, exact) = composition_exact_pair(l, Some((&ints, positive)), t, &c)?;
-                if !exact {
-                    check_composition(l, &concat2(t.clone(), c), &r, "the composition inside logical_divide");
-                }
-                return Ok(r);
+    // For a layout of integers whose last flat shape is not `_1`, `coalesce` (for the
+    // cotarget) and `coalesce_x` (for the composition) start from the same mode and walk the
+    // same way, so they are the same modes, made once here (with the same errors first), with
+    // whether the flat shapes are positive; two modes (the commonest) in registers.
+    let mut ints = IntModes::new();
+    let positive = match int_mode_pair(l) {
+        Some((m0, m1)) if !m1.0.is_const(1) => {
+            let (x, y) = coalesce_two_modes(m0, m1)?;
+            ints.push(x);
+            if let Some(y) = y {
+                ints.push(y);
+            }
+            Some(m0.0.v >= 1 && m1.0.v >= 1)
+        }
+        _ => {
+            let mut flat = IntModes::new();
+            if int_modes_into(l, &mut flat) && flat.last().is_some_and(|m| !m.0.is_const(1)) {
+                coalesce_int_flat_into(&flat, &mut ints)?;
+                Some(flat.iter().all(|(s, _)| s.v >= 1))
+            } else {
+                None
             }
         }
-    }
-    let mut flat = IntModes::new();
-    let (c, (r, exact)) = if int_modes_into(l, &mut flat) && flat.last().is_some_and(|m| !m.0.is_const(1)) {
-        // A layout of integers whose last flat shape is not `_1`: `coalesce` (for the cotarget)
-        // and `coalesce_x` (for the composition) start from the same mode and walk the same
-        // way, so they are the same modes, made once here (with the same errors first).
-        let mut ints = IntModes::new();
-        coalesce_int_flat_into(&flat, &mut ints)?;
+    };
+    let (c, (r, exact)) = if let Some(positive) = positive {
         let c = complement(t, &modes_shape(&ints))?;
-        let positive = flat.iter().all(|(s, _)| s.v >= 1);
         let rc = composition_exact_pair(l, Some((&ints, positive)), t, &c)?;
         (c, rc)
     } else {

@@ -128,14 +128,24 @@ fn bw_coalesce<D: MergeStride, L: Grow<(Int, D)>>(
     Ok(())
 }
 
+/// The two modes of a layout `(s0,s1):(d0,d1)` of integers (the commonest form), or `None`.
+#[inline(always)]
+pub(crate) fn int_mode_pair(l: &Layout) -> Option<(IntMode, IntMode)> {
+    match (&l.shape, &l.stride) {
+        (T(a), T(b)) => match (&a[..], &b[..]) {
+            ([I(s0), I(s1)], [I(d0), I(d1)]) => Some(((*s0, *d0), (*s1, *d1))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `coalesce(L)`: the simplest layout with the same function on `[0, size(L))` and depth ≤ 1.
 /// Post: `size(result) == size(L)`, `result(i) == L(i)` for `0 <= i < size(L)`.
 #[inline]
 pub fn coalesce(l: &Layout) -> R<Layout> {
-    if let (T(a), T(b)) = (&l.shape, &l.stride) {
-        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
-            return coalesce_two((*s0, *d0), (*s1, *d1));
-        }
+    if let Some((m0, m1)) = int_mode_pair(l) {
+        return coalesce_two(m0, m1);
     }
     let mut ints = IntModes::new();
     if coalesce_int_into(l, &mut ints)? {
@@ -151,10 +161,8 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
 /// copied, and the copy's loads wait for the stores just made).
 #[inline(never)]
 pub fn coalesce_to<V: From<Layout>>(l: &Layout) -> R<V> {
-    if let (T(a), T(b)) = (&l.shape, &l.stride) {
-        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
-            return coalesce_two((*s0, *d0), (*s1, *d1)).map(V::from);
-        }
+    if let Some((m0, m1)) = int_mode_pair(l) {
+        return coalesce_two(m0, m1).map(V::from);
     }
     coalesce(l).map(V::from)
 }

@@ -5,7 +5,7 @@
 
 use super::coalesce::{
     coalesce, coalesce_int_modes, coalesce_modes, coalesce_shape, coalesce_three, coalesce_two, from_int_modes,
-    int_merge, int_modes_into, merge_shape, IntModes,
+    int_merge, int_mode_pair, int_modes_into, merge_shape, IntModes,
 };
 use super::composition::{check_law, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT};
 use super::list::{Grow, Heap, Inline, List, Store, CAP};
@@ -400,9 +400,9 @@ pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
 pub fn complement_to<V: From<Layout>>(l: &Layout, cotarget: &IntTuple) -> R<V> {
     match (&l.shape, &l.stride, cotarget) {
         (I(s), I(d), I(c)) => complement_of_one(l, (*s, *d), *c),
-        (T(a), T(b), I(c)) => match (&a[..], &b[..]) {
-            ([I(s0), I(s1)], [I(d0), I(d1)]) => complement_of_two(l, (*s0, *d0), (*s1, *d1), *c),
-            _ => complement_listed(l, cotarget).map(V::from),
+        (T(_), T(_), I(c)) => match int_mode_pair(l) {
+            Some((m0, m1)) => complement_of_two(l, m0, m1, *c),
+            None => complement_listed(l, cotarget).map(V::from),
         },
         _ => complement_listed(l, cotarget).map(V::from),
     }

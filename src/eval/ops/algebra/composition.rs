@@ -260,14 +260,14 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exac
         }
         Lhs::Flat(m) if !m.is_empty() => {
             exact.ok = false;
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride, exact)
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride, exact, Layout::new)
         }
         // (one mode `s:d`: the rhs's points `rstride * i` in A's domain go to `d * rstride * i`:
         // exact)
         Lhs::Ints([(_, d)]) => Ok(Layout::new(rs.clone(), I(rstride.mul(*d)?))),
         Lhs::Ints(m) if !m.is_empty() => {
             // (strides as integers, made tuples at the end: a list of tuples has drop glue)
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| r.mul(m[k].1), rshape, rstride, exact)
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| r.mul(m[k].1), rshape, rstride, exact, Layout::new)
         }
         _ => {
             exact.ok = false;
@@ -306,6 +306,7 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
         rshape,
         rstride,
         &mut Exact::no(),
+        Layout::new,
     )
 }
 
@@ -324,21 +325,11 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
 /// its modes' coordinates; where those sums never reach a mode's shape (`Exact::place`), nothing
 /// carries, A adds them up, and `R(i) == A(B(i))` for every `i`, with R of B's shape. (Points
 /// beyond A's size are not A's: the last mode needs no bound.)
-fn compose_modes<St: Into<IntTuple>>(
-    r: usize,
-    lshape: impl Fn(usize) -> R<Int>,
-    scaled_lstride: impl Fn(Int, usize) -> R<St>,
-    rshape: Int,
-    rstride: Int,
-    exact: &mut Exact,
-) -> R<Layout> {
-    compose_modes_with(r, lshape, scaled_lstride, rshape, rstride, exact, Layout::new)
-}
-
-/// [`compose_modes`], its result's shape and stride handed to `emit` (which may put them
-/// straight where they are kept, instead of returning a layout to be taken apart).
+///
+/// The result's shape and stride go to `emit` (`Layout::new`, or pushes straight into the
+/// tuples where the result is kept, instead of a layout returned and taken apart).
 #[inline]
-fn compose_modes_with<St: Into<IntTuple>, O>(
+fn compose_modes<St: Into<IntTuple>, O>(
     r: usize,
     lshape: impl Fn(usize) -> R<Int>,
     scaled_lstride: impl Fn(Int, usize) -> R<St>,
@@ -881,7 +872,7 @@ fn composition_of_flat<V: From<Layout>>(a: &Layout, b: &Layout, bs: &[IntTuple],
 /// [`composition_impl`] of A's coalesced integer modes `m` with the rhs `rs:rd`, its result's
 /// shape and stride pushed onto `shape` and `stride` (where a rank-2 or tuple result is kept)
 /// instead of returned as a layout to be taken apart: the same steps, an integer mode through
-/// [`compose_modes_with`], a tuple mode by mode.
+/// [`compose_modes`], a tuple mode by mode.
 fn compose_ints_into(
     m: &[(Int, Int)],
     rs: &IntTuple,
@@ -902,7 +893,7 @@ fn compose_ints_into(
         }
         (I(rshape), I(rstride), [_, ..]) => {
             let scaled = |r: Int, k: usize| r.mul(m[k].1);
-            compose_modes_with(
+            compose_modes(
                 m.len(),
                 |k| Ok(m[k].0),
                 scaled,

@@ -4,7 +4,7 @@
 
 use super::coalesce::{
     coalesce, coalesce_int_flat_into, coalesce_int_modes, coalesce_into, coalesce_three, coalesce_two,
-    coalesce_two_modes, int_modes_into, IntModes,
+    coalesce_two_modes, int_mode_pair, int_modes_into, IntModes,
 };
 use super::composition::{
     check_law, composition_raw, eval_flat, eval_tree, flat_modes_of, Law, Odometer, Off, CHECK_LIMIT,
@@ -107,10 +107,8 @@ pub fn right_inverse(l: &Layout) -> R<Layout> {
 /// commonest) takes [`right_inverse_of_two`]; its answer is made where it is returned.
 #[inline]
 pub fn right_inverse_checked<V: From<Layout>>(l: &Layout) -> R<V> {
-    if let (T(a), T(b)) = (&l.shape, &l.stride) {
-        if let ([I(s0), I(s1)], [I(d0), I(d1)]) = (&a[..], &b[..]) {
-            return right_inverse_of_two(l, (*s0, *d0), (*s1, *d1));
-        }
+    if let Some((m0, m1)) = int_mode_pair(l) {
+        return right_inverse_of_two(l, m0, m1);
     }
     let (r, exact) = right_inverse_exact(l)?;
     if !exact {

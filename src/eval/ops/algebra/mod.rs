@@ -18,12 +18,12 @@ pub mod list;
 pub mod util;
 
 pub use cast::{cast_integer, downcast, recast_layout, type_bits, upcast};
-pub(crate) use coalesce::coalesce_two_modes;
 pub use coalesce::{
     coalesce, coalesce_flat_into, coalesce_int_flat_into, coalesce_into, coalesce_modes, coalesce_profile,
     coalesce_shape, coalesce_shape_of, coalesce_to, coalesce_traced, coalesce_x, int_modes_into, modes_shape,
     CoalesceTrace, IntModes,
 };
+pub(crate) use coalesce::{coalesce_two_modes, int_mode_pair};
 pub use complement::{complement, complement_cosize, complement_to, complement_traced, ComplementTrace};
 pub use composition::{
     check_composition, composition, composition_exact, composition_exact_pair, composition_raw, composition_tiler,
@@ -177,24 +177,19 @@ pub(crate) fn b_complement(a: &Args) -> R<Value> {
 }
 
 #[inline(always)]
-fn under_or_layout(a: &Args, f: impl FnOnce(&Layout) -> R<Layout>) -> R<Value> {
+fn under_or_layout(a: &Args, f: impl FnOnce(&Layout) -> R<Value>) -> R<Value> {
     match a.arg(0)? {
-        Value::Tuple(IntTuple::Under) => return Ok(Value::Tuple(IntTuple::Under)),
+        Value::Tuple(IntTuple::Under) => Ok(Value::Tuple(IntTuple::Under)),
         // swizzle_layout.hpp's "kludge" for an offset: right_inverse(t) = left_inverse(t) = -t
-        Value::Tuple(IntTuple::I(i)) => return Ok(Value::from(i.neg()?)),
-        _ => {}
+        Value::Tuple(IntTuple::I(i)) => Ok(Value::from(i.neg()?)),
+        _ => f(layout_arg(a, 0)?),
     }
-    Ok(Value::Layout(f(layout_arg(a, 0)?)?))
 }
 
 #[inline]
 pub(crate) fn b_right_inverse(a: &Args) -> R<Value> {
-    match a.arg(0)? {
-        Value::Tuple(IntTuple::Under) => Ok(Value::Tuple(IntTuple::Under)),
-        // swizzle_layout.hpp's "kludge" for an offset: right_inverse(t) = -t
-        Value::Tuple(IntTuple::I(i)) => Ok(Value::from(i.neg()?)),
-        _ => right_inverse_checked(layout_arg(a, 0)?),
-    }
+    // (the value made where it is returned, the law checked where not exact by construction)
+    under_or_layout(a, right_inverse_checked)
 }
 
 #[inline]
@@ -205,7 +200,7 @@ pub(crate) fn b_left_inverse(a: &Args) -> R<Value> {
         if !exact {
             check_left_inverse(l, &r);
         }
-        Ok(r)
+        Ok(Value::Layout(r))
     })
 }
 

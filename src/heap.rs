@@ -13,11 +13,11 @@
 //! The stack knows the blocks to come, so each take prefetches the block `AHEAD` takes later.
 //!
 //! Small blocks are never returned to the system. A block freed by another thread joins that
-//! thread's list. When a thread ends, its lists and the rest of its chunk go to a shared pool,
-//! from which later threads take them before asking the system for more (a REPL that runs each
-//! input on a new thread, as it does once it holds a deeply nested value, reuses the same
-//! memory input after input). `main` installs it (the library's own tests run on the system
-//! allocator). Imports nothing of the crate.
+//! thread's stack. When a thread ends, its free blocks (as lists threaded through them) and the
+//! rest of its chunk go to a shared pool, from which later threads take them before asking the
+//! system for more (a REPL that runs each input on a new thread, as it does once it holds a
+//! deeply nested value, reuses the same memory input after input). `main` installs it (the
+//! library's own tests run on the system allocator). Imports nothing of the crate.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -475,7 +475,7 @@ mod tests {
         .unwrap();
     }
 
-    /// A block freed by another thread joins that thread's lists and stays usable there.
+    /// A block freed by another thread joins that thread's stack and stays usable there.
     #[test]
     fn blocks_cross_threads() {
         struct Send(Vec<usize>);

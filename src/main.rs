@@ -10,7 +10,7 @@ use cute::session::{Options, Outcome, Session};
 use cute::source::Text;
 use std::io::{IsTerminal, Read, Write};
 
-// Small blocks from per-thread free lists (see `cute::heap`): a statement allocates dozens.
+// Small blocks from per-thread stacks of free blocks (see `cute::heap`): a statement allocates dozens.
 #[global_allocator]
 static ALLOC: cute::heap::SmallBlocks = cute::heap::SmallBlocks;
 

@@ -1,4 +1,4 @@
-//! The binary's allocator for small blocks: one stack of free blocks per 16-byte size class and thread.
+//! The binary's allocator for small blocks: a stack of free blocks per size class and thread.
 //!
 //! The algebra's values are trees of small vectors, so a statement allocates and frees a few
 //! dozen blocks of 16 to 256 bytes. Rust tells `dealloc` the block's size, so a block needs no

@@ -10,7 +10,8 @@ use cute::session::{Options, Outcome, Session};
 use cute::source::Text;
 use std::io::{IsTerminal, Read, Write};
 
-// Small blocks from per-thread stacks of free blocks (see `cute::heap`): a statement allocates dozens.
+// Small blocks from per-thread stacks of free blocks (see `cute::heap`): a statement
+// allocates dozens.
 #[global_allocator]
 static ALLOC: cute::heap::SmallBlocks = cute::heap::SmallBlocks;
 

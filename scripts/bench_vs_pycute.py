@@ -209,7 +209,8 @@ def main():
             walls, rss, out, benches = (per[b][k] for k in ("walls", "rss", "out", "benches"))
             proc_ops = statistics.median(n / w for w in walls)
             engine_ops, session_ops, parse_ns, print_ns, interp_ns = (statistics.median(c) for c in zip(*benches))
-            engine_ratio = statistics.median(e[0] * t / n for e, t in zip(benches, times))
+            engine_rounds = [e[0] * t / n for e, t in zip(benches, times)]
+            engine_ratio = statistics.median(engine_rounds)
             proc_ratio = statistics.median(t / w for t, w in zip(times, walls))
             ours = [l for l in out.splitlines() if not re.fullmatch(r"\d+ passed, \d+ failed", l)]
             text_same = func_same = law_same = 0
@@ -223,12 +224,15 @@ def main():
             differ = len(calls) - text_same - func_same - law_same
             rows.append(dict(name=os.path.basename(path)[:-5], bin=b, n=len(calls), py=py_ops, engine=engine_ops,
                              session=session_ops, proc=proc_ops, wall=statistics.median(walls) * 1e3,
-                             engine_ratio=engine_ratio, proc_ratio=proc_ratio,
+                             engine_ratio=engine_ratio, engine_range=(min(engine_rounds), max(engine_rounds)),
+                             proc_ratio=proc_ratio,
                              rss=max(rss) / 1024, parse=parse_ns, print=print_ns, interp=interp_ns,
                              text=text_same, func=func_same, law=law_same, differ=differ))
             r = rows[-1]
             label = f" [{b}]" if len(bins) > 1 else ""
-            print(f"{r['name']}{label}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ratio:.1f}x), "
+            lo, hi = r["engine_range"]
+            print(f"{r['name']}{label}: pycute {py_ops:,.0f}/s, engine {engine_ops:,.0f}/s ({engine_ratio:.1f}x, "
+                  f"rounds {lo:.1f}-{hi:.1f}x), "
                   f"process {proc_ops:,.0f}/s ({proc_ratio:.2f}x), {r['wall']:.0f} ms, {r['rss']:.0f} MB; "
                   f"answers: {text_same} same text, {func_same} same function, {law_same} both left inverses, "
                   f"{differ} differ", file=sys.stderr, flush=True)
@@ -245,9 +249,10 @@ def main():
         if true:
             floor.append(run([true], rss=False)[0] * 1e3)
     col = "| cute " if len(bins) > 1 else ""
-    print(col + "| file | cases | pycute op/s | cute engine op/s | engine / pycute | cute process op/s | process / pycute "
+    print(col + "| file | cases | pycute op/s | cute engine op/s | engine / pycute | its rounds | cute process op/s "
+          "| process / pycute "
           "| process wall ms | peak RSS MB | parse ns/stmt | print ns/stmt | interp ns/stmt | answers agree |")
-    print(("|---" if len(bins) > 1 else "") + "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(("|---" if len(bins) > 1 else "") + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         agree = f"{r['text'] + r['func'] + r['law']}/{r['n']}"
         if r["func"]:
@@ -255,10 +260,12 @@ def main():
         if r["law"]:
             agree += f" ({r['law']} other left inverses)"
         print((f"| {r['bin']} " if len(bins) > 1 else "") + f"| {r['name']} | {r['n']} | {r['py']:,.0f} | {r['engine']:,.0f} | {r['engine_ratio']:.1f}x | "
+              f"{r['engine_range'][0]:.1f}-{r['engine_range'][1]:.1f}x | "
               f"{r['proc']:,.0f} | {r['proc_ratio']:.2f}x | {r['wall']:.0f} | {r['rss']:.0f} | {r['parse']:.0f} | "
               f"{r['print']:.0f} | {r['interp']:.0f} | {agree} |")
     print(f"\nRates: medians of {a.runs} rounds; ratios: medians of the rounds' ratios (each round times pycute, "
-          "then, for each binary, the cute process, then the cute engine).")
+          "then, for each binary, the cute process, then the cute engine); its rounds: the lowest and highest "
+          "of the engine's.")
     for b in bins:
         label = f" [{b}]" if len(bins) > 1 else ""
         print(f"\n`cute -e '{expr}'`{label}: median {statistics.median(lat[b]):.2f} ms wall over {len(lat[b])} runs.")

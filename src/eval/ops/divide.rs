@@ -43,7 +43,13 @@ pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
 /// errors marked as argument `arg`'s.
 #[inline(never)]
 pub fn logical_divide_to<V: From<Layout>>(l: &Layout, t: &Layout, arg: usize) -> R<V> {
-    match logical_divide_steps(l, t) {
+    as_arg_value(logical_divide_steps(l, t), arg)
+}
+
+/// A result as a `V`, its error marked as argument `arg`'s (the `*_to` functions' ending).
+#[inline(always)]
+fn as_arg_value<V: From<Layout>>(r: R<Layout>, arg: usize) -> R<V> {
+    match r {
         Ok(r) => Ok(V::from(r)),
         Err(e) => Err(e.at_arg(arg)),
     }
@@ -237,10 +243,7 @@ pub fn logical_product(b: &Layout, t: &Layout) -> R<Layout> {
 /// [`logical_product`] as a `V`, as [`logical_divide_to`].
 #[inline(never)]
 pub fn logical_product_to<V: From<Layout>>(b: &Layout, t: &Layout, arg: usize) -> R<V> {
-    match logical_product_steps(b, t) {
-        Ok(r) => Ok(V::from(r)),
-        Err(e) => Err(e.at_arg(arg)),
-    }
+    as_arg_value(logical_product_steps(b, t), arg)
 }
 
 /// The steps of [`logical_product`].

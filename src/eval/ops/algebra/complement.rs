@@ -108,14 +108,25 @@ fn one_int_mode<V: From<Layout>>(
     if new_shape.is_const(0) {
         return Err(non_injective(f()));
     }
-    let new_stride = d.mul(s)?;
-    let n = ceil_div_int(c, new_stride)?;
-    // (as `with_rest` lays out an integer rest)
-    if n.is_const(1) || new_stride.mul(n).is_ok() {
-        let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
-        return coalesce_two((new_shape, st(1)), (n, rest_stride)).map(V::from);
+    if let Some(rest) = int_rest(c, d.mul(s)?)? {
+        return coalesce_two((new_shape, st(1)), rest).map(V::from);
     }
     general()
+}
+
+/// The rest mode `n:stride` of the complement's last step, as `with_rest` lays out an integer
+/// rest: `n = ceil(c / stride)`, stride `_0` where `n` is `_1`; `None` where `stride * n`
+/// overflows (the general steps then say so).
+#[inline(always)]
+fn int_rest(c: Int, stride: Int) -> R<Option<(Int, Int)>> {
+    let n = ceil_div_int(c, stride)?;
+    Ok(if n.is_const(1) {
+        Some((n, st(0)))
+    } else if stride.mul(n).is_ok() {
+        Some((n, stride))
+    } else {
+        None
+    })
 }
 
 /// [`one_int_mode`] for two filtered modes: [`complement_steps`] in their order, the modes
@@ -145,14 +156,11 @@ fn two_int_modes<V: From<Layout>>(
     if g1.is_const(0) {
         return Err(non_injective(f()));
     }
-    let new_stride = d1.mul(s1)?;
-    let n = ceil_div_int(c, new_stride)?;
-    if n.is_const(1) || new_stride.mul(n).is_ok() {
-        let rest_stride = if n.is_const(1) { st(0) } else { new_stride };
+    if let Some(rest) = int_rest(c, d1.mul(s1)?)? {
         if !inexact {
-            return coalesce_three((g0, st(1)), (g1, cur), (n, rest_stride)).map(V::from);
+            return coalesce_three((g0, st(1)), (g1, cur), rest).map(V::from);
         }
-        let res = coalesce_three((g0, st(1)), (g1, cur), (n, rest_stride))?;
+        let res = coalesce_three((g0, st(1)), (g1, cur), rest)?;
         check_complement(&f(), &I(c), &res);
         return Ok(V::from(res));
     }

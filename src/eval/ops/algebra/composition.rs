@@ -540,7 +540,7 @@ impl Msg {
     /// An integer, as `Display` writes it.
     pub(crate) fn n<O: Off>(mut self, x: O) -> Self {
         match x.to_i64() {
-            Some(v) => I(crate::eval::int::dy(v)).write_bytes(&mut self.0),
+            Some(v) => self.0.extend_from_slice(crate::eval::int::decimal_bytes(v, &mut [0; 20])),
             None => {
                 let _ = std::io::Write::write_fmt(&mut self.0, format_args!("{x}"));
             }

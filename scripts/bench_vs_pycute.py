@@ -8,6 +8,8 @@
    (`pip download --no-deps`, then the wheel's `pycute/` package is unpacked; nothing else of
    the wheel is used and nothing is installed system-wide).
 2. For each benchmark file (one call per line, static integers): builds pycute's arguments once,
+   makes one untimed pass over them (as `cute bench` makes untimed warm-up passes: since
+   2026-12-06; before, cute's median of 3 was mostly its second, still warming, pass),
    then, --runs rounds in turn, times pycute's calls only (compute-only), the whole process
    `cute --keep-going FILE` (its wall time; its peak memory from another run under GNU time,
    which is not inside the wall time: until 2026-12-04 both came from one run under GNU time,
@@ -187,6 +189,9 @@ def main():
         # The rounds: pycute, then for each binary the whole process and the engine, in turn (see
         # the module's comment).
         times, answers = [], None
+        # One untimed pass first: pycute's rounds are then all warm, as cute's engine passes are
+        # (`cute bench` times its passes after untimed warm-up passes).
+        [f(*args) for f, args in calls]
         per = {b: dict(walls=[], rss=[], out="", benches=[]) for b in bins}
         for k in range(a.runs):
             t = time.perf_counter()

@@ -5,7 +5,8 @@
 //! * session: the whole file through `Session::run` (parse, evaluate, print to memory);
 //! * parse and print alone, and what is left per statement: the interpreter's overhead.
 //!
-//! Each figure is the median of N repetitions. `scripts/bench_vs_pycute.py` runs this next to
+//! Each figure is the median of N repetitions; the engine's come after untimed warm-up passes
+//! (at least 3, up to 50 ms). `scripts/bench_vs_pycute.py` runs this next to
 //! pycute and prints the ratio table of BENCHMARKS.md.
 //! May import: `session`, `interp`, `registry`, `parser`, `eval` (a measuring tool at the
 //! session's level).
@@ -44,6 +45,12 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
+/// Untimed passes over the calls before the timed ones: at least the first number, then more
+/// until [`WARM_MS`] have passed or the second number is reached.
+const WARM_PASSES: (usize, usize) = (3, 50);
+/// The warm-up's length in milliseconds (see [`WARM_PASSES`]).
+const WARM_MS: u128 = 50;
+
 /// Measure one script (`name` for the report).
 pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, String> {
     let reps = reps.max(1);
@@ -68,6 +75,18 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
     }
     let ncalls = calls.len().max(1);
     let mut results = Vec::with_capacity(calls.len());
+    // Warm-up passes, not timed: the first pass over a file writes memory the process has not
+    // touched yet (its page faults made it 2-2.5x slower than the fifth on this machine), and
+    // the next few still ran 10-30% slow. The figure is the engine's steady speed, as pycute's
+    // is taken from rounds after its first.
+    let warm = Instant::now();
+    for k in 0.. {
+        if k >= WARM_PASSES.0 && (k >= WARM_PASSES.1 || warm.elapsed().as_millis() >= WARM_MS) {
+            break;
+        }
+        results.clear();
+        engine_pass(&calls, &mut results);
+    }
     let engine: Vec<f64> = (0..reps)
         .map(|_| {
             results.clear();

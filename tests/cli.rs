@@ -434,3 +434,20 @@ fn print_svg_names_itself() {
     assert_eq!(r.code, 1);
     assert!(r.err.contains("print_svg needs a layout of rank at most 2"), "{}", r.err);
 }
+
+#[test]
+fn bench_reports_each_file_and_refuses_bad_arguments() {
+    // (what `cute bench` reports, not how fast: timings are for BENCHMARKS.md, never asserted)
+    let f = temp_file("bench.cute", "coalesce((_2,_4):(_1,_2))\ncomplement(_4:_2, _16)\n");
+    let r = cute(&["bench", "--reps", "1", f.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let lines: Vec<&str> = r.out.lines().collect();
+    assert_eq!(lines.len(), 2, "a header and one row: {}", r.out);
+    assert!(lines[0].starts_with("file") && lines[0].contains("engine op/s"), "{}", lines[0]);
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(row[0], f.file_name().unwrap().to_str().unwrap());
+    assert_eq!(row[1], "2", "both lines are timed calls: {}", lines[1]);
+    assert!(row[2].parse::<f64>().is_ok_and(|x| x > 0.0), "engine op/s: {}", lines[1]);
+    assert_eq!(cute(&["bench"]).code, 2);
+    assert_eq!(cute(&["bench", "--reps", "0", f.to_str().unwrap()]).code, 2);
+}

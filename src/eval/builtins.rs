@@ -82,6 +82,15 @@ pub enum Arity {
     Says(usize, usize, usize, &'static str),
 }
 
+/// `n arguments`, or `1 argument`.
+fn arguments(n: usize) -> String {
+    if n == 1 {
+        "1 argument".to_string()
+    } else {
+        format!("{n} arguments")
+    }
+}
+
 /// Any number from `lo` up: `Arity::Says(lo, MANY, ...)`.
 pub const MANY: usize = usize::MAX;
 
@@ -107,14 +116,14 @@ impl Arity {
         match self {
             Arity::Usage(lo, hi, usage) if n < lo || n > hi => Err(EvalError::arity(format!("usage: {usage}"))),
             Arity::Takes(lo, hi) if n < lo || n > hi => {
-                let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-                Err(EvalError::arity(format!("{name} takes {want} arguments, got {n}")))
+                let want = if lo == hi { arguments(lo) } else { format!("{lo} to {hi} arguments") };
+                Err(EvalError::arity(format!("{name} takes {want}, got {n}")))
             }
             Arity::Says(_, _, missing, _) if n < missing => {
                 Err(EvalError::arity(format!("missing argument {}", n + 1)))
             }
             Arity::Says(lo, hi, _, msg) if n < lo || n > hi => {
-                Err(EvalError::arity(msg.replace("{n}", &n.to_string())))
+                Err(EvalError::arity(msg.replace("{n} arguments", &arguments(n)).replace("{n}", &n.to_string())))
             }
             _ => Ok(()),
         }

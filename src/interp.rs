@@ -991,6 +991,9 @@ impl Interp {
         longer.dedup();
         if name == "help" {
             l.help = Some("`help` is the REPL's: run `cute` with no file and type `help` or `:help NAME`".into());
+        } else if name == "explain" && called {
+            // (a statement, not a function: `explain f(x)`, `explain A o B`, `explain L(c)`)
+            l.help = Some("`explain` goes before what it explains, without parentheses: `explain coalesce(L)`".into());
         } else if (1..=3).contains(&longer.len()) {
             let quoted: Vec<String> = longer.iter().map(|c| format!("'{c}'")).collect();
             let list = match quoted.as_slice() {

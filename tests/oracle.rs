@@ -16,6 +16,10 @@
 //!   refusals (issue 13); most from `scripts/difftest --gen gmma`.
 //! - `atoms_cases.jsonl`: MMA/copy atoms, tiled MMAs and copies, partitions, retiles, tensor
 //!   functions of partitions, refusals.
+//! - `tensor_partition_cases.jsonl`: `local_tile`, `local_partition`, `inner_partition`,
+//!   `outer_partition` of counting tensors, which the oracle does not know: answered by CuTe C++
+//!   written by hand (`tests/oracle_cpp/tensor_partition.txt`, each line our expression and its
+//!   C++) and compiled against the oracle's CuTe headers by `scripts/oracle_cpp.py`.
 //!
 //! To add cases: run `scripts/difftest`, then copy lines of its `OUT/oracle.jsonl`. To compare
 //! with any answer file: `ORACLE_JSONL=answers.jsonl cargo test --test oracle any_file --
@@ -113,6 +117,11 @@ fn gmma_cases() {
     check("gmma_cases.jsonl", 900, true);
 }
 
+#[test]
+fn tensor_partition_cases() {
+    check("tensor_partition_cases.jsonl", 25, true);
+}
+
 /// Every file under `tests/oracle/` is replayed by one of the tests above.
 #[test]
 fn every_file_is_replayed() {
@@ -126,6 +135,7 @@ fn every_file_is_replayed() {
         "algebra_cases.jsonl",
         "atoms_cases.jsonl",
         "gmma_cases.jsonl",
+        "tensor_partition_cases.jsonl",
     ];
     for f in std::fs::read_dir(&dir).unwrap() {
         let name = f.unwrap().file_name().to_string_lossy().into_owned();

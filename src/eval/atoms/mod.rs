@@ -748,6 +748,80 @@ fn coord_tensor(layout: Layout) -> R<Value> {
     Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
 }
 
+/// `inner_partition(T, tiler, coord)` and `outer_partition(T, tiler, coord)` (CuTe's
+/// `tensor_impl.hpp`): `zipped_divide(T, tiler)`, then one mode kept whole (its modes each a `_`)
+/// (`repeat<R>(_)`) and the other sliced at `coord`: the rest mode for `inner` (the tile at `coord`), the tile
+/// mode for `outer` (the element `coord` of every tile). A tuple `coord` is first padded with
+/// `_` to that mode's rank (`append<R>(coord, _)`); an integer indexes it flat.
+fn tensor_partition(a: &Args, inner: bool) -> R<Value> {
+    use crate::eval::builtins::call;
+    let (t, tiler, coord) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
+    partition_arg(a)?;
+    let z = call("zipped_divide", &[], &[t.clone(), tiler.clone()])?;
+    let ranks = match &z {
+        Value::Atom(x) => match &**x {
+            AtomValue::Partition(p) => match &p.layout.shape {
+                IntTuple::T(m) if m.len() == 2 => (m[0].rank(), m[1].rank()),
+                _ => return Err(EvalError::type_err("zipped_divide of a tensor has two modes").at_arg(0)),
+            },
+            _ => return Err(a.refuse()),
+        },
+        _ => return Err(a.refuse()),
+    };
+    // (`repeat<R>(_)`: a lone `_` for R = 1, as in CuTe)
+    let whole = |n: usize| Value::Tuple(if n == 1 { IntTuple::Under } else { IntTuple::T(vec![IntTuple::Under; n]) });
+    let at = |n: usize| -> R<Value> {
+        match coord {
+            Value::Tuple(IntTuple::T(_)) => {
+                call("append", &[TArg::Int(n as i64)], &[coord.clone(), Value::Tuple(IntTuple::Under)])
+                    .map_err(|e| e.at_arg(2))
+            }
+            _ => Ok(coord.clone()),
+        }
+    };
+    let (first, second) = if inner { (whole(ranks.0), at(ranks.1)?) } else { (at(ranks.0)?, whole(ranks.1)) };
+    call("__apply", &[], &[z, first, second])
+}
+
+/// `local_tile(T, tiler, coord)`: the tile of `T` at `coord` (`inner_partition`).
+fn f_local_tile(a: &Args) -> R<Value> {
+    tensor_partition(a, true)
+}
+
+/// `local_partition(T, L, i)`: thread `i`'s elements of `T` when the threads are laid out by
+/// `L` over each tile: `outer_partition(T, product_each(shape(L)), L.get_flat_coord(i))`.
+fn f_local_partition(a: &Args) -> R<Value> {
+    use crate::eval::builtins::call;
+    let (t, l, i) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
+    partition_arg(a)?;
+    let Value::Layout(tile) = l else {
+        return Err(
+            EvalError::type_err(format!("local_partition needs a layout of threads, got {} `{l}`", l.kind())).at_arg(1)
+        );
+    };
+    let Value::Tuple(IntTuple::I(_)) = i else {
+        return Err(EvalError::type_err(format!(
+            "local_partition needs an integer thread index, got {} `{i}`",
+            i.kind()
+        ))
+        .at_arg(2));
+    };
+    let tiler = call("product_each", &[], &[Value::Tuple(tile.shape.clone())]).map_err(|e| e.at_arg(1))?;
+    let coord = call("get_flat_coord", &[], &[l.clone(), i.clone()]).map_err(|e| e.at_arg(2))?;
+    let args: [&Value; 3] = [t, &tiler, &coord];
+    tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, false)
+}
+
+/// `inner_partition(T, tiler, coord)`.
+fn f_inner_partition(a: &Args) -> R<Value> {
+    tensor_partition(a, true)
+}
+
+/// `outer_partition(T, tiler, coord)`.
+fn f_outer_partition(a: &Args) -> R<Value> {
+    tensor_partition(a, false)
+}
+
 /// `make_inttuple_iter(c)`: an ArithmeticTupleIterator at the coordinate `c`.
 fn f_make_inttuple_iter(a: &Args) -> R<Value> {
     Ok(atom(AtomValue::Iter(iter_coord(a, 0)?)))
@@ -936,6 +1010,14 @@ pub const BUILTINS: &[Builtin] = &[
        "make_coord_tensor((_4,_8):(_1,_4))", "ArithTuple_0 o (_4,_8):(_1,_4)", f_make_coord_tensor; Arity::Usage(1, 1, "make_coord_tensor(L)")),
     b!(quiet; "make_inttuple_iter", "make_inttuple_iter(coord)", "an ArithmeticTupleIterator at coord (an integer or a tuple of them)",
        "make_inttuple_iter((_0,3))", "ArithTuple(_0,3)", f_make_inttuple_iter; Arity::Usage(1, 1, "make_inttuple_iter(coord)")),
+    b!(quiet; "local_tile", "local_tile(T, tiler, coord)", "the tile of tensor T at coord after tiling T by tiler (CuTe's inner_partition: zipped_divide, tile modes kept, rest sliced at coord)",
+       "local_tile(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), (1,1))", "ArithTuple20 o (_2,_4):(_8,_1)", f_local_tile; Arity::Usage(3, 3, "local_tile(T, tiler, coord)")),
+    b!(quiet; "local_partition", "local_partition(T, L, i)", "thread i's elements of tensor T, threads laid out by L over each tile (outer_partition by product_each(shape(L)) at L.get_flat_coord(i))",
+       "local_partition(make_coord_tensor((_16,_64):(_64,_1)), (_2,_16):(_16,_1), 5)", "ArithTuple5 o (_8,_4):(_128,_16)", f_local_partition; Arity::Usage(3, 3, "local_partition(T, L, i)")),
+    b!(quiet; "inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) with the tile modes kept and the rest sliced at coord (local_tile)",
+       "inner_partition(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), 5)", "ArithTuple20 o (_2,_4):(_8,_1)", f_inner_partition; Arity::Usage(3, 3, "inner_partition(T, tiler, coord)")),
+    b!(quiet; "outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) with the tile modes sliced at coord and the rest kept (local_partition)",
+       "outer_partition(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), (1,3))", "ArithTuple11 o (_4,_2):(_16,_4)", f_outer_partition; Arity::Usage(3, 3, "outer_partition(T, tiler, coord)")),
     b!(quiet; "make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
        "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor; Arity::Usage(2, 2, "make_tensor(iter, L)")),
 ];

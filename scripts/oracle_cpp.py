@@ -11,7 +11,7 @@ oracle's cache (`$CUTE_ORACLE_CACHE`, else `$XDG_CACHE_HOME/cute-oracle`, else
 its answers: `{"expr": ..., "cute": printed}` or `{"expr": ..., "error": "compile", "detail": ...}`.
 About 5 s a case on 2 cores.
 """
-import glob, json, os, subprocess, sys, tempfile
+import glob, json, os, signal, subprocess, sys, tempfile
 
 
 def cache():
@@ -49,8 +49,10 @@ def main():
                 out = {"expr": expr, "error": "compile", "detail": first.split("error:", 1)[1].strip()}
             else:
                 run = subprocess.run([exe], capture_output=True, text=True)
-                out = {"expr": expr, "cute": run.stdout} if run.returncode == 0 else \
-                      {"expr": expr, "error": "runtime", "detail": f"exit {run.returncode}"}
+                rc = run.returncode
+                why = signal.Signals(-rc).name if rc < 0 else f"exit {rc}"  # SIGFPE, as the oracle says
+                out = {"expr": expr, "cute": run.stdout} if rc == 0 else \
+                      {"expr": expr, "error": "runtime", "detail": why}
             print(json.dumps(out, ensure_ascii=False), flush=True)
 
 

@@ -119,7 +119,7 @@ fn gmma_cases() {
 
 #[test]
 fn tensor_partition_cases() {
-    check("tensor_partition_cases.jsonl", 25, true);
+    check("tensor_partition_cases.jsonl", 35, true);
 }
 
 /// Every file under `tests/oracle/` is replayed by one of the tests above.

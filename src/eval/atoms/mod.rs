@@ -783,16 +783,42 @@ fn tensor_partition(a: &Args, inner: bool) -> R<Value> {
     call("__apply", &[], &[z, first, second])
 }
 
-/// `local_tile(T, tiler, coord)`: the tile of `T` at `coord` (`inner_partition`).
+/// `local_tile(T, tiler, coord)`: the tile of `T` at `coord` (`inner_partition`); with a
+/// projection `proj` (CuTe's `Step<_1,X,_1>`, written `(_1,_,_1)`: `X` is CuTe's `_`), the
+/// tiler's and the coordinate's modes where `proj` is `_` are dropped first (`dice`).
 fn f_local_tile(a: &Args) -> R<Value> {
-    tensor_partition(a, true)
+    match a.args {
+        [t, tiler, coord, proj] => {
+            let tiler = dice(proj, tiler, 1)?;
+            let coord = dice(proj, coord, 2)?;
+            let args: [&Value; 3] = [t, &tiler, &coord];
+            tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, true)
+        }
+        _ => tensor_partition(a, true),
+    }
 }
 
-/// `local_partition(T, L, i)`: thread `i`'s elements of `T` when the threads are laid out by
-/// `L` over each tile: `outer_partition(T, product_each(shape(L)), L.get_flat_coord(i))`.
+/// `dice(proj, v)` for the projection argument of `local_tile`/`local_partition` (`v` their
+/// argument `k`).
+fn dice(proj: &Value, v: &Value, k: usize) -> R<Value> {
+    crate::eval::builtins::call("dice", &[], &[proj.clone(), v.clone()]).map_err(|e| e.at_arg(k))
+}
+
+/// `local_partition(T, L, i [, proj])`: thread `i`'s elements of `T` when the threads are laid
+/// out by `L` over each tile: `outer_partition(T, product_each(shape(L)), L.get_flat_coord(i))`
+/// (`L` diced by `proj` first, as for `local_tile`).
 fn f_local_partition(a: &Args) -> R<Value> {
     use crate::eval::builtins::call;
     let (t, l, i) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
+    // (with a projection: the thread layout's modes where it is `_` dropped first)
+    let diced;
+    let l = match a.args.get(3) {
+        Some(proj) => {
+            diced = dice(proj, l, 1)?;
+            &diced
+        }
+        None => l,
+    };
     partition_arg(a)?;
     let Value::Layout(tile) = l else {
         return Err(
@@ -1010,10 +1036,10 @@ pub const BUILTINS: &[Builtin] = &[
        "make_coord_tensor((_4,_8):(_1,_4))", "ArithTuple_0 o (_4,_8):(_1,_4)", f_make_coord_tensor; Arity::Usage(1, 1, "make_coord_tensor(L)")),
     b!(quiet; "make_inttuple_iter", "make_inttuple_iter(coord)", "an ArithmeticTupleIterator at coord (an integer or a tuple of them)",
        "make_inttuple_iter((_0,3))", "ArithTuple(_0,3)", f_make_inttuple_iter; Arity::Usage(1, 1, "make_inttuple_iter(coord)")),
-    b!(quiet; "local_tile", "local_tile(T, tiler, coord)", "the tile of tensor T at coord after tiling T by tiler (CuTe's inner_partition: zipped_divide, tile modes kept, rest sliced at coord)",
-       "local_tile(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), (1,1))", "ArithTuple20 o (_2,_4):(_8,_1)", f_local_tile; Arity::Usage(3, 3, "local_tile(T, tiler, coord)")),
-    b!(quiet; "local_partition", "local_partition(T, L, i)", "thread i's elements of tensor T, threads laid out by L over each tile (outer_partition by product_each(shape(L)) at L.get_flat_coord(i))",
-       "local_partition(make_coord_tensor((_16,_64):(_64,_1)), (_2,_16):(_16,_1), 5)", "ArithTuple5 o (_8,_4):(_128,_16)", f_local_partition; Arity::Usage(3, 3, "local_partition(T, L, i)")),
+    b!(quiet; "local_tile", "local_tile(T, tiler, coord [, proj])", "the tile of tensor T at coord after tiling T by tiler (CuTe's inner_partition: zipped_divide, tile modes kept, rest sliced at coord); proj (CuTe's Step<_1,X,_1>, written (_1,_,_1)) drops the modes where it is _",
+       "local_tile(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), (1,1))", "ArithTuple20 o (_2,_4):(_8,_1)", f_local_tile; Arity::Usage(3, 4, "local_tile(T, tiler, coord [, proj])")),
+    b!(quiet; "local_partition", "local_partition(T, L, i [, proj])", "thread i's elements of tensor T, threads laid out by L over each tile (outer_partition by product_each(shape(L)) at L.get_flat_coord(i)); proj drops L's modes where it is _",
+       "local_partition(make_coord_tensor((_16,_64):(_64,_1)), (_2,_16):(_16,_1), 5)", "ArithTuple5 o (_8,_4):(_128,_16)", f_local_partition; Arity::Usage(3, 4, "local_partition(T, L, i [, proj])")),
     b!(quiet; "inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) with the tile modes kept and the rest sliced at coord (local_tile)",
        "inner_partition(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), 5)", "ArithTuple20 o (_2,_4):(_8,_1)", f_inner_partition; Arity::Usage(3, 3, "inner_partition(T, tiler, coord)")),
     b!(quiet; "outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) with the tile modes sliced at coord and the rest kept (local_partition)",

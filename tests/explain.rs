@@ -87,3 +87,38 @@ fn refusals_stay_refusals_and_explain_is_still_a_name() {
     let (_, out, _) = cute("explain size((2,3))");
     assert!(out.contains("no step-by-step explanation") && out.ends_with("= 6\n"), "{out}");
 }
+
+/// The tensor partitions explain the steps their functions took (the projection's `dice`, the
+/// thread's place, the `zipped_divide`, the slice) and end in CuTe's value (hand-compiled CuTe
+/// C++, `tests/oracle/tensor_partition_cases.jsonl`).
+#[test]
+fn tensor_partitions_show_their_steps_and_end_in_cutes_value() {
+    let text = std::fs::read_to_string("tests/oracle/tensor_partition_cases.jsonl").expect("cases");
+    let cutes = |expr: &str| {
+        text.lines()
+            .find(|l| cute::jsonl::field(l, "expr").as_deref() == Some(expr))
+            .and_then(|l| cute::jsonl::field(l, "cute"))
+            .unwrap_or_else(|| panic!("{expr} is not in the cases"))
+    };
+    for (expr, steps) in [
+        (
+            "local_tile(make_identity_tensor((_256,_64)), (_128,_128,_32), (1,0,_), (_1,_,_1))",
+            &[
+                "dice((_1,_,_1), tiler) = (_128,_32); dice((_1,_,_1), coord) = (1,_)",
+                "zipped_divide(T, (_128,_32)) = ",
+                "Z((_,_), (1,_))",
+            ][..],
+        ),
+        (
+            "local_partition(make_coord_tensor((_16,_64):(_64,_1)), (_2,_16):(_16,_1), 5)",
+            &["product_each(shape(L)) = (_2,_16); thread 5 sits at L.get_flat_coord(5) = (0,5)", "Z((0,5), (_,_))"][..],
+        ),
+    ] {
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{err}");
+        for s in steps {
+            assert!(out.contains(s), "explain {expr} lacks `{s}`:\n{out}");
+        }
+        assert!(out.trim_end().ends_with(&format!("= {}", cutes(expr))), "{out}");
+    }
+}

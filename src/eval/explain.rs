@@ -3,7 +3,8 @@
 //! at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
 //! and each explanation ends with a check of the law the operation promises, evaluated point by
 //! point. For operations without an explainer the caller shows their definition from the registry.
-//! May import: `builtins`, `ops` (the traces the operations record), the value types. Produces
+//! May import: `builtins`, `ops` (the traces the operations record), `analysis`, `gmma` and
+//! `atoms` (their explainers), the value types. Produces
 //! text; the interpreter prints it.
 
 use super::builtins::{self, TArg};
@@ -43,7 +44,7 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
         ("make_gmma_desc", 2 | 3) => Some(super::gmma::explain_desc(targs, args)),
-        _ => super::analysis::explain(name, args),
+        _ => super::analysis::explain(name, args).or_else(|| super::atoms::explain(name, args)),
     };
     match out {
         // The value itself is computed by the caller; a step that cannot be shown (e.g. a point

@@ -752,8 +752,9 @@ fn coord_tensor(layout: Layout) -> R<Value> {
 /// `tensor_impl.hpp`): `zipped_divide(T, tiler)`, then one mode kept whole (its modes each a `_`)
 /// (`repeat<R>(_)`) and the other sliced at `coord`: the rest mode for `inner` (the tile at `coord`), the tile
 /// mode for `outer` (the element `coord` of every tile). A tuple `coord` is first padded with
-/// `_` to that mode's rank (`append<R>(coord, _)`); an integer indexes it flat.
-fn tensor_partition(a: &Args, inner: bool) -> R<Value> {
+/// `_` to that mode's rank (`append<R>(coord, _)`); an integer indexes it flat. `steps`, when
+/// given, receives the intermediate values (for `explain`).
+fn tensor_partition(a: &Args, inner: bool, mut steps: Option<&mut Vec<String>>) -> R<Value> {
     use crate::eval::builtins::call;
     let (t, tiler, coord) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
     partition_arg(a)?;
@@ -780,6 +781,16 @@ fn tensor_partition(a: &Args, inner: bool) -> R<Value> {
         }
     };
     let (first, second) = if inner { (whole(ranks.0), at(ranks.1)?) } else { (at(ranks.0)?, whole(ranks.1)) };
+    if let Some(s) = steps.as_deref_mut() {
+        s.push(format!("  zipped_divide(T, {tiler}) = {z}  (tile modes, rest modes)"));
+        let (kept, sliced) = if inner { ("tile", "rest") } else { ("rest", "tile") };
+        s.push(format!(
+            "  keep the {kept} modes ({}), slice the {sliced} modes at {}:",
+            if inner { &first } else { &second },
+            if inner { &second } else { &first }
+        ));
+        s.push(format!("  Z({first}, {second})"));
+    }
     call("__apply", &[], &[z, first, second])
 }
 
@@ -787,14 +798,23 @@ fn tensor_partition(a: &Args, inner: bool) -> R<Value> {
 /// projection `proj` (CuTe's `Step<_1,X,_1>`, written `(_1,_,_1)`: `X` is CuTe's `_`), the
 /// tiler's and the coordinate's modes where `proj` is `_` are dropped first (`dice`).
 fn f_local_tile(a: &Args) -> R<Value> {
+    local_tile(a, None)
+}
+
+fn local_tile(a: &Args, mut steps: Option<&mut Vec<String>>) -> R<Value> {
     match a.args {
         [t, tiler, coord, proj] => {
             let tiler = dice(proj, tiler, 1)?;
             let coord = dice(proj, coord, 2)?;
+            if let Some(s) = steps.as_deref_mut() {
+                s.push(format!(
+                    "  dice({proj}, tiler) = {tiler}; dice({proj}, coord) = {coord}  (modes where proj is _ dropped)"
+                ));
+            }
             let args: [&Value; 3] = [t, &tiler, &coord];
-            tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, true)
+            tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, true, steps)
         }
-        _ => tensor_partition(a, true),
+        _ => tensor_partition(a, true, steps),
     }
 }
 
@@ -808,6 +828,10 @@ fn dice(proj: &Value, v: &Value, k: usize) -> R<Value> {
 /// out by `L` over each tile: `outer_partition(T, product_each(shape(L)), L.get_flat_coord(i))`
 /// (`L` diced by `proj` first, as for `local_tile`).
 fn f_local_partition(a: &Args) -> R<Value> {
+    local_partition(a, None)
+}
+
+fn local_partition(a: &Args, mut steps: Option<&mut Vec<String>>) -> R<Value> {
     use crate::eval::builtins::call;
     let (t, l, i) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
     // (with a projection: the thread layout's modes where it is `_` dropped first)
@@ -815,6 +839,9 @@ fn f_local_partition(a: &Args) -> R<Value> {
     let l = match a.args.get(3) {
         Some(proj) => {
             diced = dice(proj, l, 1)?;
+            if let Some(s) = steps.as_deref_mut() {
+                s.push(format!("  dice({proj}, L) = {diced}  (modes where proj is _ dropped)"));
+            }
             &diced
         }
         None => l,
@@ -834,18 +861,57 @@ fn f_local_partition(a: &Args) -> R<Value> {
     };
     let tiler = call("product_each", &[], &[Value::Tuple(tile.shape.clone())]).map_err(|e| e.at_arg(1))?;
     let coord = call("get_flat_coord", &[], &[l.clone(), i.clone()]).map_err(|e| e.at_arg(2))?;
+    if let Some(s) = steps.as_deref_mut() {
+        s.push(format!(
+            "  tiler = product_each(shape(L)) = {tiler}; thread {i} sits at L.get_flat_coord({i}) = {coord}"
+        ));
+    }
     let args: [&Value; 3] = [t, &tiler, &coord];
-    tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, false)
+    tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, false, steps)
 }
 
 /// `inner_partition(T, tiler, coord)`.
 fn f_inner_partition(a: &Args) -> R<Value> {
-    tensor_partition(a, true)
+    tensor_partition(a, true, None)
 }
 
 /// `outer_partition(T, tiler, coord)`.
 fn f_outer_partition(a: &Args) -> R<Value> {
-    tensor_partition(a, false)
+    tensor_partition(a, false, None)
+}
+
+/// `explain` of the tensor partitions: the steps their functions take, recorded as they take
+/// them (`None` for other functions).
+pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
+    let refs: Vec<&Value> = args.iter().collect();
+    let a = Args { name, sig: "", targs: &[], args: &refs };
+    let mut steps = Vec::new();
+    let r = match name {
+        "local_tile" if (3..=4).contains(&args.len()) => {
+            steps.push("  local_tile(T, tiler, coord) = inner_partition: zipped_divide(T, tiler), keep the tile, slice the rest at coord".to_string());
+            local_tile(&a, Some(&mut steps))
+        }
+        "inner_partition" if args.len() == 3 => {
+            steps.push(
+                "  inner_partition(T, tiler, coord): zipped_divide(T, tiler), keep the tile, slice the rest at coord"
+                    .to_string(),
+            );
+            tensor_partition(&a, true, Some(&mut steps))
+        }
+        "local_partition" if (3..=4).contains(&args.len()) => {
+            steps.push("  local_partition(T, L, i) = outer_partition(T, product_each(shape(L)), L.get_flat_coord(i)): zipped_divide, slice every tile at the thread's place, keep the rest".to_string());
+            local_partition(&a, Some(&mut steps))
+        }
+        "outer_partition" if args.len() == 3 => {
+            steps.push(
+                "  outer_partition(T, tiler, coord): zipped_divide(T, tiler), slice every tile at coord, keep the rest"
+                    .to_string(),
+            );
+            tensor_partition(&a, false, Some(&mut steps))
+        }
+        _ => return None,
+    };
+    Some(r.map(|_| steps))
 }
 
 /// `make_inttuple_iter(c)`: an ArithmeticTupleIterator at the coordinate `c`.

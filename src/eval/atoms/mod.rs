@@ -754,7 +754,7 @@ fn coord_tensor(layout: Layout) -> R<Value> {
 /// mode for `outer` (the element `coord` of every tile). A tuple `coord` is first padded with
 /// `_` to that mode's rank (`append<R>(coord, _)`); an integer indexes it flat. `steps`, when
 /// given, receives the intermediate values (for `explain`).
-fn tensor_partition(a: &Args, inner: bool, mut steps: Option<&mut Vec<String>>) -> R<Value> {
+fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R<Value> {
     use crate::eval::builtins::call;
     let (t, tiler, coord) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
     partition_arg(a)?;
@@ -781,7 +781,7 @@ fn tensor_partition(a: &Args, inner: bool, mut steps: Option<&mut Vec<String>>) 
         }
     };
     let (first, second) = if inner { (whole(ranks.0), at(ranks.1)?) } else { (at(ranks.0)?, whole(ranks.1)) };
-    if let Some(s) = steps.as_deref_mut() {
+    if let Some(s) = steps {
         s.push(format!("  zipped_divide(T, {tiler}) = {z}  (tile modes, rest modes)"));
         let (kept, sliced) = if inner { ("tile", "rest") } else { ("rest", "tile") };
         s.push(format!(

@@ -883,35 +883,29 @@ fn f_outer_partition(a: &Args) -> R<Value> {
 /// `explain` of the tensor partitions: the steps their functions take, recorded as they take
 /// them (`None` for other functions).
 pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
-    let refs: Vec<&Value> = args.iter().collect();
-    let a = Args { name, sig: "", targs: &[], args: &refs };
-    let mut steps = Vec::new();
-    let r = match name {
-        "local_tile" if (3..=4).contains(&args.len()) => {
-            steps.push("  local_tile(T, tiler, coord) = inner_partition: zipped_divide(T, tiler), keep the tile, slice the rest at coord".to_string());
-            local_tile(&a, Some(&mut steps))
-        }
-        "inner_partition" if args.len() == 3 => {
-            steps.push(
-                "  inner_partition(T, tiler, coord): zipped_divide(T, tiler), keep the tile, slice the rest at coord"
-                    .to_string(),
-            );
-            tensor_partition(&a, true, Some(&mut steps))
-        }
-        "local_partition" if (3..=4).contains(&args.len()) => {
-            steps.push("  local_partition(T, L, i) = outer_partition(T, product_each(shape(L)), L.get_flat_coord(i)): zipped_divide, slice every tile at the thread's place, keep the rest".to_string());
-            local_partition(&a, Some(&mut steps))
-        }
-        "outer_partition" if args.len() == 3 => {
-            steps.push(
-                "  outer_partition(T, tiler, coord): zipped_divide(T, tiler), slice every tile at coord, keep the rest"
-                    .to_string(),
-            );
-            tensor_partition(&a, false, Some(&mut steps))
-        }
+    type Traced = fn(&Args, Option<&mut Vec<String>>) -> R<Value>;
+    let (definition, f): (&str, Traced) = match (name, args.len()) {
+        ("local_tile", 3 | 4) => (
+            "local_tile(T, tiler, coord) = inner_partition: zipped_divide(T, tiler), keep the tile, slice the rest at coord",
+            local_tile,
+        ),
+        ("inner_partition", 3) => (
+            "inner_partition(T, tiler, coord): zipped_divide(T, tiler), keep the tile, slice the rest at coord",
+            |a, s| tensor_partition(a, true, s),
+        ),
+        ("local_partition", 3 | 4) => (
+            "local_partition(T, L, i) = outer_partition(T, product_each(shape(L)), L.get_flat_coord(i)): zipped_divide, slice every tile at the thread's place, keep the rest",
+            local_partition,
+        ),
+        ("outer_partition", 3) => (
+            "outer_partition(T, tiler, coord): zipped_divide(T, tiler), slice every tile at coord, keep the rest",
+            |a, s| tensor_partition(a, false, s),
+        ),
         _ => return None,
     };
-    Some(r.map(|_| steps))
+    let refs: Vec<&Value> = args.iter().collect();
+    let mut steps = vec![format!("  {definition}")];
+    Some(f(&Args { name, sig: "", targs: &[], args: &refs }, Some(&mut steps)).map(|_| steps))
 }
 
 /// `make_inttuple_iter(c)`: an ArithmeticTupleIterator at the coordinate `c`.
@@ -1094,8 +1088,9 @@ pub const BUILTINS: &[Builtin] = &[
     b!(quiet; "retile_D", "retile_D(C, thr, L)", "a register tensor laid out by L reshaped to the copy's value order",
        "T = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))); L = make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N, half_t), T); retile_D(L, 37, make_fragment_like(layout(partition_A(T, 37, (_64,_32):(_32,_1)))))",
        "ArithTuple_0 o ((_8,_1),_2,_2):((_1,_0),_16,_8)", f_retile; Arity::Usage(3, 3, "retile_D(C, thr, L)")),
-    // The results of these four are CuTe's prints of the same C++ (g++ against the CuTe 4.2
-    // headers, as tests/cpp_compile.rs does; the oracle has no tensor functions).
+    // The results of these are CuTe's prints of the same C++ (g++ against the CuTe 4.2
+    // headers, as tests/cpp_compile.rs does; the oracle has no tensor functions). The partitions'
+    // cases: tests/oracle_cpp/tensor_partition.txt, compiled by scripts/oracle_cpp.py.
     b!(quiet; "make_identity_tensor", "make_identity_tensor(shape)", "the counting tensor whose element at each coordinate of shape is that coordinate",
        "make_identity_tensor((_4,_8))", "ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)", f_make_identity_tensor; Arity::Usage(1, 1, "make_identity_tensor(shape)")),
     b!(quiet; "make_coord_tensor", "make_coord_tensor(L)", "the counting tensor of a layout: its element at a coordinate is L's value there",

@@ -749,9 +749,9 @@ fn coord_tensor(layout: Layout) -> R<Value> {
 }
 
 /// `inner_partition(T, tiler, coord)` and `outer_partition(T, tiler, coord)` (CuTe's
-/// `tensor_impl.hpp`): `zipped_divide(T, tiler)`, then one mode kept whole (its modes each a `_`)
-/// (`repeat<R>(_)`) and the other sliced at `coord`: the rest mode for `inner` (the tile at `coord`), the tile
-/// mode for `outer` (the element `coord` of every tile). A tuple `coord` is first padded with
+/// `tensor_impl.hpp`): `zipped_divide(T, tiler)`, then one mode kept whole (a `_` for each of
+/// its modes: `repeat<R>(_)`) and the other sliced at `coord`: the rest mode for `inner` (the
+/// tile at `coord`), the tile mode for `outer` (the element `coord` of every tile). A tuple `coord` is first padded with
 /// `_` to that mode's rank (`append<R>(coord, _)`); an integer indexes it flat. `steps`, when
 /// given, receives the intermediate values (for `explain`).
 fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R<Value> {
@@ -791,7 +791,8 @@ fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R
         ));
         s.push(format!("  Z({first}, {second})"));
     }
-    call("__apply", &[], &[z, first, second])
+    // (a coordinate the rest or the tile cannot take is the caller's `coord`)
+    call("__apply", &[], &[z, first, second]).map_err(|e| e.at_arg(2))
 }
 
 /// `local_tile(T, tiler, coord)`: the tile of `T` at `coord` (`inner_partition`); with a

@@ -991,6 +991,11 @@ impl Interp {
         longer.dedup();
         if name == "help" {
             l.help = Some("`help` is the REPL's: run `cute` with no file and type `help` or `:help NAME`".into());
+        } else if name == "Step" {
+            // (CuTe's projection type, `Step<_1,X,_1>{}`, is a plain tuple of `_1` and `_`)
+            l.help = Some("CuTe's `Step<_1,X,_1>{}` is written as the tuple `(_1,_,_1)` (`X` is CuTe's `_`)".into());
+        } else if name == "X" && !called {
+            l.help = Some("`X` is CuTe's name for `_`: write `_` (a projection `Step<_1,X,_1>` is `(_1,_,_1)`)".into());
         } else if name == "explain" && called {
             // (a statement, not a function: `explain f(x)`, `explain A o B`, `explain L(c)`)
             l.help = Some("`explain` goes before what it explains, without parentheses: `explain coalesce(L)`".into());

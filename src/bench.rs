@@ -77,8 +77,8 @@ pub fn measure(name: &str, source: &str, reps: usize) -> Result<FileReport, Stri
     let mut results = Vec::with_capacity(calls.len());
     // Warm-up passes, not timed: the first pass over a file writes memory the process has not
     // touched yet (2-2.5x slower than the fifth on this machine), and the next two still ran
-    // 10-30% slow (BENCHMARKS.md, twenty-fifth session). The figure is the engine's steady speed, as pycute's
-    // is taken from rounds after its first.
+    // 10-30% slow (BENCHMARKS.md, twenty-fifth session). The figure is the engine's steady
+    // speed, as pycute's is taken from rounds after its first.
     let warm = Instant::now();
     for k in 0.. {
         if k >= WARM_PASSES.0 && (k >= WARM_PASSES.1 || warm.elapsed().as_millis() >= WARM_MS) {

@@ -30,6 +30,15 @@ pub struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
+    /// The same call (name, signature, template arguments) on other arguments: for a function
+    /// that derives its arguments and hands them to its own implementation.
+    pub fn with_args<'b>(&self, args: &'b [&'b Value]) -> Args<'b>
+    where
+        'a: 'b,
+    {
+        Args { name: self.name, sig: self.sig, targs: self.targs, args }
+    }
+
     /// The refusal of a call whose argument kinds the function does not take:
     /// `size does not accept (tag); usage: size(t)`.
     pub fn refuse(&self) -> EvalError {

@@ -751,23 +751,19 @@ fn coord_tensor(layout: Layout) -> R<Value> {
 /// `inner_partition(T, tiler, coord)` and `outer_partition(T, tiler, coord)` (CuTe's
 /// `tensor_impl.hpp`): `zipped_divide(T, tiler)`, then one mode kept whole (a `_` for each of
 /// its modes: `repeat<R>(_)`) and the other sliced at `coord`: the rest mode for `inner` (the
-/// tile at `coord`), the tile mode for `outer` (the element `coord` of every tile). A tuple `coord` is first padded with
-/// `_` to that mode's rank (`append<R>(coord, _)`); an integer indexes it flat. `steps`, when
-/// given, receives the intermediate values (for `explain`).
+/// tile at `coord`), the tile mode for `outer` (the element `coord` of every tile). A tuple
+/// `coord` is first padded with `_` to that mode's rank (`append<R>(coord, _)`); an integer
+/// indexes it flat. `steps`, when given, receives the intermediate values (for `explain`).
 fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R<Value> {
     use crate::eval::builtins::call;
     let (t, tiler, coord) = (a.arg(0)?, a.arg(1)?, a.arg(2)?);
     partition_arg(a)?;
     let z = call("zipped_divide", &[], &[t.clone(), tiler.clone()])?;
-    let ranks = match &z {
-        Value::Atom(x) => match &**x {
-            AtomValue::Partition(p) => match &p.layout.shape {
-                IntTuple::T(m) if m.len() == 2 => (m[0].rank(), m[1].rank()),
-                _ => return Err(EvalError::type_err("zipped_divide of a tensor has two modes").at_arg(0)),
-            },
-            _ => return Err(a.refuse()),
-        },
-        _ => return Err(a.refuse()),
+    let Value::Atom(x) = &z else { return Err(a.refuse()) };
+    let AtomValue::Partition(p) = &**x else { return Err(a.refuse()) };
+    let ranks = match &p.layout.shape {
+        IntTuple::T(m) if m.len() == 2 => (m[0].rank(), m[1].rank()),
+        _ => return Err(EvalError::type_err("zipped_divide of a tensor has two modes").at_arg(0)),
     };
     // (`repeat<R>(_)`: a lone `_` for R = 1, as in CuTe)
     let whole = |n: usize| Value::Tuple(if n == 1 { IntTuple::Under } else { IntTuple::T(vec![IntTuple::Under; n]) });
@@ -782,13 +778,10 @@ fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R
     };
     let (first, second) = if inner { (whole(ranks.0), at(ranks.1)?) } else { (at(ranks.0)?, whole(ranks.1)) };
     if let Some(s) = steps {
+        let (kept, sliced, all, at) =
+            if inner { ("tile", "rest", &first, &second) } else { ("rest", "tile", &second, &first) };
         s.push(format!("  zipped_divide(T, {tiler}) = {z}  (tile modes, rest modes)"));
-        let (kept, sliced) = if inner { ("tile", "rest") } else { ("rest", "tile") };
-        s.push(format!(
-            "  keep the {kept} modes ({}), slice the {sliced} modes at {}:",
-            if inner { &first } else { &second },
-            if inner { &second } else { &first }
-        ));
+        s.push(format!("  keep the {kept} modes ({all}), slice the {sliced} modes at {at}:"));
         s.push(format!("  Z({first}, {second})"));
     }
     // (a coordinate the rest or the tile cannot take is the caller's `coord`)
@@ -812,8 +805,7 @@ fn local_tile(a: &Args, mut steps: Option<&mut Vec<String>>) -> R<Value> {
                     "  dice({proj}, tiler) = {tiler}; dice({proj}, coord) = {coord}  (modes where proj is _ dropped)"
                 ));
             }
-            let args: [&Value; 3] = [t, &tiler, &coord];
-            tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, true, steps)
+            tensor_partition(&a.with_args(&[t, &tiler, &coord]), true, steps)
         }
         _ => tensor_partition(a, true, steps),
     }
@@ -867,8 +859,7 @@ fn local_partition(a: &Args, mut steps: Option<&mut Vec<String>>) -> R<Value> {
             "  tiler = product_each(shape(L)) = {tiler}; thread {i} sits at L.get_flat_coord({i}) = {coord}"
         ));
     }
-    let args: [&Value; 3] = [t, &tiler, &coord];
-    tensor_partition(&Args { name: a.name, sig: a.sig, targs: a.targs, args: &args }, false, steps)
+    tensor_partition(&a.with_args(&[t, &tiler, &coord]), false, steps)
 }
 
 /// `inner_partition(T, tiler, coord)`.

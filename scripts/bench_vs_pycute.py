@@ -2,7 +2,15 @@
 """cute against pycute on the same cases, in the same run: the ratio table of BENCHMARKS.md.
 
     scripts/bench_vs_pycute.py [--cute target/release/cute [--cute OTHER ...]]
-                               [--bench ../shared/bench] [--runs 5] [--limit N] [FILE.cute ...]
+                               [--bench ../shared/bench] [--runs 5] [--limit N]
+                               [--cpu N|none] [FILE.cute ...]
+
+0. Pins itself, and so pycute and every cute it starts, to one CPU (`--cpu`, default the first
+   it may use; `--cpu none` leaves placement to the system). On the 2-core machine of
+   BENCHMARKS.md one CPU at a time runs this work up to 1.8x slower than the other (cute's
+   engine; pycute 1.5x), and which one changes from minute to minute: unpinned, the two sides
+   of a round could run on different CPUs, and a ratio then measured the CPUs, not the programs
+   (since 2026-12-06; the twenty-sixth session's section there).
 
 1. Installs pycute from the `nvidia-cutlass==4.2.0.0` wheel into a temporary folder
    (`pip download --no-deps`, then the wheel's `pycute/` package is unpacked; nothing else of
@@ -31,6 +39,8 @@ import argparse, glob, io, os, re, statistics, subprocess, sys, tempfile, time, 
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
+sys.path.insert(0, here)
+import pin  # noqa: E402
 
 
 def install_pycute(tmp):
@@ -162,8 +172,10 @@ def main():
     ap.add_argument("--bench", default=os.path.join(root, "..", "shared", "bench"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N cases of each file")
+    pin.add_argument(ap)
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
+    cpu = pin.pin(a.cpu)
     bins = a.cute or [os.path.join(root, "target", "release", "cute")]
     files = a.files or sorted(glob.glob(os.path.join(a.bench, "*.cute")))
     if not files:
@@ -270,7 +282,7 @@ def main():
               f"{r['print']:.0f} | {r['interp']:.0f} | {agree} |")
     print(f"\nRates: medians of {a.runs} rounds; ratios: medians of the rounds' ratios (each round times pycute, "
           "then, for each binary, the cute process, then the cute engine); its rounds: the lowest and highest "
-          "of the engine's.")
+          "of the engine's. " + (f"Every timed program ran on CPU {cpu}." if cpu is not None else "Unpinned (`--cpu none`)."))
     for b in bins:
         label = f" [{b}]" if len(bins) > 1 else ""
         print(f"\n`cute -e '{expr}'`{label}: median {statistics.median(lat[b]):.2f} ms wall over {len(lat[b])} runs.")

@@ -2,15 +2,20 @@
 """Per-call engine speed of each whole bench file against its own 2,000-line pieces.
 
     python3 scripts/locality.py [--cute target/release/cute] [--bench ../shared/bench] [--rounds 5]
+                                [--cpu N|none]
 
 A piece holds the same calls as its part of the file, so the work per call is the same; what
 differs is the memory the engine pass walks (the whole file keeps 10x the arguments and results
 alive). For each file and round: `cute bench --reps 3` on each piece (the median of the pieces'
 engine op/s) and on the whole file, in turn; the table gives the medians over the rounds and the
 ratio whole / pieces (with its range over the rounds). A ratio well under 1 says the engine's
-memory, not its instructions, costs time on the whole file.
+memory, not its instructions, costs time on the whole file. Every run is pinned to one CPU
+(`--cpu`, see `pin.py`).
 """
-import argparse, glob, os, statistics, subprocess, tempfile
+import argparse, glob, os, statistics, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pin  # noqa: E402
 
 
 def engine_ops(cute, path):
@@ -25,7 +30,9 @@ def main():
     ap.add_argument("--bench", default=os.path.join(here, "..", "..", "shared", "bench"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--piece", type=int, default=2000)
+    pin.add_argument(ap)
     a = ap.parse_args()
+    pin.pin(a.cpu)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted(glob.glob(os.path.join(a.bench, "*.cute"))):

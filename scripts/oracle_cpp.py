@@ -4,7 +4,8 @@
     python3 scripts/oracle_cpp.py tests/oracle_cpp/NAME.txt > tests/oracle/NAME_cases.jsonl
 
 Each line of the input is `EXPR|C++`: our notation, then the C++ expression CuTe evaluates for
-it (`using namespace cute;`, the oracle's prelude included, so `oracle::` helpers work too).
+it (`using namespace cute;`, the oracle's prelude included, so `oracle::` helpers work too),
+printed with `print`; or `EXPR|!C++`: a statement run for what it prints itself (`print_tensor`).
 Each case is compiled alone with g++ against the CuTe headers and the precompiled prelude in the
 oracle's cache (`$CUTE_ORACLE_CACHE`, else `$XDG_CACHE_HOME/cute-oracle`, else
 `~/.cache/cute-oracle`; run `cute-oracle` once to fill it), run, and written as the oracle writes
@@ -39,9 +40,10 @@ def main():
             if not line.strip() or line.startswith("#"):
                 continue
             expr, cpp = line.split("|", 1)
+            body = f"{cpp[1:]};" if cpp.startswith("!") else f"auto v = {cpp}; print(v);"
             with open(src, "w") as f:
                 f.write('#include "oracle_prelude.hpp"\nusing namespace cute;\n'
-                        f'int main() {{ auto v = {cpp}; print(v); return 0; }}\n')
+                        f'int main() {{ {body} return 0; }}\n')
             r = subprocess.run(["g++", "-std=c++17", "-O0", "-w", *inc, src, "-o", exe],
                                capture_output=True, text=True)
             if r.returncode != 0:
@@ -51,7 +53,8 @@ def main():
                 run = subprocess.run([exe], capture_output=True, text=True)
                 rc = run.returncode
                 why = signal.Signals(-rc).name if rc < 0 else f"exit {rc}"  # SIGFPE, as the oracle says
-                out = {"expr": expr, "cute": run.stdout} if rc == 0 else \
+                # (trailing newlines dropped, as `cute-oracle` drops them)
+                out = {"expr": expr, "cute": run.stdout.rstrip("\n")} if rc == 0 else \
                       {"expr": expr, "error": "runtime", "detail": why}
             print(json.dumps(out, ensure_ascii=False), flush=True)
 

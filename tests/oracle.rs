@@ -20,6 +20,9 @@
 //!   `outer_partition` of counting tensors (with projections), which the oracle does not know: answered by CuTe C++
 //!   written by hand (`tests/oracle_cpp/tensor_partition.txt`, each line our expression and its
 //!   C++) and compiled against the oracle's CuTe headers by `scripts/oracle_cpp.py`.
+//! - `print_tensor_cases.jsonl`: `print_tensor` of counting tensors (ranks 0-5, identity,
+//!   coordinate and iterator tensors, tiles, partitions, swizzled, static and run-time
+//!   elements), answered the same way (`tests/oracle_cpp/print_tensor.txt`).
 //!
 //! To add cases: run `scripts/difftest`, then copy lines of its `OUT/oracle.jsonl`. To compare
 //! with any answer file: `ORACLE_JSONL=answers.jsonl cargo test --test oracle any_file --
@@ -122,6 +125,11 @@ fn tensor_partition_cases() {
     check("tensor_partition_cases.jsonl", 45, true);
 }
 
+#[test]
+fn print_tensor_cases() {
+    check("print_tensor_cases.jsonl", 50, true);
+}
+
 /// Every file under `tests/oracle/` is replayed by one of the tests above.
 #[test]
 fn every_file_is_replayed() {
@@ -136,6 +144,7 @@ fn every_file_is_replayed() {
         "atoms_cases.jsonl",
         "gmma_cases.jsonl",
         "tensor_partition_cases.jsonl",
+        "print_tensor_cases.jsonl",
     ];
     for f in std::fs::read_dir(&dir).unwrap() {
         let name = f.unwrap().file_name().to_string_lossy().into_owned();

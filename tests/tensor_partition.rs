@@ -80,3 +80,50 @@ proptest! {
         holds(&s)?;
     }
 }
+
+/// The printed answer of `script`'s last statement.
+fn printed(script: &str) -> Result<String, TestCaseError> {
+    let mut s = Session::new(Options::default());
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let outcome = s.run(script, "print", &mut out, &mut err);
+    prop_assert!(matches!(outcome, Outcome::Ok), "{script}\n{}", String::from_utf8_lossy(&err));
+    Ok(String::from_utf8_lossy(&out).trim_end_matches('\n').to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// `print_tensor` of `make_tensor(make_inttuple_iter(o), (m,n,k):(d0,d1,d2))` lists, after
+    /// the tensor's own line, `o + x*d0 + y*d1 + z*d2` for row x, column y, slice z (CuTe's
+    /// `%5d`), the slices (rank 3) between lines of `5*n` dashes: the listing computed here by
+    /// hand, against the layout's own evaluation.
+    #[test]
+    fn print_tensor_lists_each_element_at_its_place(
+        m in 1i64..5, n in 1i64..5, k in 0i64..4, d in (-9i64..40, -9i64..40, -9i64..40),
+        o in -20i64..100000, stat: bool,
+    ) {
+        let u = if stat { "_" } else { "" };
+        let l = if k == 0 {
+            format!("({u}{m},{u}{n}):({u}{},{u}{})", d.0, d.1)
+        } else {
+            format!("({u}{m},{u}{n},{u}{k}):({u}{},{u}{},{u}{})", d.0, d.1, d.2)
+        };
+        let text = printed(&format!("print_tensor(make_tensor(make_inttuple_iter({o}), {l}))"))?;
+        let mut want = String::new();
+        for z in 0..k.max(1) {
+            if z > 0 {
+                want.push_str(&"-".repeat(5 * n as usize));
+                want.push('\n');
+            }
+            for x in 0..m {
+                for y in 0..n {
+                    want.push_str(&format!("{:5}", o + x * d.0 + y * d.1 + z * d.2));
+                }
+                want.push('\n');
+            }
+        }
+        let (head, body) = text.split_once('\n').unwrap_or((&text, ""));
+        prop_assert_eq!(head, format!("ArithTuple{o} o {l}:"));
+        prop_assert_eq!(body, want.trim_end_matches('\n'));
+    }
+}

@@ -6,6 +6,7 @@
 //!   text tables of thread-value tiles.
 //! - `term`: what a terminal changes in a table (colour, width), set per statement.
 //! - `latex`: `print_latex`, byte-identical to CuTe.
+//! - `tensor`: `print_tensor` of a counting tensor, byte-identical to CuTe.
 //! - `mma_svg`: `print_svg` of a TiledMMA or MMA atom, byte-identical to CuTe.
 //! - `svg`: `print_svg` of everything else: pictures CuTe does not draw, in its visual language.
 //! - `cpp`: `cpp(x)`, the CuTe C++ that builds a value.
@@ -18,6 +19,7 @@ pub mod mma_svg;
 pub mod print;
 pub mod svg;
 pub mod table;
+pub mod tensor;
 pub mod term;
 
 use crate::eval::builtins::{Args, Builtin, Form};
@@ -53,6 +55,25 @@ fn f_print_layout(a: &Args) -> R<Value> {
         return Ok(Value::Text(tables.join("\n\n")));
     }
     Ok(Value::Text(table::print_layout_on(&args[0], &t).map_err(|e| e.at_arg(0))?))
+}
+
+fn f_print_tensor(a: &Args) -> R<Value> {
+    let what = "print_tensor prints a tensor (make_identity_tensor, make_coord_tensor, make_tensor(iter, L), \
+                their tiles and partitions)";
+    let v = one_arg(a, "print_tensor")?;
+    if let Value::Atom(x) = v {
+        if let crate::eval::atoms::AtomValue::Partition(p) = &**x {
+            return Ok(Value::Text(tensor::print_tensor(p).map_err(|e| e.at_arg(0))?));
+        }
+    }
+    match v {
+        v @ (Value::Layout(_) | Value::Composed(_)) => Err(EvalError::type_err(format!(
+            "{what}, not the layout `{v}`: print_layout({v}) prints its table, \
+             print_tensor(make_coord_tensor({v})) its indices"
+        ))),
+        v => Err(EvalError::type_err(format!("{what}, not {} `{v}`", v.kind()))),
+    }
+    .map_err(|e| e.at_arg(0))
 }
 
 pub(crate) fn f_print_latex(a: &Args) -> R<Value> {
@@ -169,6 +190,16 @@ pub const BUILTINS: &[Builtin] = &[
         example: "print_layout((_2,_4):(_1,_2))",
         result: "(_2,_4):(_1,_2)\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 2 | 4 | 6 |\n    +---+---+---+---+\n 1  | 1 | 3 | 5 | 7 |\n    +---+---+---+---+",
         f: f_print_layout, arity: crate::eval::builtins::Arity::Says(1, 2, 0, "print_layout(L), print_layout(X) of a TiledMMA or TiledCopy, or print_layout(TV, (M,N))"),
+},
+    Builtin {
+        name: "print_tensor",
+        sig: "print_tensor(T)",
+        doc: "CuTe's listing of a counting tensor's elements (an identity or coordinate tensor, make_tensor(iter, L), \
+              a tile or partition of one): rank 1 an element a line, rank 2 a row a line, rank 3 and 4 their \
+              slices between lines of - and =; a run-time integer in 5 columns, anything else after two blanks",
+        example: "print_tensor(make_identity_tensor((_2,_3)))",
+        result: "ArithTuple(_0,_0) o (_2,_3):(_1@0,_1@1):\n  (0,0)  (0,1)  (0,2)\n  (1,0)  (1,1)  (1,2)",
+        f: f_print_tensor, arity: crate::eval::builtins::Arity::Says(1, 1, 0, "print_tensor(T) takes one tensor"),
 },
     Builtin {
         name: "print_svg",

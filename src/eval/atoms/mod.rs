@@ -500,17 +500,28 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
             tensor_of(offset, v)
         } else {
-            let v = crate::eval::ops::swizzle::composed::eval_composed(&c, Value::Tuple(coord))?;
-            Ok(Value::Tuple(crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?))
+            Ok(Value::Tuple(tensor_element(p, coord)?))
         };
     }
-    let (layout, off) = oc::slice_and_offset(&coord, &p.layout)?;
-    let offset = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
-    if sliced {
-        Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
-    } else {
-        Ok(Value::Tuple(offset))
+    if !sliced {
+        return Ok(Value::Tuple(tensor_element(p, coord)?));
     }
+    let (layout, offset) = oc::slice_and_offset(&coord, &p.layout)?;
+    let offset = crate::eval::ops::tuple::arith_add(&p.offset, &offset)?;
+    Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
+}
+
+/// `P(coord)` at a full coordinate (no `_`): the iterator plus the layout's value there, the
+/// static-ness as CuTe's `Tensor::operator()` gives it.
+pub fn tensor_element(p: &Partition, coord: IntTuple) -> R<IntTuple> {
+    if p.swizzle.is_some() || p.composed.is_some() {
+        if let Value::Composed(c) = partition_layout_value(p) {
+            let v = crate::eval::ops::swizzle::composed::eval_composed(&c, Value::Tuple(coord))?;
+            return crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v));
+        }
+    }
+    let (_, off) = oc::slice_and_offset(&coord, &p.layout)?;
+    crate::eval::ops::tuple::arith_add(&p.offset, &off)
 }
 
 /// `print_latex(MMA_Atom / TiledMMA / TiledCopy)`: CuTe's TikZ picture of the thread-value

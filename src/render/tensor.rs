@@ -1,0 +1,88 @@
+//! `print_tensor`: CuTe's listing of a tensor's elements (`cute/util/print_tensor.hpp`), for the
+//! counting tensors this tool holds (identity and coordinate tensors, `make_tensor(iter, L)`,
+//! their tiles and partitions).
+//!
+//! CuTe prints the tensor, `:`, then by rank: rank 1 an element a line; rank 2 a row a line;
+//! rank 3 the rank-2 slices `T(_,_,k)` with a line of `5 * size<1>(T)` dashes between them;
+//! rank 4 the rank-3 slices `T(_,_,_,p)` with a line of as many `=` between them; any other
+//! rank nothing more. Indices are run-time `int`s, so an element is what `T(m,n)` gives for
+//! dynamic `m`, `n`; `pretty_print` writes a run-time integer as `%5d` and anything else (a static
+//! integer, a coordinate tuple) as two blanks and its `print`.
+
+use crate::eval::atoms::tensor::Partition;
+use crate::eval::atoms::tensor_element;
+use crate::eval::budget::{check_limit, tick};
+use crate::eval::error::R;
+use crate::eval::int::dy;
+use crate::eval::int_tuple::IntTuple;
+use crate::eval::ops::tuple::product;
+use std::fmt::Write;
+
+/// CuTe's `print_tensor(T)` of a counting tensor, without the last line's newline (as the
+/// session prints every answer).
+pub fn print_tensor(p: &Partition) -> R<String> {
+    let shape = &p.layout.shape;
+    let modes: Vec<i64> = match shape {
+        IntTuple::T(ms) => ms.iter().map(|m| Ok(product(m)?.v)).collect::<R<_>>()?,
+        _ => vec![product(shape)?.v],
+    };
+    // (every element is printed: the size limit of the other printers, as one row)
+    check_limit("print_tensor", modes.iter().try_fold(1i64, |a, &m| a.checked_mul(m.max(0))).unwrap_or(i64::MAX), 1)?;
+    let mut out = format!("{p}:\n");
+    let at = |out: &mut String, c: &[i64]| -> R<()> {
+        tick()?;
+        let coord = match c {
+            [m] => IntTuple::I(dy(*m)),
+            _ => IntTuple::T(c.iter().map(|&i| IntTuple::I(dy(i))).collect()),
+        };
+        match tensor_element(p, coord)? {
+            IntTuple::I(i) if !i.s => write!(out, "{:5}", i.v),
+            e => write!(out, "  {e}"),
+        }
+        .expect("writing to a String");
+        Ok(())
+    };
+    let rows = |out: &mut String, rest: &[i64]| -> R<()> {
+        for m in 0..modes[0] {
+            for n in 0..modes[1] {
+                at(out, &[&[m, n][..], rest].concat())?;
+            }
+            out.push('\n');
+        }
+        Ok(())
+    };
+    let slices = |out: &mut String, rest: &[i64]| -> R<()> {
+        for k in 0..modes[2] {
+            if k > 0 {
+                out.push_str(&"-".repeat(5 * modes[1].max(0) as usize));
+                out.push('\n');
+            }
+            rows(out, &[&[k][..], rest].concat())?;
+        }
+        Ok(())
+    };
+    match modes.len() {
+        1 => {
+            for m in 0..modes[0] {
+                at(&mut out, &[m])?;
+                out.push('\n');
+            }
+        }
+        2 => rows(&mut out, &[])?,
+        3 => slices(&mut out, &[])?,
+        4 => {
+            for q in 0..modes[3] {
+                if q > 0 {
+                    out.push_str(&"=".repeat(5 * modes[1].max(0) as usize));
+                    out.push('\n');
+                }
+                slices(&mut out, &[q])?;
+            }
+        }
+        _ => {}
+    }
+    // (CuTe's last line ends in a newline, which the session adds; the rows of an empty mode,
+    // blank lines at the end, go with it, as `cute-oracle` drops them)
+    out.truncate(out.trim_end_matches('\n').len());
+    Ok(out)
+}

@@ -21,7 +21,7 @@
 //!   written by hand (`tests/oracle_cpp/tensor_partition.txt`, each line our expression and its
 //!   C++) and compiled against the oracle's CuTe headers by `scripts/oracle_cpp.py`.
 //! - `print_tensor_cases.jsonl`: `print_tensor` of counting tensors (ranks 0-5, identity,
-//!   coordinate and iterator tensors, tiles, partitions, swizzled, static and run-time
+//!   coordinate and iterator tensors, tiles, partitions, swizzled and composed, static and run-time
 //!   elements), answered the same way (`tests/oracle_cpp/print_tensor.txt`).
 //!
 //! To add cases: run `scripts/difftest`, then copy lines of its `OUT/oracle.jsonl`. To compare

@@ -11,8 +11,8 @@
 
 use crate::eval::atoms::tensor::Partition;
 use crate::eval::atoms::tensor_element;
-use crate::eval::budget::{check_limit, tick};
-use crate::eval::error::R;
+use crate::eval::budget::{limit, tick};
+use crate::eval::error::{EvalError, R};
 use crate::eval::int::dy;
 use crate::eval::int_tuple::IntTuple;
 use crate::eval::ops::tuple::product;
@@ -26,11 +26,24 @@ pub fn print_tensor(p: &Partition) -> R<String> {
         IntTuple::T(ms) => ms.iter().map(|m| Ok(product(m)?.v)).collect::<R<_>>()?,
         _ => vec![product(shape)?.v],
     };
-    // (every element is printed: the size limit of the other printers, as one row)
-    check_limit("print_tensor", modes.iter().try_fold(1i64, |a, &m| a.checked_mul(m.max(0))).unwrap_or(i64::MAX), 1)?;
+    // (every element is printed: the cell limit of the other printers)
+    let n = modes.iter().try_fold(1i64, |a, &m| a.checked_mul(m.max(0)));
+    let lim = limit();
+    if n.is_none_or(|n| n > lim) {
+        let n = n.map_or_else(|| "more than 2^63".to_string(), |n| n.to_string());
+        return Err(EvalError::limit(format!(
+            "print_tensor of a tensor of {n} elements exceeds the limit of {lim} cells; \
+             set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it"
+        )));
+    }
     let mut out = format!("{p}:\n");
+    let budget = super::grid::byte_budget();
     let at = |out: &mut String, c: &[i64]| -> R<()> {
         tick()?;
+        // (an element can be a coordinate of up to CUTE_MAX_LEAVES integers: bound the text too)
+        if out.len() > budget {
+            return Err(super::grid::too_many_bytes("print_tensor"));
+        }
         let coord = match c {
             [m] => IntTuple::I(dy(*m)),
             _ => IntTuple::T(c.iter().map(|&i| IntTuple::I(dy(i))).collect()),

@@ -3,7 +3,8 @@
 
     python3 scripts/oracle_cpp.py tests/oracle_cpp/NAME.txt > tests/oracle/NAME_cases.jsonl
 
-Each line of the input is `EXPR|C++`: our notation, then the C++ expression CuTe evaluates for
+Each line of the input is `EXPR|C++` (split at the last `|`: our notation may hold one, in a
+`MixedBits` offset): our notation, then the C++ expression CuTe evaluates for
 it (`using namespace cute;`, the oracle's prelude included, so `oracle::` helpers work too),
 printed with `print`; or `EXPR|!C++`: a statement run for what it prints itself (`print_tensor`).
 Each case is compiled alone with g++ against the CuTe headers and the precompiled prelude in the
@@ -39,7 +40,7 @@ def main():
             line = line.rstrip("\n")
             if not line.strip() or line.startswith("#"):
                 continue
-            expr, cpp = line.split("|", 1)
+            expr, cpp = line.rsplit("|", 1)
             body = f"{cpp[1:]};" if cpp.startswith("!") else f"auto v = {cpp}; print(v);"
             with open(src, "w") as f:
                 f.write('#include "oracle_prelude.hpp"\nusing namespace cute;\n'

@@ -23,6 +23,9 @@
 //! - `print_tensor_cases.jsonl`: `print_tensor` of counting tensors (ranks 0-5, identity,
 //!   coordinate and iterator tensors, tiles, partitions, swizzled and composed, static and run-time
 //!   elements), answered the same way (`tests/oracle_cpp/print_tensor.txt`).
+//! - `tensor_modes_cases.jsonl`: `group_modes<B,E>(T)` and `domain_offset(coord, T)` of counting
+//!   tensors, and a `MixedBits` offset plus an integer (a `uint32_t`: evaluation, `domain_offset`),
+//!   answered the same way (`tests/oracle_cpp/tensor_modes.txt`).
 //!
 //! To add cases: run `scripts/difftest`, then copy lines of its `OUT/oracle.jsonl`. To compare
 //! with any answer file: `ORACLE_JSONL=answers.jsonl cargo test --test oracle any_file --
@@ -130,6 +133,11 @@ fn print_tensor_cases() {
     check("print_tensor_cases.jsonl", 50, true);
 }
 
+#[test]
+fn tensor_modes_cases() {
+    check("tensor_modes_cases.jsonl", 75, true);
+}
+
 /// Every file under `tests/oracle/` is replayed by one of the tests above.
 #[test]
 fn every_file_is_replayed() {
@@ -145,6 +153,7 @@ fn every_file_is_replayed() {
         "gmma_cases.jsonl",
         "tensor_partition_cases.jsonl",
         "print_tensor_cases.jsonl",
+        "tensor_modes_cases.jsonl",
     ];
     for f in std::fs::read_dir(&dir).unwrap() {
         let name = f.unwrap().file_name().to_string_lossy().into_owned();

@@ -1,6 +1,7 @@
 //! Layout, Swizzle and ComposedLayout: the data types and their CuTe print formats.
 //! Operations on them live in `ops/`. May import: `eval::int`, `eval::int_tuple`, `eval::error`.
 
+use super::error::R;
 use super::int::Int;
 use super::int_tuple::IntTuple;
 use std::fmt;
@@ -83,6 +84,10 @@ pub enum TypedOffset {
     /// B-bit elements. `upcast`/`downcast` scale B and keep the swizzle; arithmetic on it (a
     /// slice's offset) gives a plain integer.
     SmemFlag(u32),
+    /// A `uint32_t`: what adding an integer to a `MixedBits` gives (it converts to `uint32_t`;
+    /// `domain_offset` of a layout with such an offset). Printed as the number (`offset` holds it,
+    /// in [0, 2^32)); adding to it wraps modulo 2^32, as C++'s unsigned arithmetic does.
+    U32,
 }
 
 impl fmt::Display for TypedOffset {
@@ -90,12 +95,26 @@ impl fmt::Display for TypedOffset {
         match self {
             TypedOffset::Mixed(m) => write!(f, "{m}"),
             TypedOffset::SmemFlag(b) => write!(f, "smem_ptr[{b}b](unset)"),
+            // (never printed alone: `Composed` and the tensors print the offset's number)
+            TypedOffset::U32 => write!(f, "uint32_t"),
         }
     }
 }
 
 impl Composed {
     /// The element width B of a GMMA atom's `smem_ptr[Bb](unset)` offset, if it has one.
+    /// `offset() + v` as CuTe computes it: an `int` sum, or, where the offset is a `MixedBits`
+    /// (or already a `uint32_t` made from one), a `uint32_t` sum, modulo 2^32.
+    pub fn offset_plus(&self, v: Int) -> R<(Int, Option<TypedOffset>)> {
+        match self.mixed {
+            Some(TypedOffset::Mixed(_) | TypedOffset::U32) => {
+                let sum = (self.offset.v as i128 + v.v as i128).rem_euclid(1 << 32) as i64;
+                Ok((Int::new(sum, false), Some(TypedOffset::U32)))
+            }
+            _ => Ok((self.offset.add(v)?, None)),
+        }
+    }
+
     pub fn smem_bits(&self) -> Option<u32> {
         match self.mixed {
             Some(TypedOffset::SmemFlag(b)) => Some(b),
@@ -122,8 +141,10 @@ impl fmt::Display for MixedBits {
 impl fmt::Display for Composed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.mixed {
-            Some(m) => write!(f, "{} o {} o {}", self.outer, m, self.inner),
-            None => write!(f, "{} o {} o {}", self.outer, self.offset, self.inner),
+            Some(m @ (TypedOffset::Mixed(_) | TypedOffset::SmemFlag(_))) => {
+                write!(f, "{} o {} o {}", self.outer, m, self.inner)
+            }
+            Some(TypedOffset::U32) | None => write!(f, "{} o {} o {}", self.outer, self.offset, self.inner),
         }
     }
 }

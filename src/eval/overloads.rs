@@ -233,7 +233,14 @@ by_kind!(
     structure::f_zip,
     swizzle::f_zip
 );
-by_kind!(domain_offset, coord_form, coord::f_domain_offset, swizzle::f_domain_offset);
+/// `domain_offset(coord, x)`: of a tensor (the atoms module's), else by the layout's kind.
+pub fn domain_offset(a: &Args) -> R<Value> {
+    if matches!(a.args.get(1), Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_))) {
+        atoms::quiet(|| atoms::f_tensor_domain_offset(a))
+    } else {
+        pick!(a, coord_form, coord::f_domain_offset, swizzle::f_domain_offset)
+    }
+}
 by_kind!(slice_and_offset, coord_form, coord::f_slice_and_offset, swizzle::f_slice_and_offset);
 by_kind!(
     slice,

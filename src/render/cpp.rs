@@ -129,6 +129,7 @@ fn composed_expr(c: &Composed) -> R<String> {
         Some(TypedOffset::Mixed(m)) => format!("MixedBits<{},{}>{{{}}}", m.s, m.f, m.d),
         // pointer_flagged.hpp: the unset smem pointer flag of B-bit elements
         Some(TypedOffset::SmemFlag(bits)) => format!("smem_ptr_flag_bits<{bits}>{{}}"),
+        Some(TypedOffset::U32) => format!("uint32_t({}u)", c.offset.v),
         None => int_expr(c.offset),
     };
     // composition(Swizzle, Layout) is ComposedLayout<Swizzle, _0, Layout> (but a Sw<0,..> is

@@ -6,11 +6,12 @@
 //! rank 3 the rank-2 slices `T(_,_,k)` with a line of `5 * size<1>(T)` dashes between them;
 //! rank 4 the rank-3 slices `T(_,_,_,p)` with a line of as many `=` between them; any other
 //! rank nothing more. Indices are run-time `int`s, so an element is what `T(m,n)` gives for
-//! dynamic `m`, `n`; `pretty_print` writes a run-time integer as `%5d` and anything else (a static
-//! integer, a coordinate tuple) as two blanks and its `print`.
+//! dynamic `m`, `n`; `pretty_print` writes a run-time integer as `%5d` (a `uint32_t` too, so one
+//! at or over 2^31 shows negative) and anything else (a static integer, a coordinate tuple) as two
+//! blanks and its `print`.
 
 use crate::eval::atoms::tensor::Partition;
-use crate::eval::atoms::tensor_element;
+use crate::eval::atoms::tensor_element_typed;
 use crate::eval::budget::{limit, tick};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::dy;
@@ -48,9 +49,12 @@ pub fn print_tensor(p: &Partition) -> R<String> {
             [m] => IntTuple::I(dy(*m)),
             _ => IntTuple::T(c.iter().map(|&i| IntTuple::I(dy(i))).collect()),
         };
-        match tensor_element(p, coord)? {
-            IntTuple::I(i) if !i.s => write!(out, "{:5}", i.v),
-            e => write!(out, "  {e}"),
+        match tensor_element_typed(p, coord)? {
+            // (`pretty_print(uint32_t)` is `%*d` too: an unsigned element at or over 2^31 shows
+            // negative)
+            (IntTuple::I(i), true) if !i.s => write!(out, "{:5}", i.v as u32 as i32),
+            (IntTuple::I(i), _) if !i.s => write!(out, "{:5}", i.v),
+            (e, _) => write!(out, "  {e}"),
         }
         .expect("writing to a String");
         Ok(())

@@ -447,6 +447,33 @@ pub(crate) fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     tensor_of(p.offset.clone(), v)
 }
 
+/// `group_modes<B,E>(T)`: the tensor with its layout's modes [B,E) grouped into one, the same
+/// iterator (CuTe's `make_tensor(data, group<B,E>(layout))`; CuTe has it for tensors only).
+pub(crate) fn f_group_modes(a: &Args) -> R<Value> {
+    match a.args.first() {
+        Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_)) => f_tensor_relayout(a, "group"),
+        Some(v) => Err(EvalError::type_err(format!(
+            "group_modes<B,E>(T) takes a tensor, not {} `{v}`: group<B,E>(x) groups the modes of a layout or tuple",
+            v.kind()
+        ))
+        .at_arg(0)),
+        None => Err(a.refuse()),
+    }
+}
+
+/// `domain_offset(coord, T)`: `domain_offset(coord, layout(T))` gives a layout and an offset; the
+/// tensor on that layout with its iterator moved by the offset (CuTe's tensor form).
+pub(crate) fn f_tensor_domain_offset(a: &Args) -> R<Value> {
+    let (Some(&coord), Some(Value::Atom(x))) = (a.args.first(), a.args.get(1)) else { return Err(a.refuse()) };
+    let AtomValue::Partition(p) = &**x else { return Err(a.refuse()) };
+    // (the arguments keep their places: an error's caret stays on the one it blames)
+    let v = crate::eval::builtins::call("domain_offset", a.targs, &[coord.clone(), partition_layout_value(p)])?;
+    let Value::Tile(pair) = v else { return Err(a.refuse()) };
+    let [layout, off] = <[Value; 2]>::try_from(pair).map_err(|_| a.refuse())?;
+    let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
+    tensor_of(offset, layout)
+}
+
 /// Functions that reshape a ComposedLayout keep its offset object (a `MixedBits` stays one);
 /// the shared composed-layout code rebuilds the offset from its integer value, so put the
 /// tensor's `MixedBits` back on a result with the same offset.
@@ -514,14 +541,25 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
 /// `P(coord)` at a full coordinate (no `_`): the iterator plus the layout's value there, the
 /// static-ness as CuTe's `Tensor::operator()` gives it.
 pub fn tensor_element(p: &Partition, coord: IntTuple) -> R<IntTuple> {
+    Ok(tensor_element_typed(p, coord)?.0)
+}
+
+/// [`tensor_element`], and whether CuTe's element is a `uint32_t` (a swizzled tensor whose
+/// offset is a `MixedBits` or made from one: the sum is unsigned, which `print_tensor` writes
+/// with `%d`).
+pub fn tensor_element_typed(p: &Partition, coord: IntTuple) -> R<(IntTuple, bool)> {
     if p.swizzle.is_some() || p.composed.is_some() {
         if let Value::Composed(c) = partition_layout_value(p) {
+            let unsigned = matches!(
+                c.mixed,
+                Some(crate::eval::layout::TypedOffset::Mixed(_) | crate::eval::layout::TypedOffset::U32)
+            );
             let v = crate::eval::ops::swizzle::composed::eval_composed(&c, Value::Tuple(coord))?;
-            return crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v));
+            return Ok((crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?, unsigned));
         }
     }
     let (_, off) = oc::slice_and_offset(&coord, &p.layout)?;
-    crate::eval::ops::tuple::arith_add(&p.offset, &off)
+    Ok((crate::eval::ops::tuple::arith_add(&p.offset, &off)?, false))
 }
 
 /// `print_latex(MMA_Atom / TiledMMA / TiledCopy)`: CuTe's TikZ picture of the thread-value
@@ -1108,6 +1146,8 @@ pub const BUILTINS: &[Builtin] = &[
        "inner_partition(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), 5)", "ArithTuple20 o (_2,_4):(_8,_1)", f_inner_partition; Arity::Usage(3, 3, "inner_partition(T, tiler, coord)")),
     b!(quiet; "outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) with the tile modes sliced at coord and the rest kept (local_partition)",
        "outer_partition(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), (1,3))", "ArithTuple11 o (_4,_2):(_16,_4)", f_outer_partition; Arity::Usage(3, 3, "outer_partition(T, tiler, coord)")),
+    b!(quiet; "group_modes", "group_modes<B,E>(T)", "a tensor with its modes [B,E) grouped into one mode (group<B,E> of its layout, same iterator)",
+       "group_modes<0,2>(make_coord_tensor((_4,_4,_2):(_1,_8,_4)))", "ArithTuple_0 o ((_4,_4),_2):((_1,_8),_4)", f_group_modes; Arity::Usage(1, 1, "group_modes<B,E>(T)")),
     b!(quiet; "make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
        "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor; Arity::Usage(2, 2, "make_tensor(iter, L)")),
 ];
@@ -1173,6 +1213,8 @@ pub const FORMS: &[Form] = &[
     form!("take", "take<B,E>(P)", "a partition restricted to its modes B..E (same iterator)",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); take<0,2>(partition_C(T, 5, make_layout((_64,_32))))",
        "ArithTuple129 o ((_2,_2),_2):((_64,_8),_32)"),
+    form!("domain_offset", "domain_offset(coord, T)", "the tensor over domain_offset(coord, layout(T))'s layout, its iterator moved by the offset",
+       "domain_offset((1,1), make_coord_tensor((_4,_4):(_1,_8)))", "ArithTuple9 o (_4,_4):(_1,_8)"),
     form!("__apply", "P(coord...)", "a partition's element at a coordinate (the index it counts), or its slice with `_`",
        "T = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1))); P = partition_C(T, 37, make_layout((_64,_32))); P(1)",
        "209"),

@@ -186,8 +186,8 @@ pub struct SwOffset {
 impl fmt::Display for SwOffset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.mixed {
-            Some(m) => write!(f, "{m}"),
-            None => write!(f, "{}", self.offset),
+            Some(m @ (TypedOffset::Mixed(_) | TypedOffset::SmemFlag(_))) => write!(f, "{m}"),
+            Some(TypedOffset::U32) | None => write!(f, "{}", self.offset),
         }
     }
 }

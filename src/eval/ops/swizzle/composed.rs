@@ -100,7 +100,7 @@ pub fn eval_func(f: &Func, coord: Value) -> R<Int> {
 /// `(A o O o B)(c)` = `A(O + B(c))`.
 pub fn eval_composed(c: &Composed, coord: Value) -> R<Int> {
     let v = eval_func(&c.inner, coord)?;
-    let x = c.offset.add(v)?;
+    let (x, _) = c.offset_plus(v)?;
     eval_func(&c.outer, Value::from(x))
 }
 
@@ -427,7 +427,8 @@ pub fn apply_composed(c: &Composed, coord: Value) -> R<Value> {
 /// `domain_offset(coord, A o O o B)` = `(A o (O + B(coord)) o B, _0)`.
 pub fn domain_offset(coord: &Value, c: &Composed) -> R<Value> {
     let v = eval_func(&c.inner, coord.clone())?;
-    let res = Composed { outer: c.outer.clone(), offset: c.offset.add(v)?, inner: c.inner.clone(), mixed: None };
+    let (offset, mixed) = c.offset_plus(v)?;
+    let res = Composed { outer: c.outer.clone(), offset, inner: c.inner.clone(), mixed };
     Ok(Value::tuple(vec![Value::Composed(Box::new(res)), Value::from(st(0))]))
 }
 

@@ -26,6 +26,8 @@
 //! - `tensor_modes_cases.jsonl`: `group_modes<B,E>(T)` and `domain_offset(coord, T)` of counting
 //!   tensors, and a `MixedBits` offset plus an integer (a `uint32_t`: evaluation, `domain_offset`),
 //!   answered the same way (`tests/oracle_cpp/tensor_modes.txt`).
+//! - `compare_cases.jsonl`: `lex_`, `colex_`, `elem_` `leq`/`gtr`/`geq` (the oracle knows only the
+//!   `_less` ones), answered the same way (`tests/oracle_cpp/compare.txt`).
 //!
 //! To add cases: run `scripts/difftest`, then copy lines of its `OUT/oracle.jsonl`. To compare
 //! with any answer file: `ORACLE_JSONL=answers.jsonl cargo test --test oracle any_file --
@@ -138,6 +140,11 @@ fn tensor_modes_cases() {
     check("tensor_modes_cases.jsonl", 75, true);
 }
 
+#[test]
+fn compare_cases() {
+    check("compare_cases.jsonl", 170, true);
+}
+
 /// Every file under `tests/oracle/` is replayed by one of the tests above.
 #[test]
 fn every_file_is_replayed() {
@@ -154,6 +161,7 @@ fn every_file_is_replayed() {
         "tensor_partition_cases.jsonl",
         "print_tensor_cases.jsonl",
         "tensor_modes_cases.jsonl",
+        "compare_cases.jsonl",
     ];
     for f in std::fs::read_dir(&dir).unwrap() {
         let name = f.unwrap().file_name().to_string_lossy().into_owned();

@@ -325,17 +325,49 @@ fn f_evenly_divides(a: &Args) -> R<Value> {
         _ => nm(a),
     }
 }
+/// `{lex,colex,elem}_{less,leq,gtr,geq}(a, b)`: `less(a, b)`, `!less(b, a)`, `less(b, a)`,
+/// `!less(a, b)`, as CuTe defines them (`int_tuple.hpp`).
+fn compare(a: &Args, order: tp::Order, swap: bool, not: bool) -> R<Value> {
+    let (x, y) = (tuple_arg(a, 0)?, tuple_arg(a, 1)?);
+    let (p, q) = if swap { (y, x) } else { (x, y) };
+    let r = tp::less(order, p, q, a.name)?;
+    iv(if not { tp::bnot(r) } else { r })
+}
 fn f_lex_less(a: &Args) -> R<Value> {
-    let (x, y) = two(a)?;
-    iv(tp::lex_less(&x, &y)?)
+    compare(a, tp::Order::Lex, false, false)
+}
+fn f_lex_leq(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Lex, true, true)
+}
+fn f_lex_gtr(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Lex, true, false)
+}
+fn f_lex_geq(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Lex, false, true)
 }
 fn f_colex_less(a: &Args) -> R<Value> {
-    let (x, y) = two(a)?;
-    iv(tp::colex_less(&x, &y)?)
+    compare(a, tp::Order::Colex, false, false)
+}
+fn f_colex_leq(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Colex, true, true)
+}
+fn f_colex_gtr(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Colex, true, false)
+}
+fn f_colex_geq(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Colex, false, true)
 }
 fn f_elem_less(a: &Args) -> R<Value> {
-    let (x, y) = two(a)?;
-    iv(tp::elem_less(&x, &y)?)
+    compare(a, tp::Order::Elem, false, false)
+}
+fn f_elem_leq(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Elem, true, true)
+}
+fn f_elem_gtr(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Elem, true, false)
+}
+fn f_elem_geq(a: &Args) -> R<Value> {
+    compare(a, tp::Order::Elem, false, true)
 }
 
 fn f_reverse(a: &Args) -> R<Value> {
@@ -427,6 +459,15 @@ pub const BUILTINS: &[Builtin] = &[
     b!("lex_less", "lex_less(a, b)", "Lexicographic less-than (first mode most significant)", "lex_less((1,2),(2,1))", "1", f_lex_less; Says(2, 2, 2, "lex_less takes 2 arguments, got {n}")),
     b!("colex_less", "colex_less(a, b)", "Colexicographic less-than (last mode most significant)", "colex_less((1,2),(2,1))", "0", f_colex_less; Says(2, 2, 2, "colex_less takes 2 arguments, got {n}")),
     b!("elem_less", "elem_less(a, b)", "Elementwise less-than in every mode", "elem_less((_1,_2),(_2,_3))", "_1", f_elem_less; Says(2, 2, 2, "elem_less takes 2 arguments, got {n}")),
+    b!("lex_leq", "lex_leq(a, b)", "Lexicographic less-or-equal: !lex_less(b, a)", "lex_leq((1,2),(1,2))", "1", f_lex_leq; Says(2, 2, 2, "lex_leq takes 2 arguments, got {n}")),
+    b!("lex_gtr", "lex_gtr(a, b)", "Lexicographic greater-than: lex_less(b, a)", "lex_gtr((2,1),(1,2))", "1", f_lex_gtr; Says(2, 2, 2, "lex_gtr takes 2 arguments, got {n}")),
+    b!("lex_geq", "lex_geq(a, b)", "Lexicographic greater-or-equal: !lex_less(a, b)", "lex_geq((_1,_2),(_1,_3))", "_0", f_lex_geq; Says(2, 2, 2, "lex_geq takes 2 arguments, got {n}")),
+    b!("colex_leq", "colex_leq(a, b)", "Colexicographic less-or-equal: !colex_less(b, a)", "colex_leq((1,2),(2,1))", "0", f_colex_leq; Says(2, 2, 2, "colex_leq takes 2 arguments, got {n}")),
+    b!("colex_gtr", "colex_gtr(a, b)", "Colexicographic greater-than: colex_less(b, a)", "colex_gtr((1,2),(2,1))", "1", f_colex_gtr; Says(2, 2, 2, "colex_gtr takes 2 arguments, got {n}")),
+    b!("colex_geq", "colex_geq(a, b)", "Colexicographic greater-or-equal: !colex_less(a, b)", "colex_geq((1,2),(2,1))", "1", f_colex_geq; Says(2, 2, 2, "colex_geq takes 2 arguments, got {n}")),
+    b!("elem_leq", "elem_leq(a, b)", "Elementwise less-or-equal: !elem_less(b, a) (not every mode of b less than a's)", "elem_leq((_1,_2),(_2,_3))", "_1", f_elem_leq; Says(2, 2, 2, "elem_leq takes 2 arguments, got {n}")),
+    b!("elem_gtr", "elem_gtr(a, b)", "Elementwise greater-than: elem_less(b, a)", "elem_gtr((_2,_3),(_1,_2))", "_1", f_elem_gtr; Says(2, 2, 2, "elem_gtr takes 2 arguments, got {n}")),
+    b!("elem_geq", "elem_geq(a, b)", "Elementwise greater-or-equal: !elem_less(a, b) (not every mode of a less than b's)", "elem_geq((1,5),(2,3))", "1", f_elem_geq; Says(2, 2, 2, "elem_geq takes 2 arguments, got {n}")),
     b!("reverse", "reverse(t)", "The modes in reverse order", "reverse((1,_2,3))", "(3,_2,1)", f_reverse; Says(1, 1, 0, "reverse takes 1 argument, got {n}")),
     b!("repeat", "repeat<N>(x)", "A tuple of N copies of x (x itself for N = 1)", "repeat<3>(_1)", "(_1,_1,_1)", f_repeat; Says(1, 1, 0, "repeat<N>(x) takes 1 argument")),
     b!("repeat_like", "repeat_like(t, x)", "x at every leaf of t", "repeat_like((2,(3,4)), _0)", "(_0,(_0,_0))", f_repeat_like; Says(2, 2, 0, "repeat_like takes 2 arguments, got {n}")),

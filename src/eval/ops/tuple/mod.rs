@@ -1091,53 +1091,72 @@ fn lt_leaf(a: &IntTuple, b: &IntTuple, what: &str) -> R<Int> {
     }
 }
 
+/// The orders of CuTe's comparisons of integer tuples.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// `lex_less`: first mode most significant.
+    Lex,
+    /// `colex_less`: last mode most significant.
+    Colex,
+    /// `elem_less`: every mode less (a exhausted first: true).
+    Elem,
+}
+
 /// `lex_less(a, b)`: lexicographic order (first mode most significant).
 pub fn lex_less(a: &IntTuple, b: &IntTuple) -> R<Int> {
-    match (a, b) {
-        (T(x), T(y)) => lex_impl(x, y, 0, false),
-        _ => lt_leaf(a, b, "lex_less"),
-    }
+    less(Order::Lex, a, b, "lex_less")
 }
 
 /// `colex_less(a, b)`: colexicographic order (last mode most significant).
 pub fn colex_less(a: &IntTuple, b: &IntTuple) -> R<Int> {
-    match (a, b) {
-        (T(x), T(y)) => lex_impl(x, y, 0, true),
-        _ => lt_leaf(a, b, "colex_less"),
-    }
-}
-
-fn lex_impl(x: &[IntTuple], y: &[IntTuple], i: usize, colex: bool) -> R<Int> {
-    if i == y.len() {
-        return Ok(false_t());
-    }
-    if i == x.len() {
-        return Ok(true_t());
-    }
-    let (p, q) = if colex { (&x[x.len() - 1 - i], &y[y.len() - 1 - i]) } else { (&x[i], &y[i]) };
-    let less = if colex { colex_less(p, q)? } else { lex_less(p, q)? };
-    let eq = tuple_eq(p, q)?;
-    let rest = lex_impl(x, y, i + 1, colex)?;
-    Ok(bor(less, band(eq, rest)))
+    less(Order::Colex, a, b, "colex_less")
 }
 
 /// `elem_less(a, b)`: every mode of a is less than b's (a exhausted first: true).
 pub fn elem_less(a: &IntTuple, b: &IntTuple) -> R<Int> {
+    less(Order::Elem, a, b, "elem_less")
+}
+
+/// `a < b` in `order` (`what` names the function called in an error). CuTe's `lex_leq(a, b)`
+/// is `!lex_less(b, a)`, `lex_gtr(a, b)` is `lex_less(b, a)`, `lex_geq(a, b)` is
+/// `!lex_less(a, b)`, and so for colex and elem ([`bnot`]).
+pub fn less(order: Order, a: &IntTuple, b: &IntTuple, what: &str) -> R<Int> {
     match (a, b) {
-        (T(x), T(y)) => {
-            fn go(x: &[IntTuple], y: &[IntTuple], i: usize) -> R<Int> {
+        (T(x), T(y)) if order == Order::Elem => {
+            fn go(x: &[IntTuple], y: &[IntTuple], i: usize, what: &str) -> R<Int> {
                 if i == x.len() {
                     return Ok(true_t());
                 }
                 if i == y.len() {
                     return Ok(false_t());
                 }
-                Ok(band(elem_less(&x[i], &y[i])?, go(x, y, i + 1)?))
+                Ok(band(less(Order::Elem, &x[i], &y[i], what)?, go(x, y, i + 1, what)?))
             }
-            go(x, y, 0)
+            go(x, y, 0, what)
         }
-        _ => lt_leaf(a, b, "elem_less"),
+        (T(x), T(y)) => lex_impl(x, y, 0, order, what),
+        _ => lt_leaf(a, b, what),
     }
+}
+
+fn lex_impl(x: &[IntTuple], y: &[IntTuple], i: usize, order: Order, what: &str) -> R<Int> {
+    if i == y.len() {
+        return Ok(false_t());
+    }
+    if i == x.len() {
+        return Ok(true_t());
+    }
+    let colex = order == Order::Colex;
+    let (p, q) = if colex { (&x[x.len() - 1 - i], &y[y.len() - 1 - i]) } else { (&x[i], &y[i]) };
+    let lt = less(order, p, q, what)?;
+    let eq = tuple_eq(p, q)?;
+    let rest = lex_impl(x, y, i + 1, order, what)?;
+    Ok(bor(lt, band(eq, rest)))
+}
+
+/// `!x` of a comparison's answer: CuTe's `!` of a `C<b>` is the static `C<!b>`.
+pub fn bnot(x: Int) -> Int {
+    Int::bool(x.v == 0, x.s)
 }
 
 /// `filter_zeros(a, b)`: b with the parts paired with a static `_0` of a replaced by `_1`s.

@@ -215,8 +215,9 @@ impl TiledMma {
     pub fn get_layout_tv(&self, op: Operand) -> R<Layout> {
         let (r, c) = op.mnk();
         let reference = os::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
-        let frg = self.thrfrg(op, &reference)?;
+        // (CuTe makes thridx_2_thrid before thrfrg: where both fail, its error is the first)
         let t2t = Tiler::Tuple(vec![Tiler::Layout(self.thridx_2_thrid()?), Tiler::Under]);
+        let frg = self.thrfrg(op, &reference)?;
         match op {
             Operand::C => oa::composition_tiler_raw(&frg, &t2t),
             Operand::A | Operand::B => {

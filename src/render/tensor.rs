@@ -27,13 +27,20 @@ pub fn print_tensor(p: &Partition) -> R<String> {
         IntTuple::T(ms) => ms.iter().map(|m| Ok(product(m)?.v)).collect::<R<_>>()?,
         _ => vec![product(shape)?.v],
     };
-    // (every element is printed: the cell limit of the other printers)
-    let n = modes.iter().try_fold(1i64, |a, &m| a.checked_mul(m.max(0)));
+    // (every element is printed: the cell limit of the other printers. A mode of size 0 counts
+    // as 1: CuTe still prints a line for each row of an empty row, and a separator as long as
+    // mode 1 for each slice, so the loops and lines below stay within the limit too)
+    let n = modes.iter().try_fold(1i64, |a, &m| a.checked_mul(m.max(1)));
     let lim = limit();
     if n.is_none_or(|n| n > lim) {
         let n = n.map_or_else(|| "more than 2^63".to_string(), |n| n.to_string());
+        let what = if modes.contains(&0) {
+            format!("a tensor of shape {shape} ({n} cells, a mode of size 0 counted as 1: CuTe still prints its rows)")
+        } else {
+            format!("a tensor of {n} elements")
+        };
         return Err(EvalError::limit(format!(
-            "print_tensor of a tensor of {n} elements exceeds the limit of {lim} cells; \
+            "print_tensor of {what} exceeds the limit of {lim} cells; \
              set the environment variable CUTE_PRINT_LIMIT to a larger number of cells to allow it"
         )));
     }
@@ -49,14 +56,14 @@ pub fn print_tensor(p: &Partition) -> R<String> {
             [m] => IntTuple::I(dy(*m)),
             _ => IntTuple::T(c.iter().map(|&i| IntTuple::I(dy(i))).collect()),
         };
-        match tensor_element_typed(p, coord)? {
+        // (writing to a String cannot fail)
+        let _ = match tensor_element_typed(p, coord)? {
             // (`pretty_print(uint32_t)` is `%*d` too: an unsigned element at or over 2^31 shows
             // negative)
             (IntTuple::I(i), true) if !i.s => write!(out, "{:5}", i.v as u32 as i32),
             (IntTuple::I(i), _) if !i.s => write!(out, "{:5}", i.v),
             (e, _) => write!(out, "  {e}"),
-        }
-        .expect("writing to a String");
+        };
         Ok(())
     };
     let rows = |out: &mut String, rest: &[i64]| -> R<()> {

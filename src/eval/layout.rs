@@ -102,7 +102,6 @@ impl fmt::Display for TypedOffset {
 }
 
 impl Composed {
-    /// The element width B of a GMMA atom's `smem_ptr[Bb](unset)` offset, if it has one.
     /// `offset() + v` as CuTe computes it: an `int` sum, or, where the offset is a `MixedBits`
     /// (or already a `uint32_t` made from one), a `uint32_t` sum, modulo 2^32.
     pub fn offset_plus(&self, v: Int) -> R<(Int, Option<TypedOffset>)> {
@@ -115,6 +114,7 @@ impl Composed {
         }
     }
 
+    /// The element width B of a GMMA atom's `smem_ptr[Bb](unset)` offset, if it has one.
     pub fn smem_bits(&self) -> Option<u32> {
         match self.mixed {
             Some(TypedOffset::SmemFlag(b)) => Some(b),

@@ -393,19 +393,21 @@ fn partition_layout_value(p: &Partition) -> Value {
 }
 
 /// A tensor with iterator `offset` over the layout value `v` (a layout or a swizzled/composed
-/// layout); any other value is returned as it is.
-fn tensor_of(offset: IntTuple, v: Value) -> R<Value> {
+/// layout); any other value is returned as it is. `unsigned`: the iterator's integer is a
+/// `uint32_t` (`Partition::unsigned`).
+fn tensor_of(offset: IntTuple, v: Value, unsigned: bool) -> R<Value> {
     let p = match v {
-        Value::Layout(layout) => Partition { offset, layout, swizzle: None, composed: None },
+        Value::Layout(layout) => Partition { offset, layout, swizzle: None, composed: None, unsigned },
         Value::Composed(c) => match (c.outer, c.inner) {
             (Func::Swizzle(sw), Func::Layout(layout)) => Partition {
                 offset,
                 layout,
                 swizzle: Some((sw, tensor::SwOffset { offset: c.offset, mixed: c.mixed })),
                 composed: None,
+                unsigned,
             },
             (Func::Layout(outer), Func::Layout(layout)) if c.mixed.is_none() => {
-                Partition { offset, layout, swizzle: None, composed: Some((outer, c.offset)) }
+                Partition { offset, layout, swizzle: None, composed: Some((outer, c.offset)), unsigned }
             }
             (o, i) => return Err(tensor::unsupported_tensor(&format!("a tensor laid out by {o} o {i}"))),
         },
@@ -444,7 +446,7 @@ pub(crate) fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
     args.extend(a.args.iter().skip(1).map(|&v| v.clone()));
     let mut v = crate::eval::builtins::call(name, a.targs, &args)?;
     keep_mixed(p, &mut v);
-    tensor_of(p.offset.clone(), v)
+    tensor_of(p.offset.clone(), v, p.unsigned)
 }
 
 /// `group_modes<B,E>(T)`: the tensor with its layout's modes [B,E) grouped into one, the same
@@ -471,7 +473,15 @@ pub(crate) fn f_tensor_domain_offset(a: &Args) -> R<Value> {
     let Value::Tile(pair) = v else { return Err(a.refuse()) };
     let [layout, off] = <[Value; 2]>::try_from(pair).map_err(|_| a.refuse())?;
     let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
-    tensor_of(offset, layout)
+    tensor_of(wrap_unsigned(offset, p.unsigned), layout, p.unsigned)
+}
+
+/// An iterator's integer as a `uint32_t` holds it (modulo 2^32) where `unsigned`.
+fn wrap_unsigned(offset: IntTuple, unsigned: bool) -> IntTuple {
+    match offset {
+        IntTuple::I(i) if unsigned => IntTuple::I(crate::eval::int::dy(i.v.rem_euclid(1 << 32))),
+        other => other,
+    }
 }
 
 /// Functions that reshape a ComposedLayout keep its offset object (a `MixedBits` stays one);
@@ -525,7 +535,14 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
                 keep_mixed(p, &mut v);
             }
             let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
-            tensor_of(offset, v)
+            // (the slice's offset of a layout whose offset is a `MixedBits` or a `uint32_t` made
+            // from one is unsigned: so is the iterator it moves)
+            let unsigned = p.unsigned
+                || matches!(
+                    c.mixed,
+                    Some(crate::eval::layout::TypedOffset::Mixed(_) | crate::eval::layout::TypedOffset::U32)
+                );
+            tensor_of(wrap_unsigned(offset, unsigned), v, unsigned)
         } else {
             Ok(Value::Tuple(tensor_element(p, coord)?))
         };
@@ -534,8 +551,8 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
         return Ok(Value::Tuple(tensor_element(p, coord)?));
     }
     let (layout, offset) = oc::slice_and_offset(&coord, &p.layout)?;
-    let offset = crate::eval::ops::tuple::arith_add(&p.offset, &offset)?;
-    Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
+    let offset = wrap_unsigned(crate::eval::ops::tuple::arith_add(&p.offset, &offset)?, p.unsigned);
+    Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None, unsigned: p.unsigned })))
 }
 
 /// `P(coord)` at a full coordinate (no `_`): the iterator plus the layout's value there, the
@@ -550,16 +567,19 @@ pub fn tensor_element(p: &Partition, coord: IntTuple) -> R<IntTuple> {
 pub fn tensor_element_typed(p: &Partition, coord: IntTuple) -> R<(IntTuple, bool)> {
     if p.swizzle.is_some() || p.composed.is_some() {
         if let Value::Composed(c) = partition_layout_value(p) {
-            let unsigned = matches!(
-                c.mixed,
-                Some(crate::eval::layout::TypedOffset::Mixed(_) | crate::eval::layout::TypedOffset::U32)
-            );
+            let unsigned = p.unsigned
+                || matches!(
+                    c.mixed,
+                    Some(crate::eval::layout::TypedOffset::Mixed(_) | crate::eval::layout::TypedOffset::U32)
+                );
             let v = crate::eval::ops::swizzle::composed::eval_composed(&c, Value::Tuple(coord))?;
-            return Ok((crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?, unsigned));
+            let e = crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?;
+            return Ok((wrap_unsigned(e, unsigned), unsigned));
         }
     }
     let (_, off) = oc::slice_and_offset(&coord, &p.layout)?;
-    Ok((crate::eval::ops::tuple::arith_add(&p.offset, &off)?, false))
+    let e = crate::eval::ops::tuple::arith_add(&p.offset, &off)?;
+    Ok((wrap_unsigned(e, p.unsigned), p.unsigned))
 }
 
 /// `print_latex(MMA_Atom / TiledMMA / TiledCopy)`: CuTe's TikZ picture of the thread-value
@@ -794,7 +814,7 @@ fn f_make_coord_tensor(a: &Args) -> R<Value> {
 
 fn coord_tensor(layout: Layout) -> R<Value> {
     let offset = crate::eval::ops::structure::coprofile(&layout)?;
-    Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None })))
+    Ok(atom(AtomValue::Partition(Partition { offset, layout, swizzle: None, composed: None, unsigned: false })))
 }
 
 /// `inner_partition(T, tiler, coord)` and `outer_partition(T, tiler, coord)` (CuTe's
@@ -982,7 +1002,7 @@ fn f_make_tensor(a: &Args) -> R<Value> {
             .at_arg(1))
         }
     };
-    tensor_of(offset, layout).map_err(|e| e.at_arg(1))
+    tensor_of(offset, layout, false).map_err(|e| e.at_arg(1))
 }
 
 /// Run an atoms built-in without the law warnings of the algebra it calls internally: the

@@ -44,6 +44,10 @@ pub struct Partition {
     pub swizzle: Option<(Swizzle, SwOffset)>,
     /// Set for a tensor on `A o offset o L` (A a layout): `A o offset o layout`.
     pub composed: Option<(Layout, Int)>,
+    /// The iterator's integer is a `uint32_t`: a slice of a swizzled tensor whose offset was a
+    /// `uint32_t` (`TypedOffset::U32`) moved it by an unsigned offset. Its elements are then
+    /// sums modulo 2^32, as C++'s unsigned arithmetic gives them.
+    pub unsigned: bool,
 }
 
 impl fmt::Display for Partition {
@@ -101,6 +105,7 @@ impl Source {
                     layout,
                     swizzle: None,
                     composed: None,
+                    unsigned: false,
                 })
             }
             Source::Swizzled { sw, offset, inner } => {
@@ -112,6 +117,7 @@ impl Source {
                     layout,
                     swizzle: keep.map(|o| (*sw, o)),
                     composed: None,
+                    unsigned: false,
                 })
             }
             Source::Composed { outer, offset, inner } => {
@@ -134,12 +140,19 @@ impl Source {
                     layout: oc::slice(&c, &t)?,
                     swizzle: None,
                     composed: None,
+                    unsigned: false,
                 })
             }
             Source::Swizzled { sw, offset, inner } => {
                 let (t, c) = f(inner)?;
                 let (layout, _, keep) = swizzle_slice(&c, sw, *offset, &t)?;
-                Ok(Partition { offset: IntTuple::I(st(0)), layout, swizzle: keep.map(|o| (*sw, o)), composed: None })
+                Ok(Partition {
+                    offset: IntTuple::I(st(0)),
+                    layout,
+                    swizzle: keep.map(|o| (*sw, o)),
+                    composed: None,
+                    unsigned: false,
+                })
             }
             Source::Composed { outer, offset, inner } => {
                 let (t, c) = f(inner)?;
@@ -159,6 +172,7 @@ fn composed_slice(outer: &Layout, offset: Int, c: &IntTuple, t: &Layout) -> R<Pa
         layout,
         swizzle: None,
         composed: Some((outer.clone(), offset.add(off)?)),
+        unsigned: false,
     })
 }
 

@@ -1,5 +1,6 @@
 //! `cpp(x)` proved by compiling it: for every value of the golden files (CuTe's own answers,
-//! `tests/oracle/golden*.jsonl`) and a few hundred random values (counting tensors, iterators
+//! `tests/oracle/golden*.jsonl`; also `tensor_modes_cases.jsonl`, whose tensors and layouts have
+//! `uint32_t` offsets and iterators) and a few hundred random values (counting tensors, iterators
 //! and MixedBits offsets among them), the C++ that `cpp(x)` prints
 //! is compiled with g++ against the CuTe headers of the `nvidia-cutlass==4.2.0.0` wheel, run,
 //! and what CuTe prints for it must be exactly what `cute` prints for x.
@@ -56,8 +57,14 @@ fn golden_cases(skipped: &mut Vec<String>) -> Vec<Case> {
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        // the golden files (as the module says): the 23k random difftest cases would take CI ten minutes
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("golden")))
+        // the golden files (as the module says): the 23k random difftest cases would take CI ten
+        // minutes; and the tensors and layouts whose offsets or iterators are `uint32_t`s
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.starts_with("golden") || n == "tensor_modes_cases.jsonl"
+            })
+        })
         .collect();
     files.sort();
     let mut cases = Vec::new();

@@ -321,5 +321,10 @@ fn partition_expr(p: &Partition) -> R<String> {
     } else {
         layout_expr(&p.layout)
     };
-    Ok(format!("make_tensor({}, {layout})", iter_expr(&p.offset)))
+    // (an unsigned iterator is a `uint32_t` one: its elements wrap as CuTe's do)
+    let iter = match &p.offset {
+        IntTuple::I(i) if p.unsigned => format!("make_inttuple_iter(uint32_t({}u))", i.v),
+        off => iter_expr(off),
+    };
+    Ok(format!("make_tensor({iter}, {layout})"))
 }

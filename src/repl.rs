@@ -327,7 +327,7 @@ Statements
   _                (alone) the last value; `last` names it inside expressions
   explain expr     how CuTe gets the value: steps and the law checked, e.g. explain complement(L, 24)
   run gemm M N K   build, check and time a GEMM from layouts (emit gemm: print its CUDA)
-  print(x)         CuTe's print: the value
+  print(x)         CuTe's print: the value;  print_layout(L) its table, print_tensor(T) a tensor's elements
 Help: `:help NAME` (also `help(NAME)`, `?NAME`, `NAME?`), `:help atoms` (MMA operations),
   `:help assert|explain|run|emit`; Tab completes names, operations and types. `exit` leaves.
 Commands

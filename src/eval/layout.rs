@@ -105,13 +105,17 @@ impl Composed {
     /// `offset() + v` as CuTe computes it: an `int` sum, or, where the offset is a `MixedBits`
     /// (or already a `uint32_t` made from one), a `uint32_t` sum, modulo 2^32.
     pub fn offset_plus(&self, v: Int) -> R<(Int, Option<TypedOffset>)> {
-        match self.mixed {
-            Some(TypedOffset::Mixed(_) | TypedOffset::U32) => {
-                let sum = (self.offset.v as i128 + v.v as i128).rem_euclid(1 << 32) as i64;
-                Ok((Int::new(sum, false), Some(TypedOffset::U32)))
-            }
-            _ => Ok((self.offset.add(v)?, None)),
+        if self.unsigned_offset() {
+            let sum = (self.offset.v as i128 + v.v as i128).rem_euclid(1 << 32) as i64;
+            return Ok((Int::new(sum, false), Some(TypedOffset::U32)));
         }
+        Ok((self.offset.add(v)?, None))
+    }
+
+    /// The offset is a `MixedBits` or a `uint32_t` made from one: what is added to it is
+    /// unsigned, modulo 2^32.
+    pub fn unsigned_offset(&self) -> bool {
+        matches!(self.mixed, Some(TypedOffset::Mixed(_) | TypedOffset::U32))
     }
 
     /// The element width B of a GMMA atom's `smem_ptr[Bb](unset)` offset, if it has one.

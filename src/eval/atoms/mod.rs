@@ -537,11 +537,7 @@ pub(crate) fn f_tensor_apply(a: &Args) -> R<Value> {
             let offset = crate::eval::ops::tuple::arith_add(&p.offset, off.as_tuple()?)?;
             // (the slice's offset of a layout whose offset is a `MixedBits` or a `uint32_t` made
             // from one is unsigned: so is the iterator it moves)
-            let unsigned = p.unsigned
-                || matches!(
-                    c.mixed,
-                    Some(crate::eval::layout::TypedOffset::Mixed(_) | crate::eval::layout::TypedOffset::U32)
-                );
+            let unsigned = p.unsigned || c.unsigned_offset();
             tensor_of(wrap_unsigned(offset, unsigned), v, unsigned)
         } else {
             Ok(Value::Tuple(tensor_element(p, coord)?))
@@ -567,11 +563,7 @@ pub fn tensor_element(p: &Partition, coord: IntTuple) -> R<IntTuple> {
 pub fn tensor_element_typed(p: &Partition, coord: IntTuple) -> R<(IntTuple, bool)> {
     if p.swizzle.is_some() || p.composed.is_some() {
         if let Value::Composed(c) = partition_layout_value(p) {
-            let unsigned = p.unsigned
-                || matches!(
-                    c.mixed,
-                    Some(crate::eval::layout::TypedOffset::Mixed(_) | crate::eval::layout::TypedOffset::U32)
-                );
+            let unsigned = p.unsigned || c.unsigned_offset();
             let v = crate::eval::ops::swizzle::composed::eval_composed(&c, Value::Tuple(coord))?;
             let e = crate::eval::ops::tuple::arith_add(&p.offset, &IntTuple::I(v))?;
             return Ok((wrap_unsigned(e, unsigned), unsigned));
@@ -835,7 +827,7 @@ fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R
         _ => return Err(EvalError::type_err("zipped_divide of a tensor has two modes").at_arg(0)),
     };
     // (`repeat<R>(_)`: a lone `_` for R = 1, as in CuTe)
-    let whole = |n: usize| Value::Tuple(if n == 1 { IntTuple::Under } else { IntTuple::T(vec![IntTuple::Under; n]) });
+    let whole = |n: usize| Value::Tuple(tensor::repeat_under(n));
     let at = |n: usize| -> R<Value> {
         match coord {
             Value::Tuple(IntTuple::T(_)) => {

@@ -957,7 +957,7 @@ mod tests {
         assert_eq!(one_line("a\nb `c`"), "a b `c`");
         let mut s = Session::new(Options::default());
         let (_, _, e) = run(&mut s, "A = copy_atom(SM75_U32x4_LDSM_N, half_t); A:_2");
-        assert!(e.starts_with("error: type mismatch: the shape of `S:D` must be an integer or a tuple, got an MMA/copy object `Copy_Atom ...`\n"), "{e}");
+        assert!(e.starts_with("error: type mismatch: the shape of `S:D` must be an integer or a tuple, got a copy atom `Copy_Atom ...`\n"), "{e}");
     }
 
     #[test]

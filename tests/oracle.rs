@@ -23,7 +23,7 @@
 //! - `print_tensor_cases.jsonl`: `print_tensor` of counting tensors (ranks 0-5, identity,
 //!   coordinate and iterator tensors, tiles, partitions, swizzled and composed, static and run-time
 //!   elements), answered the same way (`tests/oracle_cpp/print_tensor.txt`).
-//! - `tensor_modes_cases.jsonl`: `group_modes<B,E>(T)` and `domain_offset(coord, T)` of counting
+//! - `tensor_modes_cases.jsonl`: `group_modes<B,E>(T)`, `tensor<I...>(T)` and `domain_offset(coord, T)` of counting
 //!   tensors, and a `MixedBits` offset plus an integer (a `uint32_t`: evaluation, `domain_offset`),
 //!   answered the same way (`tests/oracle_cpp/tensor_modes.txt`).
 //! - `compare_cases.jsonl`: `lex_`, `colex_`, `elem_` `leq`/`gtr`/`geq` (the oracle knows only the

@@ -229,7 +229,7 @@ impl Value {
             Value::Composed(_) => "a swizzled (composed) layout",
             Value::Tile(_) => "a tile",
             Value::Tag(_) => "a tag",
-            Value::Atom(_) => "an MMA/copy object",
+            Value::Atom(a) => a.kind(),
             Value::Text(_) => "printed text",
             Value::Str(_) => "a string",
             Value::File(_) => "a picture to be written",

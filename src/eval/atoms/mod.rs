@@ -58,6 +58,19 @@ pub enum AtomValue {
 }
 
 impl AtomValue {
+    /// What the value is, for error messages (`Value::kind`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AtomValue::MmaOp(_) => "an MMA operation",
+            AtomValue::MmaAtom(_) => "an MMA atom",
+            AtomValue::TiledMma(_) => "a TiledMMA",
+            AtomValue::CopyOp(_) => "a copy operation",
+            AtomValue::CopyAtom(_) => "a copy atom",
+            AtomValue::TiledCopy(_) => "a TiledCopy",
+            AtomValue::Partition(_) => "a tensor",
+            AtomValue::Iter(_) => "an iterator",
+        }
+    }
     /// CuTe has no `print` for an operation type (`print(SM80_16x8x16_F16F16F16F16_TN{})` does
     /// not compile): the interpreter should refuse to print these values.
     pub fn check_printable(&self) -> R<()> {
@@ -456,6 +469,20 @@ pub(crate) fn f_group_modes(a: &Args) -> R<Value> {
         Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_)) => f_tensor_relayout(a, "group"),
         Some(v) => Err(EvalError::type_err(format!(
             "group_modes<B,E>(T) takes a tensor, not {} `{v}`: group<B,E>(x) groups the modes of a layout or tuple",
+            v.kind()
+        ))
+        .at_arg(0)),
+        None => Err(a.refuse()),
+    }
+}
+
+/// `tensor<I...>(T)`: the tensor of mode I (of mode I's mode ...) of T, the same iterator
+/// (CuTe's `make_tensor(data, get<I...>(layout))`; `tensor<>(T)` is T).
+pub(crate) fn f_tensor_mode(a: &Args) -> R<Value> {
+    match a.args.first() {
+        Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_)) => f_tensor_relayout(a, "layout"),
+        Some(v) => Err(EvalError::type_err(format!(
+            "tensor<I...>(T) takes a tensor, not {} `{v}`: layout<I...>(x) is the mode of a layout",
             v.kind()
         ))
         .at_arg(0)),
@@ -1160,6 +1187,8 @@ pub const BUILTINS: &[Builtin] = &[
        "outer_partition(make_coord_tensor((_8,_8):(_8,_1)), (_2,_4), (1,3))", "ArithTuple11 o (_4,_2):(_16,_4)", f_outer_partition; Arity::Usage(3, 3, "outer_partition(T, tiler, coord)")),
     b!(quiet; "group_modes", "group_modes<B,E>(T)", "a tensor with its modes [B,E) grouped into one mode (group<B,E> of its layout, same iterator)",
        "group_modes<0,2>(make_coord_tensor((_4,_4,_2):(_1,_8,_4)))", "ArithTuple_0 o ((_4,_4),_2):((_1,_8),_4)", f_group_modes; Arity::Usage(1, 1, "group_modes<B,E>(T)")),
+    b!(quiet; "tensor", "tensor<I...>(T)", "the tensor of mode I of T (get<I...> of its layout, same iterator)",
+       "tensor<1>(make_identity_tensor((_4,(_2,_3))))", "ArithTuple(_0,(_0,_0)) o (_2,_3):(_1@0@1,_1@1@1)", f_tensor_mode; Arity::Usage(1, 1, "tensor<I...>(T)")),
     b!(quiet; "make_tensor", "make_tensor(iter, L)", "a counting tensor: the iterator laid out by L (a layout, swizzled layout or shape); printed iter o L",
        "make_tensor(make_inttuple_iter((3,3)), (_4,_8):(_1@0,_1@1))", "ArithTuple(3,3) o (_4,_8):(_1@0,_1@1)", f_make_tensor; Arity::Usage(2, 2, "make_tensor(iter, L)")),
 ];

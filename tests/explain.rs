@@ -14,7 +14,12 @@ fn cute(src: &str) -> (i32, String, String) {
 
 /// CuTe's printed answer for `expr` in the golden files.
 fn golden(expr: &str) -> String {
-    for f in ["tests/oracle/golden.jsonl", "tests/oracle/golden_extra.jsonl", "tests/oracle/difftest_cases.jsonl"] {
+    for f in [
+        "tests/oracle/golden.jsonl",
+        "tests/oracle/golden_extra.jsonl",
+        "tests/oracle/difftest_cases.jsonl",
+        "tests/oracle/algebra_cases.jsonl",
+    ] {
         let text = std::fs::read_to_string(f).expect("golden file");
         for line in text.lines() {
             if cute::jsonl::field(line, "expr").as_deref() == Some(expr) {
@@ -121,4 +126,47 @@ fn tensor_partitions_show_their_steps_and_end_in_cutes_value() {
         }
         assert!(out.trim_end().ends_with(&format!("= {}", cutes(expr))), "{out}");
     }
+}
+
+/// `max_common_vector` / `max_common_layout`: each step shows CuTe's value of that step (the
+/// right inverse, the composition, the coalesced layout: oracle answers in
+/// `tests/oracle/algebra_cases.jsonl`), the answer is CuTe's, and the vector's law holds.
+#[test]
+fn common_vector_steps_are_cutes() {
+    for (a, b, vector) in [
+        ("(_8,_32):(_32,_1)", "(_8,_32):(_32,_1)", true),
+        ("(_8,_32):(_32,_1)", "(_8,_32):(_1,_8)", false),
+        ("(_4,(_2,_4)):(_2,(_1,_8))", "(_4,_8):(_8,_1)", true),
+    ] {
+        let r = format!("right_inverse({b})");
+        let c = format!("composition({a}, {r})");
+        let steps = [
+            format!("right_inverse(B) = {}:", golden(&r)),
+            format!("composition(A, that) = {}:", golden(&c)),
+            format!("coalesce(that) = {}", golden(&format!("coalesce({c})"))),
+        ];
+        for f in ["max_common_vector", "max_common_layout"] {
+            let expr = format!("{f}({a}, {b})");
+            let want = golden(&expr);
+            let (code, out, err) = cute(&format!("explain {expr}"));
+            assert_eq!(code, 0, "{expr}: {err}");
+            assert_eq!(out.lines().last(), Some(format!("= {want}").as_str()), "{expr}:\n{out}");
+            for step in &steps {
+                assert!(out.contains(step.as_str()), "{expr}: no `{step}`\n{out}");
+            }
+            if vector {
+                assert!(out.contains("points: holds"), "{expr}: the law\n{out}");
+            } else {
+                let none = if f == "max_common_vector" { "_1" } else { "_1:_0" };
+                assert!(
+                    out.contains(&format!("is not a vector (its stride is _32, not 1): CuTe answers {none}")),
+                    "{out}"
+                );
+            }
+        }
+    }
+    // a run-time stride: right_inverse leaves it out, so there is no vector
+    let (_, out, _) = cute("explain max_common_vector((8,32):(32,1), (8,32):(32,1))");
+    assert!(out.contains("right_inverse follows only B's static strides"), "{out}");
+    assert!(out.ends_with(&format!("= {}\n", golden("max_common_vector((8,32):(32,1), (8,32):(32,1))"))), "{out}");
 }

@@ -1,6 +1,6 @@
 //! `explain EXPR`: how CuTe arrives at a value, step by step, for the operations people ask
-//! about (coalesce, composition, complement, the divides and products, the inverses, evaluation
-//! at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
+//! about (coalesce, composition, complement, the divides and products, the inverses, the common
+//! vector of two layouts, evaluation at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
 //! and each explanation ends with a check of the law the operation promises, evaluated point by
 //! point. For operations without an explainer the caller shows their definition from the registry.
 //! May import: `builtins`, `ops` (the traces the operations record), `analysis`, `gmma` and
@@ -43,6 +43,9 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
+        ("max_common_vector" | "max_common_layout", 2) if lay(0).is_some() && lay(1).is_some() => {
+            lay(0).zip(lay(1)).map(|(a, b)| common(name, &a, &b))
+        }
         ("make_gmma_desc", 2 | 3) => Some(super::gmma::explain_desc(targs, args)),
         _ => super::analysis::explain(name, args).or_else(|| super::atoms::explain(name, args)),
     };
@@ -388,6 +391,65 @@ fn inverse(name: &str, l: &Layout) -> R<Vec<String>> {
         out.push(law_line("Linv(L(i)) == i", law, n));
     }
     Ok(out)
+}
+
+/// `max_common_vector(A, B)` / `max_common_layout(A, B)` as CuTe computes them: B's offsets
+/// taken back to its indices (`right_inverse`), A at those indices, coalesced; the vector is
+/// the first mode when it is static with a static stride `_1`. Each value is the operations'.
+fn common(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
+    let (av, bv) = (Value::Layout(a.clone()), Value::Layout(b.clone()));
+    let mut out = vec![
+        format!("  {name}(A, B): the elements at consecutive offsets in both A and B (what one vector copy"),
+        "  between them can move): the first mode of coalesce(composition(A, right_inverse(B))), if it is".to_string(),
+        "  static with the static stride _1".to_string(),
+    ];
+    let r = call("right_inverse", std::slice::from_ref(&bv))?;
+    out.push(format!("  right_inverse(B) = {r}: B's offsets 0, 1, 2, ... back to B's indices"));
+    if !b.stride.is_static() {
+        out.push("  (right_inverse follows only B's static strides: a run-time stride is left out)".to_string());
+    }
+    let c = call("composition", &[av, r.clone()])?;
+    out.push(format!("  composition(A, that) = {c}: A's offset of the element at each of B's offsets"));
+    let common = call("coalesce", &[c])?;
+    out.push(format!("  coalesce(that) = {common}"));
+    let Value::Layout(cl) = &common else { return Ok(out) };
+    let (s, d) = match (&cl.shape, &cl.stride) {
+        (IntTuple::T(s), IntTuple::T(d)) => (s.first().cloned(), d.first().cloned()),
+        (s, d) => (Some(s.clone()), Some(d.clone())),
+    };
+    let (Some(IntTuple::I(s)), Some(IntTuple::I(d))) = (s, d) else { return Ok(out) };
+    if !(s.s && d.s && d.v == 1) {
+        let why = if d.v != 1 {
+            format!("its stride is {d}, not 1")
+        } else if !d.s {
+            "its stride 1 is a run-time value".to_string()
+        } else {
+            format!("its shape {s} is a run-time value")
+        };
+        let none = if name == "max_common_vector" { "_1" } else { "_1:_0" };
+        out.push(format!("  its first mode {s}:{d} is not a vector ({why}): CuTe answers {none}"));
+        return Ok(out);
+    }
+    out.push(format!("  its first mode {s}:{d}: {} elements are consecutive in both", s.v));
+    let Value::Layout(rl) = &r else { return Ok(out) };
+    if name == "max_common_vector" {
+        let law = check_all(s.v, |n| both_at(a, b, at(rl, n)?, n))?;
+        out.push(law_line("A(R(n)) == B(R(n)) == n", law, s.v));
+    } else {
+        let first = Value::Layout(Layout::new(IntTuple::I(s), IntTuple::I(d)));
+        let m = call("composition", &[r.clone(), first])?;
+        out.push(format!("  composition(right_inverse(B), {s}:{d}) = {m}: the indices of B that hold them"));
+        let Value::Layout(ml) = &m else { return Ok(out) };
+        let law = check_all(s.v, |i| both_at(a, b, at(ml, i)?, i))?;
+        out.push(law_line("A(M(i)) == B(M(i)) == i", law, s.v));
+    }
+    Ok(out)
+}
+
+/// (A(i), n), or (B(i), n) where A(i) == n: a pair that differs exactly when A(i) or B(i) is not n.
+fn both_at(a: &Layout, b: &Layout, i: i64, n: i64) -> R<(i64, i64)> {
+    let x = at(a, i)?;
+    Ok(if x != n { (x, n) } else { (at(b, i)?, n) })
 }
 
 fn evaluation(l: &Layout, c: &Value) -> R<Vec<String>> {

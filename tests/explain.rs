@@ -41,6 +41,10 @@ fn explanations_end_in_cutes_value_and_their_laws_hold() {
         ("logical_product((_2,_2):(_4,_1), _6:_1)", None),
         ("coalesce((_2,(_1,_6)):(_1,(_6,_2)))", Some("coalesce(L)(i) == L(i) for all 12 points: holds")),
         ("raked_product((_2,_2):(_2,_1), (_4,_4):(_1,_4))", Some("mode i gathers (B_i, A_i)")),
+        // the full coordinates are CuTe's idx2crd (tests/oracle/algebra_cases.jsonl)
+        ("crd2idx(16, (_3,(_2,_3)), (_3,(_12,_1)))", Some("16 -> coordinate in (_3,(_2,_3)): (1,(1,2))")),
+        ("crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))", Some("(_1,5) -> coordinate in (_3,(_2,_3)): (_1,(1,2))")),
+        ("crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))", Some("_1*_3 + 1*_12 + 2*_1")),
         // an empty mode: the point checks cannot run, the value is still CuTe's
         ("complement((4,()):(1,()))", Some("the steps cannot be shown here")),
     ] {

@@ -43,6 +43,12 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
+        // `crd2idx(c, L)` is `L(c)` (CuTe's `Layout::operator()` calls it)
+        ("crd2idx", 2) if lay(1).is_some() => lay(1).map(|l| evaluation(&l, &args[0])),
+        ("crd2idx", 3) => match (&args[1], &args[2]) {
+            (Value::Tuple(s), Value::Tuple(d)) => Some(evaluation(&Layout::new(s.clone(), d.clone()), &args[0])),
+            _ => None,
+        },
         ("max_common_vector" | "max_common_layout", 2) if lay(0).is_some() && lay(1).is_some() => {
             lay(0).zip(lay(1)).map(|(a, b)| common(name, &a, &b))
         }
@@ -459,6 +465,16 @@ fn evaluation(l: &Layout, c: &Value) -> R<Vec<String>> {
             let hier = call("idx2crd", &[c.clone(), Value::Tuple(l.shape.clone())])?;
             out.push(format!(
                 "  index {i} -> coordinate in {}: {hier} (colexicographic: the first mode varies fastest)",
+                l.shape
+            ));
+            hier
+        }
+        // a mode's integer against a tuple of modes is that mode's index: idx2crd makes it one
+        // coordinate per leaf, as crd2idx takes it
+        Value::Tuple(t) if t.leaves().len() != l.shape.leaves().len() => {
+            let hier = call("idx2crd", &[c.clone(), Value::Tuple(l.shape.clone())])?;
+            out.push(format!(
+                "  coordinate {t} -> coordinate in {}: {hier} (each integer against a tuple of modes is an index into them)",
                 l.shape
             ));
             hier

@@ -174,3 +174,32 @@ fn common_vector_steps_are_cutes() {
     assert!(out.contains("right_inverse follows only B's static strides"), "{out}");
     assert!(out.ends_with(&format!("= {}\n", golden("max_common_vector((8,32):(32,1), (8,32):(32,1))"))), "{out}");
 }
+
+/// `upcast<N>` / `downcast<N>`: each leaf mode of L is shown with the leaf of CuTe's answer in
+/// its place (answers in `tests/oracle/algebra_cases.jsonl`: `(4,4):(8,_1)` and
+/// `(_16,(_2,8)):(_1,(_0,16))`) and the rule that made it.
+#[test]
+fn cast_steps_go_mode_by_mode() {
+    for (expr, lines) in [
+        (
+            "upcast<2>((4,8):(16,_1))",
+            &["4:16 -> 4:8 (a run-time stride: 16/2)", "8:_1 -> 4:_1 (ceil_div(8, ceil_div(2, 1)) : ceil_div(1, 2))"][..],
+        ),
+        (
+            "downcast<4>((_4,(_2,8)):(_1,(_0,4)))",
+            &[
+                "_4:_1 -> _16:_1 (stride _1: the shape times 4)",
+                "_2:_0 -> _2:_0 (the stride times 4)",
+                "8:4 -> 8:16 (the stride times 4)",
+            ][..],
+        ),
+        ("upcast<2>((_4,_8):(_0,_-1))", &["_4:_0 -> _4:_0 (a _0 stride: kept)"][..]),
+    ] {
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{expr}: {err}");
+        assert_eq!(out.lines().last(), Some(format!("= {}", golden(expr)).as_str()), "{expr}:\n{out}");
+        for l in lines {
+            assert!(out.lines().any(|x| x.trim() == *l), "{expr}: no `{l}`\n{out}");
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! `explain EXPR`: how CuTe arrives at a value, step by step, for the operations people ask
-//! about (coalesce, composition, complement, the divides and products, the inverses, the common
-//! vector of two layouts, evaluation at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
+//! about (coalesce, composition, complement, the divides and products, the inverses, the casts,
+//! the common vector of two layouts, evaluation at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
 //! and each explanation ends with a check of the law the operation promises, evaluated point by
 //! point. For operations without an explainer the caller shows their definition from the registry.
 //! May import: `builtins`, `ops` (the traces the operations record), `analysis`, `gmma` and
@@ -43,6 +43,9 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
         }
         ("right_inverse" | "left_inverse", 1) if lay(0).is_some() => lay(0).map(|l| inverse(name, &l)),
+        ("upcast" | "downcast", 1) if lay(0).is_some() && matches!(targs, [TArg::Int(_)]) => {
+            lay(0).map(|l| cast(name, targs, &l))
+        }
         // `crd2idx(c, L)` is `L(c)` (CuTe's `Layout::operator()` calls it)
         ("crd2idx", 2) if lay(1).is_some() => lay(1).map(|l| evaluation(&l, &args[0])),
         ("crd2idx", 3) => match (&args[1], &args[2]) {
@@ -395,6 +398,45 @@ fn inverse(name: &str, l: &Layout) -> R<Vec<String>> {
         let n = size(&v)?;
         let law = check_all(n, |i| Ok((at(rl, at(l, i)?)?, i)))?;
         out.push(law_line("Linv(L(i)) == i", law, n));
+    }
+    Ok(out)
+}
+
+/// `upcast<N>(L)` / `downcast<N>(L)`: CuTe casts mode by mode (`transform_layout`), so each leaf
+/// mode of L becomes the leaf of the answer in its place; the rule that made it is named.
+fn cast(name: &str, targs: &[TArg], l: &Layout) -> R<Vec<String>> {
+    let n = match targs {
+        [TArg::Int(n)] => *n,
+        _ => return Ok(Vec::new()),
+    };
+    let up = name == "upcast";
+    let mut out = if up {
+        vec![
+            format!("  upcast<{n}>(L): {n} elements become one, mode by mode: a static stride d makes s:d"),
+            format!("  ceil_div(s, ceil_div({n}, |d|)) : signum(d)*ceil_div(|d|, {n}); a _0 stride stays; a run-time"),
+            format!("  stride is divided by {n} (assumed a multiple of it)"),
+        ]
+    } else {
+        vec![
+            format!("  downcast<{n}>(L): each element becomes {n}, mode by mode: a mode of stride _1 (or _-1)"),
+            format!("  gets {n} times the shape; every other stride is multiplied by {n}"),
+        ]
+    };
+    let Value::Layout(r) = builtins::call(name, targs, &[Value::Layout(l.clone())])? else { return Ok(out) };
+    for ((s, d), (rs, rd)) in modes(l).into_iter().zip(modes(&r)) {
+        let rule = match (up, d.s, d.v) {
+            (true, true, 0) => "a _0 stride: kept".to_string(),
+            (true, true, _) => format!(
+                "ceil_div({s}, ceil_div({n}, {})) : {}ceil_div({}, {n})",
+                d.v.abs(),
+                if d.v < 0 { "-" } else { "" },
+                d.v.abs()
+            ),
+            (true, false, _) => format!("a run-time stride: {d}/{n}"),
+            (false, true, 1 | -1) => format!("stride {d}: the shape times {n}"),
+            (false, _, _) => format!("the stride times {n}"),
+        };
+        out.push(format!("  {s}:{d} -> {rs}:{rd} ({rule})"));
     }
     Ok(out)
 }

@@ -203,3 +203,44 @@ fn cast_steps_go_mode_by_mode() {
         }
     }
 }
+
+/// `tile_to_shape`: the padded block, the block counts, their layout and the blocked product are
+/// CuTe's values of those steps (`tests/oracle/algebra_cases.jsonl`), and so is the answer; a
+/// swizzled block is tiled inside its swizzle; a block that does not divide stays CuTe's refusal.
+#[test]
+fn tile_to_shape_steps_are_cutes() {
+    let steps = |block: &str, counts: &str, tiling: &str, order: &str| {
+        let padded = golden(&format!("append<3>({block})"));
+        vec![
+            format!("append<3>(B) = {padded}"),
+            format!("ceil_div(S, block) = {} blocks", golden(counts)),
+            format!("{order} = {}: where each block goes", golden(tiling)),
+            format!("blocked_product(B, that) = {}", golden(&format!("blocked_product({padded}, {})", golden(tiling)))),
+        ]
+    };
+    let expr = "tile_to_shape((_8,_64):(_64,_1), (_128,_64,_3), (_1,_0,_2))";
+    let (code, out, err) = cute(&format!("explain {expr}"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last(), Some(format!("= {}", golden(expr)).as_str()), "{out}");
+    for s in steps(
+        "(_8,_64):(_64,_1)",
+        "ceil_div((_128,_64,_3), (_8,_64,_1))",
+        "make_ordered_layout((_16,_1,_3), (_1,_0,_2))",
+        "make_ordered_layout(that, (_1,_0,_2))",
+    ) {
+        assert!(out.contains(&s), "no `{s}`\n{out}");
+    }
+    let expr = "tile_to_shape((_8,_8):(_8,_1), (_32,_32), LayoutRight)";
+    let (_, out, _) = cute(&format!("explain {expr}"));
+    assert_eq!(out.lines().last(), Some(format!("= {}", golden(expr)).as_str()), "{out}");
+    assert!(
+        out.contains(&format!("make_layout(that, LayoutRight) = {}", golden("make_layout((_4,_4), LayoutRight)"))),
+        "{out}"
+    );
+    let expr = "tile_to_shape(Sw<3,4,3> o (_8,_64):(_64,_1), (_128,_64))";
+    let (_, out, _) = cute(&format!("explain {expr}"));
+    assert_eq!(out.lines().last(), Some(format!("= {}", golden(expr)).as_str()), "{out}");
+    assert!(out.contains("B = (_8,_64):(_64,_1) is tiled, A o O stays outside"), "{out}");
+    let (code, out, err) = cute("explain tile_to_shape((_8,_8):(_8,_1), (_12,_32))");
+    assert!(code != 0 && out.is_empty() && err.contains("block shape does not divide the target shape"), "{out}{err}");
+}

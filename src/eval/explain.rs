@@ -1,5 +1,5 @@
 //! `explain EXPR`: how CuTe arrives at a value, step by step, for the operations people ask
-//! about (coalesce, composition, complement, the divides and products, the inverses, the casts,
+//! about (coalesce, composition, complement, the divides and products, the inverses, the casts, tile_to_shape,
 //! the common vector of two layouts, evaluation at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
 //! and each explanation ends with a check of the law the operation promises, evaluated point by
 //! point. For operations without an explainer the caller shows their definition from the registry.
@@ -46,6 +46,21 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
         ("upcast" | "downcast", 1) if lay(0).is_some() && matches!(targs, [TArg::Int(_)]) => {
             lay(0).map(|l| cast(name, targs, &l))
         }
+        ("tile_to_shape", 2 | 3) if lay(0).is_some() => lay(0).map(|l| tile_to_shape(&l, &args[1..])),
+        // a swizzled (composed) block: CuTe tiles the inner layout and keeps the rest outside
+        ("tile_to_shape", 2 | 3) => match &args[0] {
+            Value::Composed(c) => match &c.inner {
+                super::layout::Func::Layout(inner) => Some(tile_to_shape(inner, &args[1..]).map(|steps| {
+                    let mut out = vec![format!(
+                        "  a composed block A o O o B: composition(A, O, tile_to_shape(B, S)): B = {inner} is tiled, A o O stays outside"
+                    )];
+                    out.extend(steps);
+                    out
+                })),
+                _ => None,
+            },
+            _ => None,
+        },
         // `crd2idx(c, L)` is `L(c)` (CuTe's `Layout::operator()` calls it)
         ("crd2idx", 2) if lay(1).is_some() => lay(1).map(|l| evaluation(&l, &args[0])),
         ("crd2idx", 3) => match (&args[1], &args[2]) {
@@ -400,6 +415,37 @@ fn inverse(name: &str, l: &Layout) -> R<Vec<String>> {
         out.push(law_line("Linv(L(i)) == i", law, n));
     }
     Ok(out)
+}
+
+/// `tile_to_shape(block, shape [, order])` as CuTe writes it: the block padded to the target's
+/// rank, the number of blocks per mode, those laid out in the order, the blocked product.
+fn tile_to_shape(block: &Layout, rest: &[Value]) -> R<Vec<String>> {
+    let target = match &rest[0] {
+        Value::Layout(l) => Value::Tuple(l.shape.clone()),
+        t => t.clone(),
+    };
+    let r = int_of("rank", &target)?;
+    let padded = builtins::call("append", &[TArg::Int(r)], &[Value::Layout(block.clone())])?;
+    let blocks = call("product_each", &[call("shape", std::slice::from_ref(&padded))?])?;
+    let targets = call("product_each", &[target])?;
+    let count = call("ceil_div", &[targets.clone(), blocks.clone()])?;
+    let (order, tiling) = match rest.get(1) {
+        Some(o @ Value::Tuple(_)) => {
+            (format!("make_ordered_layout(that, {o})"), call("make_ordered_layout", &[count.clone(), o.clone()])?)
+        }
+        o => {
+            let tag = o.cloned().unwrap_or_else(|| Value::Tag("LayoutLeft".to_string()));
+            (format!("make_layout(that, {tag})"), call("make_layout", &[count.clone(), tag])?)
+        }
+    };
+    Ok(vec![
+        "  tile_to_shape(B, S): copies of the block B laid out to cover the shape S (blocked_product)".to_string(),
+        format!("  append<{r}>(B) = {padded}"),
+        format!("  product_each(shape) = {blocks} per block, product_each(S) = {targets}"),
+        format!("  ceil_div(S, block) = {count} blocks"),
+        format!("  {order} = {tiling}: where each block goes, in blocks"),
+        format!("  blocked_product(B, that) = {}", call("blocked_product", &[padded, tiling])?),
+    ])
 }
 
 /// `upcast<N>(L)` / `downcast<N>(L)`: CuTe casts mode by mode (`transform_layout`), so each leaf

@@ -1,8 +1,9 @@
 //! `explain EXPR`: how CuTe arrives at a value, step by step, for the operations people ask
-//! about (coalesce, composition, complement, the divides and products, the inverses, the casts, tile_to_shape,
-//! the common vector of two layouts, evaluation at a coordinate, swizzles). Every value shown is computed by the evaluator (so it is CuTe's),
-//! and each explanation ends with a check of the law the operation promises, evaluated point by
-//! point. For operations without an explainer the caller shows their definition from the registry.
+//! about (coalesce, composition, complement, the divides and products, the inverses, the casts,
+//! tile_to_shape, the common vector of two layouts, evaluation at a coordinate, swizzles). Every
+//! value shown is computed by the evaluator (so it is CuTe's); where the operation promises a law,
+//! the explanation ends with a check of it, evaluated point by point. For operations without an
+//! explainer the caller shows their definition from the registry.
 //! May import: `builtins`, `ops` (the traces the operations record), `analysis`, `gmma` and
 //! `atoms` (their explainers), the value types. Produces
 //! text; the interpreter prints it.

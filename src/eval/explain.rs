@@ -47,6 +47,7 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
         ("upcast" | "downcast", 1) if lay(0).is_some() && matches!(targs, [TArg::Int(_)]) => {
             lay(0).map(|l| cast(name, targs, &l))
         }
+        ("recast_layout", 1) if lay(0).is_some() && targs.len() == 2 => lay(0).map(|l| recast(targs, &l)),
         ("tile_to_shape", 2 | 3) if lay(0).is_some() => lay(0).map(|l| tile_to_shape(&l, &args[1..])),
         // a swizzled (composed) block: CuTe tiles the inner layout and keeps the rest outside
         ("tile_to_shape", 2 | 3) => match &args[0] {
@@ -418,6 +419,39 @@ fn inverse(name: &str, l: &Layout) -> R<Vec<String>> {
     Ok(out)
 }
 
+/// `recast_layout<Old, New>(L)`: the ratio of the types' sizes in bits, reduced, picks CuTe's
+/// casts (`upcast` by the numerator, `downcast` by the denominator, both when neither is 1).
+fn recast(targs: &[TArg], l: &Layout) -> R<Vec<String>> {
+    let bits = |t: &TArg| match t {
+        TArg::Name(n) => ops::algebra::type_bits(n),
+        TArg::Int(_) => None,
+    };
+    let (Some(old), Some(new)) = (bits(&targs[0]), bits(&targs[1])) else { return Ok(Vec::new()) };
+    let g = super::int::gcd_i64(old, new);
+    let (num, den) = (new / g, old / g);
+    let mut out = vec![format!(
+        "  recast_layout<{}, {}>(L): {old}-bit elements seen as {new}-bit ones: sizeof_bits ratio {new}/{old} = {num}/{den}",
+        targs[0], targs[1]
+    )];
+    let mut l = l.clone();
+    if num != 1 {
+        out.push(format!("  upcast<{num}>(L): {num} elements become one"));
+        out.extend(cast_modes(true, num, &l)?);
+        let Value::Layout(u) = builtins::call("upcast", &[TArg::Int(num)], &[Value::Layout(l)])? else {
+            return Ok(out);
+        };
+        l = u;
+    }
+    if den != 1 {
+        out.push(format!("  downcast<{den}>({}): each element becomes {den}", if num != 1 { "that" } else { "L" }));
+        out.extend(cast_modes(false, den, &l)?);
+    }
+    if num == 1 && den == 1 {
+        out.push("  the same size: L itself".to_string());
+    }
+    Ok(out)
+}
+
 /// `tile_to_shape(block, shape [, order])` as CuTe writes it: the block padded to the target's
 /// rank, the number of blocks per mode, those laid out in the order, the blocked product.
 fn tile_to_shape(block: &Layout, rest: &[Value]) -> R<Vec<String>> {
@@ -469,7 +503,16 @@ fn cast(name: &str, targs: &[TArg], l: &Layout) -> R<Vec<String>> {
             format!("  gets {n} times the shape; every other stride is multiplied by {n}"),
         ]
     };
-    let Value::Layout(r) = builtins::call(name, targs, &[Value::Layout(l.clone())])? else { return Ok(out) };
+    out.extend(cast_modes(up, n, l)?);
+    Ok(out)
+}
+
+/// Each leaf mode of L and the leaf of `upcast<n>(L)` (`up`) or `downcast<n>(L)` in its place,
+/// with the rule that made it.
+fn cast_modes(up: bool, n: i64, l: &Layout) -> R<Vec<String>> {
+    let name = if up { "upcast" } else { "downcast" };
+    let mut out = Vec::new();
+    let Value::Layout(r) = builtins::call(name, &[TArg::Int(n)], &[Value::Layout(l.clone())])? else { return Ok(out) };
     for ((s, d), (rs, rd)) in modes(l).into_iter().zip(modes(&r)) {
         let rule = match (up, d.s, d.v) {
             (true, true, 0) => "a _0 stride: kept".to_string(),

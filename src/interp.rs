@@ -442,7 +442,16 @@ impl Interp {
             }
             (v, _) => v?,
         };
-        let list = |vs: &[Value]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+        // (a value that prints on several lines, a TiledMMA say, by its first line)
+        let list = |vs: &[Value]| {
+            vs.iter()
+                .map(|v| match v.to_string() {
+                    s if s.contains('\n') => format!("{} ...", s.lines().next().unwrap_or_default()),
+                    s => s,
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let at = |err: EvalError| Located::new(err, e.span);
         let (head, steps) = match &e.kind {
             ExprKind::Call(c) if self.get(&c.name).is_none() => {

@@ -19,6 +19,7 @@ fn golden(expr: &str) -> String {
         "tests/oracle/golden_extra.jsonl",
         "tests/oracle/difftest_cases.jsonl",
         "tests/oracle/algebra_cases.jsonl",
+        "tests/oracle/atoms_cases.jsonl",
     ] {
         let text = std::fs::read_to_string(f).expect("golden file");
         for line in text.lines() {
@@ -260,4 +261,28 @@ fn tile_to_shape_steps_are_cutes() {
     assert!(out.contains("B = (_8,_64):(_64,_1) is tiled, A o O stays outside"), "{out}");
     let (code, out, err) = cute("explain tile_to_shape((_8,_8):(_8,_1), (_12,_32))");
     assert!(code != 0 && out.is_empty() && err.contains("block shape does not divide the target shape"), "{out}{err}");
+}
+
+/// `partition_A/B/C`: the thread's (V,M,N,K) coordinate, the thread-value split and the answer
+/// are CuTe's (`get_thr_layout_vmnk`, `get_flat_coord`, `thrfrg_C`/`thrfrg_A`, the partition:
+/// oracle answers in `tests/oracle/atoms_cases.jsonl`); a TiledMMA argument is shown by its
+/// first line.
+#[test]
+fn mma_partition_steps_are_cutes() {
+    let t = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, make_layout((_2,_2,_1)))";
+    let vmnk = golden(&format!("get_thr_layout_vmnk({t})"));
+    for (op, thr, l) in [("C", 37, "(_64,_32):(_1,_64)"), ("A", 5, "(_64,_32):(_32,_1)")] {
+        let expr = format!("partition_{op}({t}, {thr}, {l})");
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with(&format!("partition_{op}(TiledMMA ..., {thr}, {l})\n")), "{out}");
+        assert_eq!(out.lines().last(), Some(format!("= {}", golden(&expr)).as_str()), "{out}");
+        let at = golden(&format!("get_flat_coord({vmnk}, {thr})"));
+        for step in [
+            format!("get_thr_layout_vmnk(T) = {vmnk}: thread {thr} is at (V,M,N,K) = {at}"),
+            format!("thrfrg_{op}(T, layout) = {}:", golden(&format!("thrfrg_{op}({t}, {l})"))),
+        ] {
+            assert!(out.contains(&step), "no `{step}`\n{out}");
+        }
+    }
 }

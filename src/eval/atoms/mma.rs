@@ -238,6 +238,19 @@ impl TiledMma {
 
     /// `get_slice(thr).partition_A/B/C(counting tensor of L)`.
     pub fn partition(&self, op: Operand, thr: i64, src: &Source) -> R<Partition> {
+        self.partition_traced(op, thr, src, None)
+    }
+
+    /// [`TiledMma::partition`], its steps written to `steps` (for `explain`): the thread's
+    /// (V,M,N,K) coordinate, the thread-value split of the source's layout, the coordinate the
+    /// split is sliced at.
+    pub fn partition_traced(
+        &self,
+        op: Operand,
+        thr: i64,
+        src: &Source,
+        steps: Option<&mut Vec<String>>,
+    ) -> R<Partition> {
         let vmnk: Vec<Int> = oc::get_flat_coord(&self.thr_layout_vmnk, &I(dy(thr)))?
             .modes()
             .iter()
@@ -250,6 +263,23 @@ impl TiledMma {
                 .ok_or_else(|| EvalError::rule("mismatched ranks", format!("{} is not rank 4", self.thr_layout_vmnk)))
         };
         let thr_crd = T(vec![I(at(0)?), T(vec![I(at(r + 1)?), I(at(c + 1)?)])]);
+        if let Some(steps) = steps {
+            let name = format!("{op:?}");
+            let (rn, cn) = (["M", "N", "K"][r], ["M", "N", "K"][c]);
+            let frg = self.thrfrg(op, src.layout())?;
+            steps.push(format!(
+                "  get_thr_layout_vmnk(T) = {}: thread {thr} is at (V,M,N,K) = ({})",
+                self.thr_layout_vmnk,
+                vmnk.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+            ));
+            steps.push(format!(
+                "  thrfrg_{name}(T, layout) = {frg}: ((ThrV,(Thr{rn},Thr{cn})),(FrgV,(Rest{rn},Rest{cn}))), the tile split into threads and values"
+            ));
+            steps.push(format!(
+                "  sliced at {}: the thread's (V,{rn},{cn}) fixed, its values kept",
+                partition_coord(thr_crd.clone(), &frg)?
+            ));
+        }
         src.partition(|l| self.thrfrg(op, l), |t| partition_coord(thr_crd.clone(), t))
     }
 }

@@ -652,13 +652,18 @@ fn f_vmnk(a: &Args) -> R<Value> {
 }
 
 fn f_partition_mma(a: &Args, op: Operand) -> R<Value> {
+    partition_mma(a, op, None)
+}
+
+/// `partition_A/B/C(T, thr, L)`, its steps written to `steps` (`explain`).
+fn partition_mma(a: &Args, op: Operand, steps: Option<&mut Vec<String>>) -> R<Value> {
     let t = match atom_arg(a, 0)? {
         AtomValue::TiledMma(t) => t,
         _ => return Err(a.refuse()),
     };
     let thr = thr_arg(a, 1)?;
     let src = source_arg(a, 2)?;
-    Ok(atom(AtomValue::Partition(t.partition(op, thr, &src)?)))
+    Ok(atom(AtomValue::Partition(t.partition_traced(op, thr, &src, steps)?)))
 }
 
 // ------------------------------------------------------------------------------------------
@@ -960,6 +965,9 @@ fn f_outer_partition(a: &Args) -> R<Value> {
     tensor_partition(a, false, None)
 }
 
+/// `explain partition_A/B/C`'s definition line.
+const PARTITION_MMA: &str = "partition_X(T, thr, L): thread thr's elements of a tensor laid out by L: thrfrg_X(T, L) splits the tile into (thread, value) modes, and the thread's coordinate slices the thread modes";
+
 /// `explain` of the tensor partitions: the steps their functions take, recorded as they take
 /// them (`None` for other functions).
 pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
@@ -981,6 +989,9 @@ pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
             "outer_partition(T, tiler, coord): zipped_divide(T, tiler), slice every tile at coord, keep the rest",
             |a, s| tensor_partition(a, false, s),
         ),
+        ("partition_A", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::A, s)),
+        ("partition_B", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::B, s)),
+        ("partition_C", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::C, s)),
         _ => return None,
     };
     let refs: Vec<&Value> = args.iter().collect();

@@ -286,3 +286,19 @@ fn mma_partition_steps_are_cutes() {
         }
     }
 }
+
+/// `partition_S/D` of a TiledCopy: the thread-value split (`tidfrg_S/D`) and the answer are
+/// CuTe's (oracle answers in `tests/oracle/atoms_cases.jsonl`).
+#[test]
+fn copy_partition_steps_are_cutes() {
+    let g = "make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), (_32,_4):(_4,_1), make_layout((_1,_8)))";
+    for (side, thr, l) in [("S", 37, "(_128,_32):(256,_1)"), ("D", 5, "(_128,_32):(_32,_1)")] {
+        let expr = format!("partition_{side}({g}, {thr}, {l})");
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.lines().last(), Some(format!("= {}", golden(&expr)).as_str()), "{out}");
+        let step = format!("tidfrg_{side}(C, layout) = {}:", golden(&format!("tidfrg_{side}({g}, {l})")));
+        assert!(out.contains(&step), "no `{step}`\n{out}");
+        assert!(out.contains(&format!("sliced at ({thr},_,(_,_)): thread {thr} fixed")), "{out}");
+    }
+}

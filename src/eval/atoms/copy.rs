@@ -289,8 +289,29 @@ impl TiledCopy {
 
     /// `get_slice(thr).partition_S/D(counting tensor)`.
     pub fn partition(&self, side: Side, thr: i64, src: &Source) -> R<Partition> {
+        self.partition_traced(side, thr, src, None)
+    }
+
+    /// [`TiledCopy::partition`], its steps written to `steps` (for `explain`): the
+    /// thread-value split of the source's layout and the coordinate it is sliced at.
+    pub fn partition_traced(
+        &self,
+        side: Side,
+        thr: i64,
+        src: &Source,
+        steps: Option<&mut Vec<String>>,
+    ) -> R<Partition> {
         let r = os::rank(src.layout());
-        src.partition(|l| self.tidfrg(side, l), |_| Ok(T(vec![I(dy(thr)), Under, repeat_under(r)])))
+        let coord = T(vec![I(dy(thr)), Under, repeat_under(r)]);
+        if let Some(steps) = steps {
+            let name = if matches!(side, Side::S) { "S" } else { "D" };
+            steps.push(format!(
+                "  tidfrg_{name}(C, layout) = {}: (Thr,(FrgV,FrgX),(RestM,RestN,...)), the tile split into the copy's threads and values",
+                self.tidfrg(side, src.layout())?
+            ));
+            steps.push(format!("  sliced at {coord}: thread {thr} fixed, its values and the rest kept"));
+        }
+        src.partition(|l| self.tidfrg(side, l), |_| Ok(coord.clone()))
     }
 
     /// `retile(tensor)`: the tensor's layout in the copy's value order.

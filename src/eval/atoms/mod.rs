@@ -773,10 +773,15 @@ fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
 }
 
 fn f_partition_copy(a: &Args, side: Side) -> R<Value> {
+    partition_copy(a, side, None)
+}
+
+/// `partition_S/D(C, thr, L)`, its steps written to `steps` (`explain`).
+fn partition_copy(a: &Args, side: Side, steps: Option<&mut Vec<String>>) -> R<Value> {
     let c = tiled_copy(a, 0)?;
     let thr = thr_arg(a, 1)?;
     let src = source_arg(a, 2)?;
-    Ok(atom(AtomValue::Partition(c.partition(side, thr, &src)?)))
+    Ok(atom(AtomValue::Partition(c.partition_traced(side, thr, &src, steps)?)))
 }
 
 fn f_retile(a: &Args) -> R<Value> {
@@ -968,6 +973,9 @@ fn f_outer_partition(a: &Args) -> R<Value> {
 /// `explain partition_A/B/C`'s definition line.
 const PARTITION_MMA: &str = "partition_X(T, thr, L): thread thr's elements of a tensor laid out by L: thrfrg_X(T, L) splits the tile into (thread, value) modes, and the thread's coordinate slices the thread modes";
 
+/// `explain partition_S/D`'s definition line.
+const PARTITION_COPY: &str = "partition_X(C, thr, L): thread thr's elements of a tensor laid out by L for the TiledCopy C: tidfrg_X(C, L) splits the tile into (thread, value) modes, and the thread index slices the thread mode";
+
 /// `explain` of the tensor partitions: the steps their functions take, recorded as they take
 /// them (`None` for other functions).
 pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
@@ -992,6 +1000,8 @@ pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
         ("partition_A", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::A, s)),
         ("partition_B", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::B, s)),
         ("partition_C", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::C, s)),
+        ("partition_S", 3) => (PARTITION_COPY, |a, s| partition_copy(a, Side::S, s)),
+        ("partition_D", 3) => (PARTITION_COPY, |a, s| partition_copy(a, Side::D, s)),
         _ => return None,
     };
     let refs: Vec<&Value> = args.iter().collect();

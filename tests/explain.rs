@@ -302,3 +302,35 @@ fn copy_partition_steps_are_cutes() {
         assert!(out.contains(&format!("sliced at ({thr},_,(_,_)): thread {thr} fixed")), "{out}");
     }
 }
+
+/// `get_layoutA/C_TV`: the thread-value split of the tile, the thread-index map, A's thread mode
+/// widened over N, and the answer are CuTe's (oracle answers in `tests/oracle/atoms_cases.jsonl`:
+/// `thrfrg_X` of the tile's index layout, CuTe's `thridx_2_thrid` written out, the composition
+/// with CuTe's `atile`, `get_layoutX_TV`).
+#[test]
+fn layout_tv_steps_are_cutes() {
+    let t = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)))";
+    let vmnk = golden(&format!("get_thr_layout_vmnk({t})"));
+    let inv =
+        golden(&format!("composition((_128,_1):(_1,_0), right_inverse(make_layout({vmnk}, complement({vmnk}))))"));
+    for op in ["C", "A"] {
+        let expr = format!("get_layout{op}_TV({t})");
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{err}");
+        let want = golden(&expr);
+        assert_eq!(out.lines().last(), Some(format!("= {want}").as_str()), "{out}");
+        let frg = golden(&format!("thrfrg_{op}({t}, (_32,_16):(_1,_32))"));
+        let mut steps = vec![
+            format!("thrfrg_{op}(T, that) = {frg}:"),
+            format!("thridx_2_thrid = {inv}: thread index -> its place in get_thr_layout_vmnk(T) = {vmnk}"),
+            format!("thread mode: {want}: (thread index, value) -> index"),
+        ];
+        if op == "A" {
+            let wide = golden(&format!("composition(thrfrg_A({t}, (_32,_16):(_1,_32)), <<_,<(_2,_2):(_1,_0),_>>,_>)"));
+            steps.push(format!("stride 0 over ThrN (those threads hold the same A): {wide}"));
+        }
+        for step in steps {
+            assert!(out.contains(&step), "no `{step}`\n{out}");
+        }
+    }
+}

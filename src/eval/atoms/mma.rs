@@ -213,13 +213,38 @@ impl TiledMma {
 
     /// `get_layoutA/B/C_TV()`: (thread index, value) -> index in the tile.
     pub fn get_layout_tv(&self, op: Operand) -> R<Layout> {
+        self.get_layout_tv_traced(op, None)
+    }
+
+    /// [`TiledMma::get_layout_tv`], its steps written to `steps` (for `explain`).
+    pub fn get_layout_tv_traced(&self, op: Operand, mut steps: Option<&mut Vec<String>>) -> R<Layout> {
         let (r, c) = op.mnk();
         let reference = os::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
         // (CuTe makes thridx_2_thrid before thrfrg: where both fail, its error is the first)
-        let t2t = Tiler::Tuple(vec![Tiler::Layout(self.thridx_2_thrid()?), Tiler::Under]);
+        let inv = self.thridx_2_thrid()?;
+        let t2t = Tiler::Tuple(vec![Tiler::Layout(inv.clone()), Tiler::Under]);
         let frg = self.thrfrg(op, &reference)?;
+        let name = format!("{op:?}");
+        let (rn, cn) = (["M", "N", "K"][r], ["M", "N", "K"][c]);
+        let mut step = |line: String| {
+            if let Some(s) = steps.as_deref_mut() {
+                s.push(line);
+            }
+        };
+        step(format!("  the tile ({rn},{cn}) = {}: its index layout {reference}", reference.shape));
+        step(format!(
+            "  thrfrg_{name}(T, that) = {frg}: ((ThrV,(Thr{rn},Thr{cn})),(FrgV,(Rest{rn},Rest{cn}))) -> index"
+        ));
+        step(format!(
+            "  thridx_2_thrid = {inv}: thread index -> its place in get_thr_layout_vmnk(T) = {}",
+            self.thr_layout_vmnk
+        ));
         match op {
-            Operand::C => oa::composition_tiler_raw(&frg, &t2t),
+            Operand::C => {
+                let r = oa::composition_tiler_raw(&frg, &t2t)?;
+                step(format!("  composed with it in the thread mode: {r}: (thread index, value) -> index"));
+                Ok(r)
+            }
             Operand::A | Operand::B => {
                 let (s1, s2) = (self.vmnk_size(1)?, self.vmnk_size(2)?);
                 let d = if op == Operand::A { (st(1), st(0)) } else { (st(0), st(1)) };
@@ -231,7 +256,13 @@ impl TiledMma {
                     ]),
                 ]);
                 let x = oa::composition_tiler_raw(&frg, &Tiler::Tuple(vec![tile, Tiler::Under]))?;
-                oa::composition_tiler_raw(&x, &t2t)
+                let other = if op == Operand::A { "N" } else { "M" };
+                step(format!(
+                    "  the thread mode widened to (ThrV,(ThrM,ThrN,ThrK)), stride 0 over Thr{other} (those threads hold the same {name}): {x}"
+                ));
+                let r = oa::composition_tiler_raw(&x, &t2t)?;
+                step(format!("  composed with thridx_2_thrid in the thread mode: {r}: (thread index, value) -> index"));
+                Ok(r)
             }
         }
     }

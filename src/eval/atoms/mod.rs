@@ -621,7 +621,12 @@ pub(crate) fn f_print_latex(a: &Args) -> R<Value> {
 }
 
 fn f_layout_tv(a: &Args, op: Operand) -> R<Value> {
-    Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv(op)?))
+    layout_tv_traced(a, op, None)
+}
+
+/// `get_layoutA/B/C_TV(T)`, its steps written to `steps` (`explain`).
+fn layout_tv_traced(a: &Args, op: Operand, steps: Option<&mut Vec<String>>) -> R<Value> {
+    Ok(Value::Layout(tiled_mma(a, 0)?.get_layout_tv_traced(op, steps)?))
 }
 
 /// Apply a layout function to a layout or to the layout of a swizzled layout (CuTe's divide,
@@ -973,6 +978,9 @@ fn f_outer_partition(a: &Args) -> R<Value> {
 /// `explain partition_A/B/C`'s definition line.
 const PARTITION_MMA: &str = "partition_X(T, thr, L): thread thr's elements of a tensor laid out by L: thrfrg_X(T, L) splits the tile into (thread, value) modes, and the thread's coordinate slices the thread modes";
 
+/// `explain get_layoutX_TV`'s definition line.
+const LAYOUT_TV: &str = "get_layoutX_TV(T): (thread index, value) -> index in the TiledMMA's tile of X: thrfrg_X of the tile's index layout, its thread mode taken from thread indices (thridx_2_thrid)";
+
 /// `explain partition_S/D`'s definition line.
 const PARTITION_COPY: &str = "partition_X(C, thr, L): thread thr's elements of a tensor laid out by L for the TiledCopy C: tidfrg_X(C, L) splits the tile into (thread, value) modes, and the thread index slices the thread mode";
 
@@ -1000,6 +1008,9 @@ pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
         ("partition_A", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::A, s)),
         ("partition_B", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::B, s)),
         ("partition_C", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::C, s)),
+        ("get_layoutA_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::A, s)),
+        ("get_layoutB_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::B, s)),
+        ("get_layoutC_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::C, s)),
         ("partition_S", 3) => (PARTITION_COPY, |a, s| partition_copy(a, Side::S, s)),
         ("partition_D", 3) => (PARTITION_COPY, |a, s| partition_copy(a, Side::D, s)),
         _ => return None,

@@ -334,3 +334,21 @@ fn layout_tv_steps_are_cutes() {
         }
     }
 }
+
+/// A counting tensor's coalesce/composition/divides are the same function of its layout with the
+/// same iterator: their explanation is the layout's, after a line that says so.
+#[test]
+fn tensor_forms_explain_their_layouts() {
+    for (tensor, layout, f, rest) in [
+        ("make_identity_tensor((_4,_8))", "(_4,_8):(_1@0,_1@1)", "zipped_divide", ", <_2,_4>"),
+        ("make_tensor(make_inttuple_iter(3), (_4,_8):(_1,_4))", "(_4,_8):(_1,_4)", "coalesce", ""),
+    ] {
+        let (code, out, err) = cute(&format!("explain {f}({tensor}{rest})"));
+        assert_eq!(code, 0, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], format!("  a tensor: {f} of its layout {layout}, with the same iterator"), "{out}");
+        let (_, of_layout, _) = cute(&format!("explain {f}({layout}{rest})"));
+        let want: Vec<&str> = of_layout.lines().collect();
+        assert_eq!(lines[2..lines.len() - 1], want[1..want.len() - 1], "{out}\n{of_layout}");
+    }
+}

@@ -22,6 +22,24 @@ const CHECK_POINTS: i64 = 4096;
 /// The explanation of `name(args)` (without the final `= value` line, which the caller adds);
 /// `None` when `name` has no explainer (the caller shows the registry's definition).
 pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<String>>> {
+    // a counting tensor's form of these is the same function of its layout, the same iterator
+    // (overloads' `relayout!`): its layout's explanation
+    let tensor = matches!(args.first(), Some(Value::Atom(a)) if matches!(**a, super::atoms::AtomValue::Partition(_)));
+    if tensor
+        && matches!(
+            name,
+            "coalesce" | "composition" | "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide"
+        )
+    {
+        let l = call("layout", &args[..1])?;
+        let mut of_layout = args.to_vec();
+        of_layout[0] = l.clone();
+        return Ok(explain(name, targs, &of_layout)?.map(|steps| {
+            let mut out = vec![format!("  a tensor: {name} of its layout {l}, with the same iterator")];
+            out.extend(steps);
+            out
+        }));
+    }
     let lay = |i: usize| match args.get(i) {
         Some(Value::Layout(l)) => Some(l.clone()),
         _ => None,

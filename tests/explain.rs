@@ -352,3 +352,32 @@ fn tensor_forms_explain_their_layouts() {
         assert_eq!(lines[2..lines.len() - 1], want[1..want.len() - 1], "{out}\n{of_layout}");
     }
 }
+
+/// `get_layoutS/D_TV` of a TiledCopy: the atom's (thread, value) -> reference map and the answer
+/// are CuTe's (oracle answers in `tests/oracle/atoms_cases.jsonl`).
+#[test]
+fn copy_layout_tv_steps_are_cutes() {
+    let a = "copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t)";
+    let b = "copy_atom(SM75_U32x4_LDSM_N, half_t)";
+    for (atom, copy, side, val) in [
+        (a, format!("make_tiled_copy({a}, (_32,_4):(_4,_1), make_layout((_1,_8)))"), "S", "src"),
+        (
+            b,
+            format!("make_tiled_copy_A({b}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1))))"),
+            "D",
+            "dst",
+        ),
+    ] {
+        let expr = format!("get_layout{side}_TV({copy})");
+        let (code, out, err) = cute(&format!("explain {expr}"));
+        assert_eq!(code, 0, "{err}");
+        let want = golden(&expr);
+        assert_eq!(out.lines().last(), Some(format!("= {want}").as_str()), "{out}");
+        let r2t = golden(&format!("composition(right_inverse(val_layout_ref({atom})), val_layout_{val}({atom}))"));
+        for step in
+            [format!("right_inverse(ref) o {side} of the copy atom = {r2t}:"), format!("sliced at (_,_,_0): {want}:")]
+        {
+            assert!(out.contains(&step), "no `{step}`\n{out}");
+        }
+    }
+}

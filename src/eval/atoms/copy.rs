@@ -282,9 +282,25 @@ impl TiledCopy {
 
     /// `get_layoutS_TV()` / `get_layoutD_TV()`: (thread, value) -> index in the tile.
     pub fn get_layout_tv(&self, side: Side) -> R<Layout> {
+        self.get_layout_tv_traced(side, None)
+    }
+
+    /// [`TiledCopy::get_layout_tv`], its steps written to `steps` (for `explain`).
+    pub fn get_layout_tv_traced(&self, side: Side, steps: Option<&mut Vec<String>>) -> R<Layout> {
         let ref_s = os::make_layout(&T(vec![self.tiler.shape()?, I(st(1))]))?;
-        let x = self.tile2thrfrg(&ref_s, &self.ref2trg(side)?)?;
-        oc::slice(&T(vec![Under, Under, I(st(0))]), &x)
+        let r2t = self.ref2trg(side)?;
+        let x = self.tile2thrfrg(&ref_s, &r2t)?;
+        let r = oc::slice(&T(vec![Under, Under, I(st(0))]), &x)?;
+        if let Some(steps) = steps {
+            let (name, side) = if matches!(side, Side::S) { ("S", "source") } else { ("D", "destination") };
+            steps.push(format!("  the tile (M,N) with a rest mode _1: its index layout {ref_s}"));
+            steps.push(format!(
+                "  right_inverse(ref) o {name} of the copy atom = {r2t}: the atom's ({side} thread, value) -> (reference thread, value)"
+            ));
+            steps.push(format!("  tile2thrfrg(that tile, that) = {x}: (Thr,(FrgV,FrgX),(RestM,RestN)) -> index"));
+            steps.push(format!("  sliced at (_,_,_0): {r}: (thread index, value) -> index"));
+        }
+        Ok(r)
     }
 
     /// `get_slice(thr).partition_S/D(counting tensor)`.

@@ -769,7 +769,12 @@ fn f_tiled_layout_tv(a: &Args) -> R<Value> {
 }
 
 fn f_copy_layout_tv(a: &Args, side: Side) -> R<Value> {
-    Ok(Value::Layout(tiled_copy(a, 0)?.get_layout_tv(side)?))
+    copy_layout_tv(a, side, None)
+}
+
+/// `get_layoutS/D_TV(C)`, its steps written to `steps` (`explain`).
+fn copy_layout_tv(a: &Args, side: Side, steps: Option<&mut Vec<String>>) -> R<Value> {
+    Ok(Value::Layout(tiled_copy(a, 0)?.get_layout_tv_traced(side, steps)?))
 }
 
 fn f_tidfrg(a: &Args, side: Side) -> R<Value> {
@@ -981,6 +986,9 @@ const PARTITION_MMA: &str = "partition_X(T, thr, L): thread thr's elements of a 
 /// `explain get_layoutX_TV`'s definition line.
 const LAYOUT_TV: &str = "get_layoutX_TV(T): (thread index, value) -> index in the TiledMMA's tile of X: thrfrg_X of the tile's index layout, its thread mode taken from thread indices (thridx_2_thrid)";
 
+/// `explain get_layoutS/D_TV`'s definition line.
+const COPY_LAYOUT_TV: &str = "get_layoutX_TV(C): (thread index, value) -> index in the TiledCopy's tile, for its source (S) or destination (D): tile2thrfrg of the tile's index layout, sliced at the rest's first element";
+
 /// `explain partition_S/D`'s definition line.
 const PARTITION_COPY: &str = "partition_X(C, thr, L): thread thr's elements of a tensor laid out by L for the TiledCopy C: tidfrg_X(C, L) splits the tile into (thread, value) modes, and the thread index slices the thread mode";
 
@@ -1011,6 +1019,8 @@ pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
         ("get_layoutA_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::A, s)),
         ("get_layoutB_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::B, s)),
         ("get_layoutC_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::C, s)),
+        ("get_layoutS_TV", 1) => (COPY_LAYOUT_TV, |a, s| copy_layout_tv(a, Side::S, s)),
+        ("get_layoutD_TV", 1) => (COPY_LAYOUT_TV, |a, s| copy_layout_tv(a, Side::D, s)),
         ("partition_S", 3) => (PARTITION_COPY, |a, s| partition_copy(a, Side::S, s)),
         ("partition_D", 3) => (PARTITION_COPY, |a, s| partition_copy(a, Side::D, s)),
         _ => return None,

@@ -381,3 +381,24 @@ fn copy_layout_tv_steps_are_cutes() {
         }
     }
 }
+
+/// `make_tiled_mma`: the thread layout and the tile each mode spans are CuTe's
+/// (`get_thr_layout_vmnk`, `tile_shape`: oracle answers in `tests/oracle/atoms_cases.jsonl`),
+/// with or without a permutation.
+#[test]
+fn tiled_mma_steps_are_cutes() {
+    for t in [
+        "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2,_1)))",
+        "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, make_layout((_2,_2)), <_32,(_8,_2,_2):(_1,_16,_8),_16>)",
+    ] {
+        let (code, out, err) = cute(&format!("explain {t}"));
+        assert_eq!(code, 0, "{err}");
+        let vmnk = golden(&format!("get_thr_layout_vmnk({t})"));
+        assert!(out.contains(&format!("tiled_product(ThrID, AtomLayoutMNK) = {vmnk}:")), "{out}");
+        let shape = golden(&format!("tile_shape({t})"));
+        let sizes: Vec<&str> = shape.trim_matches(|c| c == '(' || c == ')').split(',').collect();
+        for (m, size) in ["M", "N", "K"].iter().zip(sizes) {
+            assert!(out.contains(&format!("  tile {m}: {size} (")), "tile {m} {size}\n{out}");
+        }
+    }
+}

@@ -300,6 +300,43 @@ fn f_mma_atom(a: &Args) -> R<Value> {
 }
 
 fn f_make_tiled_mma(a: &Args) -> R<Value> {
+    make_tiled_mma_traced(a, None)
+}
+
+/// `make_tiled_mma(OP, atom_layout [, permutation])`; for `explain`, what it made: the atom,
+/// the atom layout at rank 3, the thread layout `tiled_product(ThrID, atom_layout)` and the tile
+/// each mode spans (the atom's extent times the atom layout's, or the permutation's size).
+fn make_tiled_mma_traced(a: &Args, steps: Option<&mut Vec<String>>) -> R<Value> {
+    let v = make_tiled_mma_value(a)?;
+    if let (Some(steps), Value::Atom(x)) = (steps, &v) {
+        if let AtomValue::TiledMma(t) = &**x {
+            steps.push(format!("  the atom {}: Shape_MNK {}, ThrID {}", t.atom.name, t.atom.shape_mnk, t.atom.thr_id));
+            steps.push(format!(
+                "  the atom layout at rank 3 (AtomLayoutMNK) = {}: copies of the atom over (M,N,K)",
+                t.atom_layout
+            ));
+            steps.push(format!(
+                "  tiled_product(ThrID, AtomLayoutMNK) = {}: (ThrV,ThrM,ThrN,ThrK) -> thread index, {} threads",
+                t.thr_layout_vmnk,
+                crate::eval::ops::structure::size(&t.thr_layout_vmnk)?.v
+            ));
+            for (i, m) in ["M", "N", "K"].iter().enumerate() {
+                let how = match &t.perm[i] {
+                    Tiler::Under => format!(
+                        "the atom's {} times the atom layout's {}",
+                        t.atom.shape_mnk.get(i)?,
+                        t.atom_layout.shape.get(i)?
+                    ),
+                    p => format!("the permutation {p}'s size"),
+                };
+                steps.push(format!("  tile {m}: {} ({how})", t.tile_size(i)?));
+            }
+        }
+    }
+    Ok(v)
+}
+
+fn make_tiled_mma_value(a: &Args) -> R<Value> {
     let m = mma_op_or_atom(a, 0)?;
     let atom_layout = match a.args.get(1) {
         None => None,
@@ -1016,6 +1053,10 @@ pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
         ("partition_A", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::A, s)),
         ("partition_B", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::B, s)),
         ("partition_C", 3) => (PARTITION_MMA, |a, s| partition_mma(a, Operand::C, s)),
+        ("make_tiled_mma", 1..=3) => (
+            "make_tiled_mma(OP, atom_layout [, permutation]): copies of the MMA atom laid out by atom_layout over (M,N,K), each with its own threads; a permutation reorders the tile's rows, columns or k",
+            make_tiled_mma_traced,
+        ),
         ("get_layoutA_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::A, s)),
         ("get_layoutB_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::B, s)),
         ("get_layoutC_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::C, s)),

@@ -383,8 +383,8 @@ example:
                     step by step for coalesce, composition, complement, the divides and
                     products, the inverses, up/downcast, recast_layout, tile_to_shape,
                     max_common_vector/layout, crd2idx, swizzles, make_tiled_mma,
-                    get_layoutA/B/C/S/D_TV,
-                    local_tile/partition, partition_A/B/C/S/D (others: their definition)
+                    get_layoutA/B/C/S/D_TV, local_tile/partition, partition_A/B/C/S/D
+                    (other functions: their definition)
 example:
   cute> explain complement((_2,_2):(_1,_6), _24)
 ",

@@ -502,27 +502,23 @@ pub(crate) fn f_tensor_relayout(a: &Args, name: &str) -> R<Value> {
 /// `group_modes<B,E>(T)`: the tensor with its layout's modes [B,E) grouped into one, the same
 /// iterator (CuTe's `make_tensor(data, group<B,E>(layout))`; CuTe has it for tensors only).
 pub(crate) fn f_group_modes(a: &Args) -> R<Value> {
-    match a.args.first() {
-        Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_)) => f_tensor_relayout(a, "group"),
-        Some(v) => Err(EvalError::type_err(format!(
-            "group_modes<B,E>(T) takes a tensor, not {} `{v}`: group<B,E>(x) groups the modes of a layout or tuple",
-            v.kind()
-        ))
-        .at_arg(0)),
-        None => Err(a.refuse()),
-    }
+    tensor_only(a, "group", "group_modes<B,E>(T)", "group<B,E>(x) groups the modes of a layout or tuple")
 }
 
 /// `tensor<I...>(T)`: the tensor of mode I (of mode I's mode ...) of T, the same iterator
 /// (CuTe's `make_tensor(data, get<I...>(layout))`; `tensor<>(T)` is T).
 pub(crate) fn f_tensor_mode(a: &Args) -> R<Value> {
+    tensor_only(a, "layout", "tensor<I...>(T)", "layout<I...>(x) is the mode of a layout")
+}
+
+/// A function CuTe has for tensors only: `via` of the tensor's layout, the same iterator; any
+/// other argument is refused with `usage` and a pointer to the layout function (`hint`).
+fn tensor_only(a: &Args, via: &str, usage: &str, hint: &str) -> R<Value> {
     match a.args.first() {
-        Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_)) => f_tensor_relayout(a, "layout"),
-        Some(v) => Err(EvalError::type_err(format!(
-            "tensor<I...>(T) takes a tensor, not {} `{v}`: layout<I...>(x) is the mode of a layout",
-            v.kind()
-        ))
-        .at_arg(0)),
+        Some(Value::Atom(x)) if matches!(**x, AtomValue::Partition(_)) => f_tensor_relayout(a, via),
+        Some(v) => {
+            Err(EvalError::type_err(format!("{usage} takes a tensor, not {} `{v}`: {hint}", v.kind())).at_arg(0))
+        }
         None => Err(a.refuse()),
     }
 }

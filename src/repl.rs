@@ -382,7 +382,7 @@ example:
                     definition, the intermediate values, the law checked point by point;
                     step by step for coalesce, composition, complement, the divides and
                     products, the inverses, up/downcast, recast_layout, tile_to_shape,
-                    max_common_vector/layout, crd2idx, swizzles, make_tiled_mma,
+                    max_common_vector/layout, crd2idx, swizzles, make_tiled_mma/copy,
                     get_layoutA/B/C/S/D_TV, local_tile/partition, partition_A/B/C/S/D
                     (other functions: their definition)
 example:

@@ -402,3 +402,27 @@ fn tiled_mma_steps_are_cutes() {
         }
     }
 }
+
+/// `make_tiled_copy`: the raked product, its inverse with the (threads, values) shape and the
+/// tile are CuTe's (oracle answers in `tests/oracle/atoms_cases.jsonl`), and they are the
+/// TiledCopy's `TiledLayout_TV` and `Tiler_MN`.
+#[test]
+fn tiled_copy_steps_are_cutes() {
+    let (thr, val) = ("(_32,_4):(_4,_1)", "(_1,_8):(_0,_1)");
+    let c = format!(
+        "make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t), {thr}, make_layout((_1,_8)))"
+    );
+    let (code, out, err) = cute(&format!("explain {c}"));
+    assert_eq!(code, 0, "{err}");
+    let mn = format!("raked_product({thr}, {val})");
+    let tv = golden(&format!("tiled_layout_tv({c})"));
+    assert_eq!(tv, golden(&format!("with_shape(right_inverse({mn}), (_128,_8))")));
+    for step in [
+        format!("raked_product(thr_layout, val_layout) = {}:", golden(&mn)),
+        format!("right_inverse(that) = {}, with_shape((_128,_8)) = {tv}:", golden(&format!("right_inverse({mn})"))),
+        format!("product_each(shape(layout_mn)) = {}:", golden(&format!("tiler_mn({c})"))),
+        format!("  TiledLayout_TV: {tv}"),
+    ] {
+        assert!(out.contains(&step), "no `{step}`\n{out}");
+    }
+}

@@ -116,13 +116,32 @@ pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> 
 
 /// `make_tiled_copy(atom, thr_layout, val_layout)`.
 pub fn make_tiled_copy(atom: CopyAtom, thr: &Layout, val: Option<&Layout>) -> R<TiledCopy> {
+    make_tiled_copy_traced(atom, thr, val, None)
+}
+
+/// [`make_tiled_copy`], its steps written to `steps` (for `explain`).
+pub fn make_tiled_copy_traced(
+    atom: CopyAtom,
+    thr: &Layout,
+    val: Option<&Layout>,
+    steps: Option<&mut Vec<String>>,
+) -> R<TiledCopy> {
     let one = Layout::new(I(st(1)), I(st(0)));
     let val = val.unwrap_or(&one);
     let layout_mn = od::raked_product(thr, val)?;
     let shape = T(vec![I(os::size(thr)?), I(os::size(val)?)]);
     // right_inverse(layout_mn).with_shape(shape)
-    let layout_tv = oa::composition_raw(&oa::right_inverse(&layout_mn)?, &os::make_layout(&shape)?)?;
-    let tiler = Tiler::from_shape(&ot::product_each(&layout_mn.shape)?)?;
+    let inv = oa::right_inverse(&layout_mn)?;
+    let layout_tv = oa::composition_raw(&inv, &os::make_layout(&shape)?)?;
+    let tiles = ot::product_each(&layout_mn.shape)?;
+    if let Some(steps) = steps {
+        steps.push(format!("  raked_product(thr_layout, val_layout) = {layout_mn}: (M,N) -> (thread, value) index"));
+        steps.push(format!(
+            "  right_inverse(that) = {inv}, with_shape({shape}) = {layout_tv}: (thread, value) -> (M,N) index"
+        ));
+        steps.push(format!("  product_each(shape(layout_mn)) = {tiles}: the tile the threads cover"));
+    }
+    let tiler = Tiler::from_shape(&tiles)?;
     make_tiled_copy_impl(atom, layout_tv, tiler)
 }
 

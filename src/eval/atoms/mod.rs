@@ -750,6 +750,11 @@ fn tiled_copy_value(c: TiledCopy) -> Value {
 }
 
 fn f_make_tiled_copy(a: &Args) -> R<Value> {
+    make_tiled_copy_traced(a, None)
+}
+
+/// `make_tiled_copy(A, thr_layout [, val_layout])`, its steps written to `steps` (`explain`).
+fn make_tiled_copy_traced(a: &Args, steps: Option<&mut Vec<String>>) -> R<Value> {
     let at = copy_atom_arg(a, 0)?;
     if a.nargs() < 2 {
         return Err(EvalError::arity(
@@ -758,7 +763,7 @@ fn f_make_tiled_copy(a: &Args) -> R<Value> {
     }
     let thr = layout_arg(a, 1)?;
     let val = if a.nargs() > 2 { Some(layout_arg(a, 2)?) } else { None };
-    Ok(tiled_copy_value(copy::make_tiled_copy(at, &thr, val.as_ref())?))
+    Ok(tiled_copy_value(copy::make_tiled_copy_traced(at, &thr, val.as_ref(), steps)?))
 }
 
 fn f_make_tiled_copy_mma(a: &Args, op: Operand) -> R<Value> {
@@ -1052,6 +1057,10 @@ pub fn explain(name: &str, args: &[Value]) -> Option<R<Vec<String>>> {
         ("make_tiled_mma", 1..=3) => (
             "make_tiled_mma(OP, atom_layout [, permutation]): copies of the MMA atom laid out by atom_layout over (M,N,K), each with its own threads; a permutation reorders the tile's rows, columns or k",
             make_tiled_mma_traced,
+        ),
+        ("make_tiled_copy", 2 | 3) => (
+            "make_tiled_copy(A, thr_layout [, val_layout]): each thread of thr_layout copies a val_layout block; the (M,N) tile they cover is their raked product, and its inverse is the (thread, value) layout",
+            make_tiled_copy_traced,
         ),
         ("get_layoutA_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::A, s)),
         ("get_layoutB_TV", 1) => (LAYOUT_TV, |a, s| layout_tv_traced(a, Operand::B, s)),

@@ -114,13 +114,8 @@ pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> 
     Ok(TiledCopy { atom, layout_tv, tiler })
 }
 
-/// `make_tiled_copy(atom, thr_layout, val_layout)`.
-pub fn make_tiled_copy(atom: CopyAtom, thr: &Layout, val: Option<&Layout>) -> R<TiledCopy> {
-    make_tiled_copy_traced(atom, thr, val, None)
-}
-
-/// [`make_tiled_copy`], its steps written to `steps` (for `explain`).
-pub fn make_tiled_copy_traced(
+/// `make_tiled_copy(atom, thr_layout, val_layout)`, its steps written to `steps` (for `explain`).
+pub fn make_tiled_copy(
     atom: CopyAtom,
     thr: &Layout,
     val: Option<&Layout>,

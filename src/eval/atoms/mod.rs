@@ -763,7 +763,7 @@ fn make_tiled_copy_traced(a: &Args, steps: Option<&mut Vec<String>>) -> R<Value>
     }
     let thr = layout_arg(a, 1)?;
     let val = if a.nargs() > 2 { Some(layout_arg(a, 2)?) } else { None };
-    Ok(tiled_copy_value(copy::make_tiled_copy_traced(at, &thr, val.as_ref(), steps)?))
+    Ok(tiled_copy_value(copy::make_tiled_copy(at, &thr, val.as_ref(), steps)?))
 }
 
 fn f_make_tiled_copy_mma(a: &Args, op: Operand) -> R<Value> {

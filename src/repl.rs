@@ -595,6 +595,9 @@ pub fn help_for(name: &str) -> Result<String, String> {
     if let Some(a) = atoms_for(name) {
         s.push_str(&a);
     }
+    if crate::eval::explain::EXPLAINED.contains(&name) {
+        s.push_str(&format!("`explain {name}(...)` shows how CuTe computes it, step by step (`:help explain`)\n"));
+    }
     Ok(s)
 }
 

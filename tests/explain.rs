@@ -42,6 +42,15 @@ fn explanations_end_in_cutes_value_and_their_laws_hold() {
         ("logical_product((_2,_2):(_4,_1), _6:_1)", None),
         ("coalesce((_2,(_1,_6)):(_1,(_6,_2)))", Some("coalesce(L)(i) == L(i) for all 12 points: holds")),
         ("raked_product((_2,_2):(_2,_1), (_4,_4):(_1,_4))", Some("mode i gathers (B_i, A_i)")),
+        // a product by a tiler, mode by mode (the modes' products are CuTe's, algebra_cases)
+        (
+            "zipped_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
+            Some("mode 0: logical_product(_2:_5, _3:_5) = (_2,_3):(_5,_10)"),
+        ),
+        (
+            "zipped_product((_2,_5):(_5,_1), <_3:_5, _4:_6>)",
+            Some("mode 1: logical_product(_5:_1, _4:_6) = (_5,_4):(_1,_30)"),
+        ),
         // the full coordinates are CuTe's idx2crd (tests/oracle/algebra_cases.jsonl)
         ("crd2idx(16, (_3,(_2,_3)), (_3,(_12,_1)))", Some("16 -> coordinate in (_3,(_2,_3)): (1,(1,2))")),
         ("crd2idx((_1,5), (_3,(_2,_3)), (_3,(_12,_1)))", Some("(_1,5) -> coordinate in (_3,(_2,_3)): (_1,(1,2))")),
@@ -425,4 +434,36 @@ fn tiled_copy_steps_are_cutes() {
     ] {
         assert!(out.contains(&step), "no `{step}`\n{out}");
     }
+}
+
+/// `EXPLAINED` (what `:help NAME` points to `explain` for) is what `explain` does: a listed
+/// function shows steps for at least one of its registry examples, an unlisted one for none.
+#[test]
+fn the_explained_list_is_what_explain_does() {
+    let mut wrong = Vec::new();
+    for name in cute::registry::names() {
+        let examples: Vec<String> = cute::registry::forms(name)
+            .iter()
+            .filter(|f| {
+                let last = f.example.rsplit_once("; ").map_or(f.example, |(_, l)| l);
+                last.starts_with(&format!("{name}(")) || last.starts_with(&format!("{name}<"))
+            })
+            .map(|f| f.example.to_string())
+            .collect();
+        if examples.is_empty() {
+            continue;
+        }
+        let stepped = examples.iter().any(|e| {
+            // the last statement, explained (earlier ones bind its arguments)
+            let (before, last) = e.rsplit_once("; ").unwrap_or(("", e));
+            let program =
+                if before.is_empty() { format!("explain {last}") } else { format!("{before}; explain {last}") };
+            let (code, out, _) = cute(&program);
+            code == 0 && !out.contains("no step-by-step explanation")
+        });
+        if stepped != cute::eval::explain::EXPLAINED.contains(&name) {
+            wrong.push(format!("{name}: steps {stepped}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
 }

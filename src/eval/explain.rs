@@ -16,6 +16,57 @@ use super::layout::Layout;
 use super::ops;
 use super::value::Value;
 
+/// The functions `explain` shows step by step (for some of their argument kinds; others show
+/// their definition). `:help NAME` points to `explain` for these; `tests/explain.rs` holds the
+/// list to what `explain` does with each function's registry example.
+pub const EXPLAINED: &[&str] = &[
+    "bank_conflicts",
+    "blocked_product",
+    "coalesce",
+    "coalescing",
+    "complement",
+    "composition",
+    "crd2idx",
+    "downcast",
+    "flat_divide",
+    "flat_product",
+    "get_layoutA_TV",
+    "get_layoutB_TV",
+    "get_layoutC_TV",
+    "get_layoutD_TV",
+    "get_layoutS_TV",
+    "inner_partition",
+    "is_bijective",
+    "is_injective",
+    "is_surjective",
+    "left_inverse",
+    "local_partition",
+    "local_tile",
+    "logical_divide",
+    "logical_product",
+    "make_gmma_desc",
+    "make_tiled_copy",
+    "make_tiled_mma",
+    "max_common_layout",
+    "max_common_vector",
+    "outer_partition",
+    "partition_A",
+    "partition_B",
+    "partition_C",
+    "partition_D",
+    "partition_S",
+    "raked_product",
+    "recast_layout",
+    "right_inverse",
+    "swizzle_slice",
+    "tile_to_shape",
+    "tiled_divide",
+    "tiled_product",
+    "upcast",
+    "zipped_divide",
+    "zipped_product",
+];
+
 /// Points checked by the law lines (a layout bigger than this is checked on its first points).
 const CHECK_POINTS: i64 = 4096;
 
@@ -57,6 +108,11 @@ pub fn explain(name: &str, targs: &[TArg], args: &[Value]) -> R<Option<Vec<Strin
             if lay(0).is_some() && lay(1).is_some() =>
         {
             lay(0).zip(lay(1)).map(|(a, b)| product(name, &a, &b))
+        }
+        ("logical_product" | "zipped_product" | "tiled_product" | "flat_product", 2)
+            if lay(0).is_some() && matches!(args[1], Value::Tile(_)) =>
+        {
+            lay(0).map(|a| product_by_mode(name, &a, &args[1]))
         }
         ("blocked_product" | "raked_product", 2) if lay(0).is_some() && lay(1).is_some() => {
             lay(0).zip(lay(1)).map(|(a, b)| blocked_raked(name, &a, &b))
@@ -386,13 +442,41 @@ fn product(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
     out.push(format!("  complement(A, {target}) = {comp}"));
     out.push(format!("  composition(complement, B) = {}", call("composition", &[comp, bv.clone()])?));
     out.push(format!("  logical_product(A, B) = {}", call("logical_product", &[av, bv])?));
-    match name {
-        "zipped_product" => out.push("  zipped_product: ((A's modes),(the repeats))".to_string()),
-        "tiled_product" => out.push("  tiled_product: ((A's modes), repeats unpacked)".to_string()),
-        "flat_product" => out.push("  flat_product: all modes unpacked".to_string()),
-        _ => {}
-    }
+    out.extend(product_gathering(name));
     Ok(out)
+}
+
+/// A product by a tiler `<T0,T1,...>`: mode by mode, as CuTe takes it (each line the
+/// operation's value for that mode), then the gathering of the named product.
+fn product_by_mode(name: &str, a: &Layout, tiler: &Value) -> R<Vec<String>> {
+    let Value::Tile(ts) = tiler else { return Ok(Vec::new()) };
+    let mut out = vec!["  a tiler <T0,T1,...> multiplies mode by mode: logical_product(A_i, T_i)".to_string()];
+    for (i, (s, d)) in a.shape.modes().into_iter().zip(a.stride.modes()).enumerate() {
+        let mode = Value::Layout(Layout::new(s, d));
+        match ts.get(i) {
+            Some(t) => match call("logical_product", &[mode.clone(), t.clone()]) {
+                Ok(r) => out.push(format!("  mode {i}: logical_product({mode}, {t}) = {r}")),
+                Err(e) => out.push(format!("  mode {i}: logical_product({mode}, {t}): {e}")),
+            },
+            None => out.push(format!("  mode {i}: {mode} (no tiler: kept)")),
+        }
+    }
+    out.push(format!(
+        "  logical_product(A, T) = {}",
+        call("logical_product", &[Value::Layout(a.clone()), tiler.clone()])?
+    ));
+    out.extend(product_gathering(name));
+    Ok(out)
+}
+
+/// How the named product arranges logical_product's modes.
+fn product_gathering(name: &str) -> Option<String> {
+    match name {
+        "zipped_product" => Some("  zipped_product: ((A's modes),(the repeats))".to_string()),
+        "tiled_product" => Some("  tiled_product: ((A's modes), repeats unpacked)".to_string()),
+        "flat_product" => Some("  flat_product: all modes unpacked".to_string()),
+        _ => None,
+    }
 }
 
 fn blocked_raked(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {

@@ -222,27 +222,32 @@ impl TiledMma {
         let reference = os::make_layout(&T(vec![I(self.tile_size(r)?), I(self.tile_size(c)?)]))?;
         // (CuTe makes thridx_2_thrid before thrfrg: where both fail, its error is the first)
         let inv = self.thridx_2_thrid()?;
-        let t2t = Tiler::Tuple(vec![Tiler::Layout(inv.clone()), Tiler::Under]);
+        let inv_line = steps.is_some().then(|| {
+            format!(
+                "  thridx_2_thrid = {inv}: thread index -> its place in get_thr_layout_vmnk(T) = {}",
+                self.thr_layout_vmnk
+            )
+        });
+        let t2t = Tiler::Tuple(vec![Tiler::Layout(inv), Tiler::Under]);
         let frg = self.thrfrg(op, &reference)?;
-        let name = format!("{op:?}");
+        // (the lines are formatted only when traced: the untraced call is the pictures' and analyses')
         let (rn, cn) = (["M", "N", "K"][r], ["M", "N", "K"][c]);
-        let mut step = |line: String| {
-            if let Some(s) = steps.as_deref_mut() {
-                s.push(line);
-            }
-        };
-        step(format!("  the tile ({rn},{cn}) = {}: its index layout {reference}", reference.shape));
-        step(format!(
-            "  thrfrg_{name}(T, that) = {frg}: ((ThrV,(Thr{rn},Thr{cn})),(FrgV,(Rest{rn},Rest{cn}))) -> index"
-        ));
-        step(format!(
-            "  thridx_2_thrid = {inv}: thread index -> its place in get_thr_layout_vmnk(T) = {}",
-            self.thr_layout_vmnk
-        ));
+        macro_rules! step {
+            ($($line:tt)*) => {
+                if let Some(s) = steps.as_deref_mut() {
+                    s.push(format!($($line)*));
+                }
+            };
+        }
+        step!("  the tile ({rn},{cn}) = {}: its index layout {reference}", reference.shape);
+        step!("  thrfrg_{op:?}(T, that) = {frg}: ((ThrV,(Thr{rn},Thr{cn})),(FrgV,(Rest{rn},Rest{cn}))) -> index");
+        if let (Some(s), Some(line)) = (steps.as_deref_mut(), inv_line) {
+            s.push(line);
+        }
         match op {
             Operand::C => {
                 let r = oa::composition_tiler_raw(&frg, &t2t)?;
-                step(format!("  composed with it in the thread mode: {r}: (thread index, value) -> index"));
+                step!("  composed with it in the thread mode: {r}: (thread index, value) -> index");
                 Ok(r)
             }
             Operand::A | Operand::B => {
@@ -257,11 +262,11 @@ impl TiledMma {
                 ]);
                 let x = oa::composition_tiler_raw(&frg, &Tiler::Tuple(vec![tile, Tiler::Under]))?;
                 let other = if op == Operand::A { "N" } else { "M" };
-                step(format!(
-                    "  the thread mode widened to (ThrV,(ThrM,ThrN,ThrK)), stride 0 over Thr{other} (those threads hold the same {name}): {x}"
-                ));
+                step!(
+                    "  the thread mode widened to (ThrV,(ThrM,ThrN,ThrK)), stride 0 over Thr{other} (those threads hold the same {op:?}): {x}"
+                );
                 let r = oa::composition_tiler_raw(&x, &t2t)?;
-                step(format!("  composed with thridx_2_thrid in the thread mode: {r}: (thread index, value) -> index"));
+                step!("  composed with thridx_2_thrid in the thread mode: {r}: (thread index, value) -> index");
                 Ok(r)
             }
         }

@@ -13,7 +13,7 @@
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::ops::tuple::compact_col_major;
 use crate::eval::value::Value;
 use std::fmt;
@@ -363,11 +363,11 @@ impl Ty {
         })
     }
     fn from_int_tuple(t: &IntTuple) -> Option<Ty> {
-        Some(match t {
-            IntTuple::I(i) => Ty::Int(if i.s { Some(i.v) } else { None }),
-            IntTuple::Under => Ty::Under,
-            IntTuple::T(v) => Ty::Tuple(v.iter().map(Ty::from_int_tuple).collect::<Option<_>>()?),
-            IntTuple::Basis(..) => return None,
+        Some(match t.view() {
+            V::I(i) => Ty::Int(if i.s { Some(i.v) } else { None }),
+            V::Under => Ty::Under,
+            V::T(v) => Ty::Tuple(v.iter().map(Ty::from_int_tuple).collect::<Option<_>>()?),
+            V::Basis(..) => return None,
         })
     }
 }

@@ -13,7 +13,7 @@ use crate::eval::builtins::{FnvMap, TArg};
 use crate::eval::error::{ErrorKind, EvalError};
 use crate::eval::explain;
 use crate::eval::int::Int;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::compare::equal_ignoring_static;
 use crate::eval::printed;
@@ -21,6 +21,7 @@ use crate::eval::value::Value;
 use crate::parser::ast::{BinOp, Call, Expr, ExprKind, GemmArg, Span, Stmt, StmtKind};
 use crate::registry as builtins;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// An evaluation error located in the source: the algebra's error plus the span to underline.
 #[derive(Clone, Debug, PartialEq)]
@@ -1033,8 +1034,8 @@ pub use crate::eval::value::{max_leaves, DEFAULT_MAX_LEAVES};
 fn within_depth(v: &Value, limit: usize) -> bool {
     fn tuple(t: &IntTuple, d: usize, limit: usize) -> bool {
         d <= limit
-            && match t {
-                IntTuple::T(xs) => xs.iter().all(|x| tuple(x, d + 1, limit)),
+            && match t.view() {
+                V::T(xs) => xs.iter().all(|x| tuple(x, d + 1, limit)),
                 _ => true,
             }
     }
@@ -1073,8 +1074,14 @@ pub fn value_depth(v: &Value) -> usize {
     loop {
         if let Some((t, d)) = tuples.pop() {
             deepest = deepest.max(d);
-            if let IntTuple::T(xs) = t {
-                tuples.extend(xs.iter().map(|x| (x, d + 1)));
+            if let Some(xs) = t.kids() {
+                for k in 0..xs.len() {
+                    match xs.at(k) {
+                        Some(Cow::Borrowed(x)) => tuples.push((x, d + 1)),
+                        // (an inline tuple's element, copied out: an integer, one level down)
+                        _ => deepest = deepest.max(d + 1),
+                    }
+                }
             }
         } else if let Some((f, d)) = funcs.pop() {
             deepest = deepest.max(d);
@@ -1170,10 +1177,27 @@ fn checked_depth_walked(v: &Value) -> Result<Option<usize>, EvalError> {
             if d > MAX_VALUE_DEPTH {
                 return Err(too_deep());
             }
-            match t {
-                IntTuple::I(_) | IntTuple::Under => leaves += 1,
-                IntTuple::Basis(b) => leaves += 1 + b.modes.len(),
-                IntTuple::T(xs) => tuples.extend(xs.iter().map(|x| (x, d + 1))),
+            match t.view() {
+                V::I(_) | V::Under => leaves += 1,
+                V::Basis(b) => leaves += 1 + b.modes.len(),
+                V::T(xs) => {
+                    for k in 0..xs.len() {
+                        match xs.at(k) {
+                            Some(Cow::Borrowed(x)) => tuples.push((x, d + 1)),
+                            // (an inline tuple's element, copied out: an integer one level down,
+                            // counted here as it would be popped next)
+                            _ => {
+                                if d + 1 > MAX_VALUE_DEPTH {
+                                    return Err(too_deep());
+                                }
+                                leaves += 1;
+                                if leaves > limit {
+                                    return Err(too_many(leaves));
+                                }
+                            }
+                        }
+                    }
+                }
             }
             if leaves > limit {
                 return Err(too_many(leaves));
@@ -1257,11 +1281,13 @@ fn literal_side(e: &Expr) -> Option<IntTuple> {
 /// empty), as [`small_tuple`] counts them; `None` for anything else.
 #[inline]
 fn flat_ints(t: &IntTuple) -> Option<(usize, usize)> {
-    match t {
-        IntTuple::I(_) => Some((1, 0)),
-        IntTuple::T(xs) if xs.iter().all(|x| matches!(x, IntTuple::I(_))) => {
-            Some((xs.len(), usize::from(!xs.is_empty())))
-        }
+    // (an inline tuple: integers only)
+    if let Some(f) = t.flat() {
+        return Some((f.n, usize::from(f.n != 0)));
+    }
+    match t.view() {
+        V::I(_) => Some((1, 0)),
+        V::T(xs) if xs.iter().all(|x| matches!(x, IntTuple::I(_))) => Some((xs.len(), usize::from(!xs.is_empty()))),
         _ => None,
     }
 }
@@ -1320,11 +1346,11 @@ fn small_tuple(t: &IntTuple, d: usize, n: &mut Walked, limit: usize) -> bool {
         return false;
     }
     n.deepest = n.deepest.max(d);
-    match t {
-        IntTuple::I(_) | IntTuple::Under => n.n += 1,
-        IntTuple::Basis(b) => n.n += 1 + b.modes.len(),
-        IntTuple::T(xs) => {
-            for x in xs {
+    match t.view() {
+        V::I(_) | V::Under => n.n += 1,
+        V::Basis(b) => n.n += 1 + b.modes.len(),
+        V::T(xs) => {
+            for x in xs.iter() {
                 // (an integer child is counted here, without a call: most children are)
                 if let IntTuple::I(_) = x {
                     if d + 1 > MAX_VALUE_DEPTH {

@@ -4,7 +4,7 @@
 //! without freeing all it owned, or freeing more, shows as a count that does not come back.
 
 use cute::eval::int::st;
-use cute::eval::int_tuple::IntTuple::{self, T};
+use cute::eval::int_tuple::{IntTuple, T};
 use cute::eval::layout::Layout;
 use cute::eval::value::Value;
 use std::alloc::{GlobalAlloc, Layout as Block, System};

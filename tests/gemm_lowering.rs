@@ -9,7 +9,7 @@
 mod gemm_common;
 
 use cute::eval::builtins;
-use cute::eval::int_tuple::IntTuple;
+use cute::eval::int_tuple::{IntTuple, V};
 use cute::eval::layout::{Func, Layout};
 use cute::eval::value::Value;
 use cute::runtime::config::{self, GemmConfig, Major, Operand};
@@ -37,11 +37,11 @@ fn size(t: &IntTuple) -> i64 {
 }
 
 fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> i64 {
-    match (shape, stride) {
-        (IntTuple::T(ss), IntTuple::T(ds)) => {
+    match (shape.view(), stride.view()) {
+        (V::T(ss), V::T(ds)) => {
             let mut acc = 0;
             let mut c = c;
-            for (i, (s, d)) in ss.iter().zip(ds).enumerate() {
+            for (i, (s, d)) in ss.iter().zip(ds.iter()).enumerate() {
                 if i + 1 == ss.len() {
                     acc += crd2idx_int(c, s, d);
                 } else {
@@ -51,7 +51,7 @@ fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> i64 {
             }
             acc
         }
-        (IntTuple::I(_), IntTuple::I(d)) => c * d.v,
+        (V::I(_), V::I(d)) => c * d.v,
         _ => panic!("incongruent {shape} {stride}"),
     }
 }

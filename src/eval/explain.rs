@@ -11,7 +11,7 @@
 use super::builtins::{self, TArg};
 use super::error::{EvalError, R};
 use super::int::Int;
-use super::int_tuple::IntTuple;
+use super::int_tuple::{IntTuple, V};
 use super::layout::Layout;
 use super::ops;
 use super::value::Value;
@@ -399,7 +399,7 @@ fn divide(name: &str, l: &Layout, tiler: &Value) -> R<Vec<String>> {
             let mode = Value::Layout(Layout::new(s.clone(), d.clone()));
             let t_i = match tiler {
                 Value::Tile(v) => v.get(i).cloned(),
-                Value::Tuple(IntTuple::T(v)) => v.get(i).cloned().map(Value::Tuple),
+                Value::Tuple(t) => t.kids().and_then(|v| v.get(i).cloned()).map(Value::Tuple),
                 _ => None,
             };
             match t_i {
@@ -653,9 +653,9 @@ fn common(name: &str, a: &Layout, b: &Layout) -> R<Vec<String>> {
     let common = call("coalesce", &[c])?;
     out.push(format!("  coalesce(that) = {common}"));
     let Value::Layout(cl) = &common else { return Ok(out) };
-    let (s, d) = match (&cl.shape, &cl.stride) {
-        (IntTuple::T(s), IntTuple::T(d)) => (s.first().cloned(), d.first().cloned()),
-        (s, d) => (Some(s.clone()), Some(d.clone())),
+    let (s, d) = match (cl.shape.view(), cl.stride.view()) {
+        (V::T(s), V::T(d)) => (s.first().cloned(), d.first().cloned()),
+        _ => (Some(cl.shape.clone()), Some(cl.stride.clone())),
     };
     let (Some(IntTuple::I(s)), Some(IntTuple::I(d))) = (s, d) else { return Ok(out) };
     if !(s.s && d.s && d.v == 1) {

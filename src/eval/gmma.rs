@@ -10,7 +10,8 @@
 
 use super::error::{EvalError, R};
 use super::int::{st, Int};
-use super::int_tuple::IntTuple::{self, I, T};
+use super::int_tuple::IntTuple::{self, I};
+use super::int_tuple::{T, V};
 use super::layout::{Composed, Func, Layout, Swizzle, TypedOffset};
 use super::ops::algebra as cast;
 use super::ops::algebra::Tiler;
@@ -297,18 +298,15 @@ fn static_i(i: &IntTuple) -> Option<i64> {
 }
 
 fn mode(l: &Layout, path: &[usize]) -> Option<(IntTuple, IntTuple)> {
-    let mut s = &l.shape;
-    let mut d = &l.stride;
-    for &k in path {
-        match (s, d) {
-            (T(sv), T(dv)) if k < sv.len() && k < dv.len() => {
-                s = &sv[k];
-                d = &dv[k];
-            }
-            _ => return None,
+    // (recursive: an inline tuple's elements live only as long as its view)
+    fn go(s: &IntTuple, d: &IntTuple, path: &[usize]) -> Option<(IntTuple, IntTuple)> {
+        let Some((&k, rest)) = path.split_first() else { return Some((s.clone(), d.clone())) };
+        match (s.view(), d.view()) {
+            (V::T(sv), V::T(dv)) if k < sv.len() && k < dv.len() => go(&sv[k], &dv[k], rest),
+            _ => None,
         }
     }
-    Some((s.clone(), d.clone()))
+    go(&l.shape, &l.stride, path)
 }
 
 fn size_of(t: &IntTuple) -> R<Int> {
@@ -425,7 +423,7 @@ fn run_checks(a: &mut Analysis) -> Result<GmmaDesc, Refusal> {
     let canonical =
         logical_divide_tiler(&u128, &tiler).map_err(|e| refuse(e.rule.clone(), format!("logical_divide: {e}")))?;
     a.canonical = Some(canonical.clone());
-    let profile_ok = matches!(&canonical.shape, T(v) if v.len() == 2 && v.iter().all(|m| matches!(m, T(x) if x.len() == 2 && x.iter().all(|e| matches!(e, I(_))))));
+    let profile_ok = matches!(canonical.shape.view(), V::T(v) if v.len() == 2 && v.iter().all(|m| matches!(m.view(), V::T(x) if x.len() == 2 && x.iter().all(|e| matches!(e, I(_))))));
     if !profile_ok {
         return Err(refuse(
             format!("Not a canonical {kname} Layout: Expected profile failure"),

@@ -10,16 +10,376 @@ use super::int::{st, Int};
 use std::fmt;
 
 /// A CuTe tuple element: an integer, `_` (Underscore), a scaled basis element (`_1@0`, only as
-/// a stride of identity layouts), or a nested tuple.
+/// a stride of identity layouts), or a tuple.
+///
+/// A tuple of at most [`FLAT`] integers (most shapes, strides and coordinates) is held inline
+/// in `F`, with no heap block; any other tuple (longer, nested, or holding `_`/basis elements)
+/// is `N`, one heap block of elements. [`T`] builds either and never makes an `N` that `F` can
+/// hold, so equality and hashing stay structural. Read a tuple's elements through
+/// [`IntTuple::view`] (or [`IntTuple::kids`]), never by matching `F`/`N`.
+///
+/// Why this form (issue 8, measured on the benchmark's files): an operation now allocates its
+/// answer's blocks only, none for most answers (`tests/alloc.rs`); the type stays 24 bytes,
+/// as when every tuple was a vector. Three inline integers (a 32-byte type) ran no faster, and
+/// a tree of inline nodes (the ninth session's `flat` branch, 88 bytes) spent more on copies
+/// than the allocations it saved. A tuple cannot hold inline copies of itself, hence the two
+/// forms and the views.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IntTuple {
     I(Int),
-    T(Vec<IntTuple>),
+    /// An inline tuple of `n` integers: values `v[..n]` (the rest 0), bit `k` of `s` set when
+    /// element `k` is static (the rest clear).
+    F {
+        n: u8,
+        s: u8,
+        v: [i64; FLAT],
+    },
+    /// Any other tuple (see the type's doc), built only here. A boxed slice, not a vector: two
+    /// words, so that the type stays 24 bytes.
+    N(Box<[IntTuple]>),
     /// `_`: "all of this mode" in slices and tilers.
     Under,
     /// `value@m0@m1...`: CuTe's ScaledBasis (`E<m>` scaled by value), printed `_1@0`. Boxed:
-    /// rare, and an IntTuple is then 24 bytes instead of 32 (every tuple node is copied often).
+    /// rare, and every tuple node is copied often.
     Basis(Box<Scaled>),
+}
+
+/// How many integer elements a tuple holds inline (the tag, `n` and `s` share the first word of
+/// a 24-byte IntTuple; `tests/alloc.rs` holds the size).
+pub const FLAT: usize = 2;
+
+/// A tuple built from its elements: inline when it is at most [`FLAT`] integers.
+#[allow(non_snake_case)]
+#[inline]
+pub fn T(v: Vec<IntTuple>) -> IntTuple {
+    if v.len() <= FLAT {
+        if let Some(f) = flat_of(&v) {
+            return f;
+        }
+    }
+    IntTuple::N(v.into_boxed_slice())
+}
+
+/// The inline form of `v`, when every element is an integer (and there are at most [`FLAT`]).
+#[inline]
+fn flat_of(v: &[IntTuple]) -> Option<IntTuple> {
+    let mut vals = [0i64; FLAT];
+    let mut s = 0u8;
+    for (k, e) in v.iter().enumerate() {
+        match e {
+            I(i) => {
+                vals[k] = i.v;
+                s |= (i.s as u8) << k;
+            }
+            _ => return None,
+        }
+    }
+    Some(IntTuple::F { n: v.len() as u8, s, v: vals })
+}
+
+/// Elements gathered for a tuple ([`IntTuple::of_buf`]): on the stack up to [`FLAT`].
+pub type TupleBuf = smallvec::SmallVec<[IntTuple; FLAT]>;
+
+/// A tuple built element by element: integers kept as an inline tuple's fields while every
+/// element so far is one and there are at most [`FLAT`] (most results), so nothing is written
+/// as an element and read back; the first other element moves them into a list.
+#[derive(Default)]
+pub struct TupleBuilder {
+    n: u8,
+    s: u8,
+    v: [i64; FLAT],
+    /// The list's capacity when it is made (the number of elements expected, at least).
+    cap: usize,
+    spill: Vec<IntTuple>,
+}
+
+impl TupleBuilder {
+    #[inline(always)]
+    pub fn new() -> TupleBuilder {
+        TupleBuilder::with_capacity(FLAT + 1)
+    }
+
+    /// A builder for about `cap` elements (the list, if one is needed, is made that large).
+    #[inline(always)]
+    pub fn with_capacity(cap: usize) -> TupleBuilder {
+        TupleBuilder { n: 0, s: 0, v: [0; FLAT], cap, spill: Vec::new() }
+    }
+
+    /// Append an integer element.
+    #[inline(always)]
+    pub fn push_int(&mut self, i: Int) {
+        if (self.n as usize) < FLAT && self.spill.is_empty() {
+            self.v[self.n as usize] = i.v;
+            self.s |= (i.s as u8) << self.n;
+            self.n += 1;
+        } else {
+            self.spill_ints();
+            self.spill.push(I(i));
+        }
+    }
+
+    /// Append an element.
+    #[inline(always)]
+    pub fn push(&mut self, e: IntTuple) {
+        match e {
+            I(i) => self.push_int(i),
+            e => {
+                self.spill_ints();
+                self.spill.push(e);
+            }
+        }
+    }
+
+    /// Move the integers kept inline into the list (once).
+    #[inline]
+    fn spill_ints(&mut self) {
+        if self.spill.capacity() == 0 {
+            self.spill.reserve_exact(self.cap.max(self.n as usize + 1));
+        }
+        if self.n > 0 {
+            for k in 0..self.n as usize {
+                self.spill.push(I(Int { v: self.v[k], s: (self.s >> k) & 1 == 1 }));
+            }
+            self.n = 0;
+        }
+    }
+
+    /// The tuple.
+    #[inline(always)]
+    pub fn finish(self) -> IntTuple {
+        if self.spill.is_empty() {
+            IntTuple::F { n: self.n, s: self.s, v: self.v }
+        } else {
+            T(self.spill)
+        }
+    }
+}
+
+/// An inline tuple's integers, copied out ([`IntTuple::flat`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Flat {
+    pub n: usize,
+    s: u8,
+    v: [i64; FLAT],
+}
+
+impl Flat {
+    /// Element `k` (`k < n`).
+    #[inline(always)]
+    pub fn int(&self, k: usize) -> Int {
+        Int { v: self.v[k], s: (self.s >> k) & 1 == 1 }
+    }
+}
+
+/// A tuple's elements, as a slice: borrowed from an `N` tuple's block, or an inline tuple's
+/// integers written out as elements on the stack (no heap).
+pub struct Kids<'a> {
+    slice: &'a [IntTuple],
+    n: u8,
+    buf: [std::mem::MaybeUninit<IntTuple>; FLAT],
+}
+
+impl<'a> Kids<'a> {
+    /// Element `k` with the tuple's lifetime (an inline element is copied out).
+    #[inline]
+    pub fn at(&self, k: usize) -> Option<std::borrow::Cow<'a, IntTuple>> {
+        if self.n == u8::MAX {
+            self.slice.get(k).map(std::borrow::Cow::Borrowed)
+        } else {
+            self.get(k).map(|e| std::borrow::Cow::Owned(e.clone()))
+        }
+    }
+}
+
+impl std::ops::Deref for Kids<'_> {
+    type Target = [IntTuple];
+    #[inline]
+    fn deref(&self) -> &[IntTuple] {
+        if self.n == u8::MAX {
+            self.slice
+        } else {
+            // SAFETY: `kids_unchecked` wrote the first `n` cells (integers: no drop glue), and
+            // `n <= FLAT` for an inline tuple.
+            unsafe { std::slice::from_raw_parts(self.buf.as_ptr() as *const IntTuple, self.n as usize) }
+        }
+    }
+}
+
+impl fmt::Debug for Kids<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// What an IntTuple is, for matching: its integer, its elements (a slice), `_` or a basis
+/// element. Mirrors the old variants, so `match t.view() { V::T(v) => ... }` reads as before.
+#[derive(Debug)]
+pub enum V<'a> {
+    I(&'a Int),
+    T(Kids<'a>),
+    Under,
+    Basis(&'a Scaled),
+}
+
+impl IntTuple {
+    /// The tuple's form, for matching (see [`V`]).
+    #[inline]
+    pub fn view(&self) -> V<'_> {
+        match self {
+            I(i) => V::I(i),
+            IntTuple::F { .. } | IntTuple::N(_) => V::T(self.kids_unchecked()),
+            Under => V::Under,
+            Basis(b) => V::Basis(b),
+        }
+    }
+
+    /// The elements, when a tuple.
+    #[inline]
+    pub fn kids(&self) -> Option<Kids<'_>> {
+        match self {
+            IntTuple::F { .. } | IntTuple::N(_) => Some(self.kids_unchecked()),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn kids_unchecked(&self) -> Kids<'_> {
+        let mut k = Kids { slice: &[], n: u8::MAX, buf: [const { std::mem::MaybeUninit::uninit() }; FLAT] };
+        match self {
+            IntTuple::F { n, s, v } => {
+                k.n = *n;
+                for (j, (cell, &x)) in k.buf.iter_mut().zip(v).enumerate().take(*n as usize) {
+                    cell.write(I(Int { v: x, s: (s >> j) & 1 == 1 }));
+                }
+            }
+            IntTuple::N(v) => k.slice = v,
+            _ => {}
+        }
+        k
+    }
+
+    /// The elements, owned (a tuple's), or `None`.
+    pub fn into_kids(self) -> Option<Vec<IntTuple>> {
+        match self {
+            IntTuple::N(v) => Some(v.into_vec()),
+            IntTuple::F { .. } => Some(self.kids_unchecked().to_vec()),
+            _ => None,
+        }
+    }
+
+    /// A tuple's block of elements, taken out (`_` left in its place); `None`, with `self`
+    /// unchanged, for anything that has none (an integer, an inline tuple, `_`, a basis element).
+    pub fn take_block(&mut self) -> Option<Vec<IntTuple>> {
+        if !matches!(self, IntTuple::N(_)) {
+            return None;
+        }
+        match std::mem::replace(self, Under) {
+            IntTuple::N(v) => Some(v.into_vec()),
+            _ => None,
+        }
+    }
+
+    /// A tuple's integers when it is an inline one (at most [`FLAT`] integers), for hot paths
+    /// that read them without a view.
+    #[inline(always)]
+    pub fn flat(&self) -> Option<Flat> {
+        match self {
+            IntTuple::F { n, s, v } => Some(Flat { n: *n as usize, s: *s, v: *v }),
+            _ => None,
+        }
+    }
+
+    /// The tuple `(a,b)` of two integers (inline).
+    #[inline(always)]
+    pub fn pair(a: Int, b: Int) -> IntTuple {
+        IntTuple::F {
+            n: 2,
+            s: a.s as u8 | (b.s as u8) << 1,
+            v: {
+                let mut v = [0; FLAT];
+                v[0] = a.v;
+                v[1] = b.v;
+                v
+            },
+        }
+    }
+
+    /// The tuple `(a,b,c)` of three integers (inline).
+    #[inline(always)]
+    pub fn triple(a: Int, b: Int, c: Int) -> IntTuple {
+        IntTuple::of_ints(&[a, b, c])
+    }
+
+    /// The tuple `(a,b)` (inline when both are integers; no list is made for it).
+    #[inline(always)]
+    pub fn tuple2(a: IntTuple, b: IntTuple) -> IntTuple {
+        match (&a, &b) {
+            (I(x), I(y)) => IntTuple::pair(*x, *y),
+            _ => IntTuple::N(Box::new([a, b])),
+        }
+    }
+
+    /// The tuple `(a,b,c)` (inline when all are integers; no list is made for it).
+    #[inline(always)]
+    pub fn tuple3(a: IntTuple, b: IntTuple, c: IntTuple) -> IntTuple {
+        match (&a, &b, &c) {
+            (I(x), I(y), I(z)) => IntTuple::triple(*x, *y, *z),
+            _ => IntTuple::N(Box::new([a, b, c])),
+        }
+    }
+
+    /// The tuple of the elements gathered in `b` (inline when at most [`FLAT`] integers; the
+    /// buffer's own block, if it spilled, becomes the tuple's).
+    #[inline]
+    pub fn of_buf(b: TupleBuf) -> IntTuple {
+        if b.len() <= FLAT {
+            if let Some(f) = flat_of(&b) {
+                return f;
+            }
+        }
+        IntTuple::N(b.into_boxed_slice())
+    }
+
+    /// The tuple of the integers `ints` yields (inline when at most [`FLAT`]).
+    #[inline]
+    pub fn of_int_iter(ints: impl ExactSizeIterator<Item = Int>) -> IntTuple {
+        if ints.len() <= FLAT {
+            let mut v = [0i64; FLAT];
+            let mut s = 0u8;
+            let mut n = 0;
+            for (k, i) in ints.enumerate().take(FLAT) {
+                v[k] = i.v;
+                s |= (i.s as u8) << k;
+                n = k + 1;
+            }
+            IntTuple::F { n: n as u8, s, v }
+        } else {
+            IntTuple::N(ints.map(I).collect())
+        }
+    }
+
+    /// The tuple of `ints` (inline when at most [`FLAT`]).
+    #[inline]
+    pub fn of_ints(ints: &[Int]) -> IntTuple {
+        if ints.len() <= FLAT {
+            let mut v = [0i64; FLAT];
+            let mut s = 0u8;
+            for (k, i) in ints.iter().enumerate() {
+                v[k] = i.v;
+                s |= (i.s as u8) << k;
+            }
+            IntTuple::F { n: ints.len() as u8, s, v }
+        } else {
+            IntTuple::N(ints.iter().map(|&i| I(i)).collect())
+        }
+    }
+
+    /// A tuple built from its elements (as [`T`]).
+    #[allow(non_snake_case)]
+    #[inline]
+    pub fn T(v: Vec<IntTuple>) -> IntTuple {
+        T(v)
+    }
 }
 
 /// The payload of a ScaledBasis element: the value and the modes of `E<...>`, listed in print
@@ -37,7 +397,7 @@ impl IntTuple {
     }
 }
 
-pub use IntTuple::{Basis, Under, I, T};
+pub use IntTuple::{Basis, Under, I};
 
 impl fmt::Display for IntTuple {
     /// CuTe's `print`: `_4`, `4`, `(a,b)`, `(8)` for a rank-1 tuple, `()`, `_`, `_1@0`.
@@ -77,7 +437,17 @@ impl IntTuple {
 fn push_tuple(out: &mut Vec<u8>, t: &IntTuple) {
     match t {
         I(i) => push_int(out, *i),
-        T(v) => {
+        IntTuple::F { n, s, v } => {
+            out.push(b'(');
+            for (k, &x) in v.iter().enumerate().take(*n as usize) {
+                if k > 0 {
+                    out.push(b',');
+                }
+                push_int(out, Int { v: x, s: (s >> k) & 1 == 1 });
+            }
+            out.push(b')');
+        }
+        IntTuple::N(v) => {
             out.push(b'(');
             for (k, e) in v.iter().enumerate() {
                 if k > 0 {
@@ -130,9 +500,9 @@ fn write_tuple(w: &mut Batch<'_, '_>, t: &IntTuple) -> fmt::Result {
             }
             Ok(())
         }
-        T(v) => {
+        IntTuple::F { .. } | IntTuple::N(_) => {
             w.byte(b'(')?;
-            for (k, e) in v.iter().enumerate() {
+            for (k, e) in t.kids_unchecked().iter().enumerate() {
                 if k > 0 {
                     w.byte(b',')?;
                 }
@@ -266,7 +636,7 @@ impl IntTuple {
         matches!(self, I(_))
     }
     pub fn is_tuple(&self) -> bool {
-        matches!(self, T(_))
+        matches!(self, IntTuple::F { .. } | IntTuple::N(_))
     }
     /// The integer, or a type error naming what was expected.
     pub fn as_int(&self) -> R<Int> {
@@ -278,41 +648,43 @@ impl IntTuple {
     /// CuTe's `rank`: number of top-level modes (an integer or `_` has rank 1).
     pub fn rank(&self) -> usize {
         match self {
-            T(v) => v.len(),
+            IntTuple::F { n, .. } => *n as usize,
+            IntTuple::N(v) => v.len(),
             _ => 1,
         }
     }
     /// CuTe's `depth`: 0 for an integer, 1 + max depth of the elements for a tuple.
     pub fn depth(&self) -> usize {
         match self {
-            T(v) => 1 + v.iter().map(|e| e.depth()).max().unwrap_or(0),
+            IntTuple::F { .. } => 1,
+            IntTuple::N(v) => 1 + v.iter().map(|e| e.depth()).max().unwrap_or(0),
             _ => 0,
         }
     }
     /// Mode `i` (`get<i>`): a tuple's element, or the integer itself when `i == 0`.
-    pub fn get(&self, i: usize) -> R<&IntTuple> {
-        match self {
-            T(v) => v.get(i).ok_or_else(|| {
+    pub fn get(&self, i: usize) -> R<std::borrow::Cow<'_, IntTuple>> {
+        match self.kids() {
+            Some(v) => v.at(i).ok_or_else(|| {
                 EvalError::rule("index out of range", format!("get<{i}> of {self}, which has rank {}", v.len()))
             }),
-            _ if i == 0 => Ok(self),
+            _ if i == 0 => Ok(std::borrow::Cow::Borrowed(self)),
             _ => Err(EvalError::rule("index out of range", format!("get<{i}> of {self}, which has rank 1"))),
         }
     }
     /// The modes as a slice: a tuple's elements, or the non-tuple itself as a single mode.
     pub fn modes(&self) -> Vec<IntTuple> {
-        match self {
-            T(v) => v.clone(),
-            x => vec![x.clone()],
+        match self.view() {
+            V::T(v) => v.to_vec(),
+            _ => vec![self.clone()],
         }
     }
     /// All leaves in order (depth-first).
     pub fn leaves(&self) -> Vec<IntTuple> {
         let mut out = Vec::new();
         fn go(t: &IntTuple, out: &mut Vec<IntTuple>) {
-            match t {
-                T(v) => v.iter().for_each(|e| go(e, out)),
-                x => out.push(x.clone()),
+            match t.view() {
+                V::T(v) => v.iter().for_each(|e| go(e, out)),
+                _ => out.push(t.clone()),
             }
         }
         go(self, &mut out);
@@ -322,7 +694,8 @@ impl IntTuple {
     pub fn is_static(&self) -> bool {
         match self {
             I(i) => i.s,
-            T(v) => v.iter().all(|e| e.is_static()),
+            IntTuple::F { n, s, .. } => s.count_ones() == *n as u32,
+            IntTuple::N(v) => v.iter().all(|e| e.is_static()),
             Under => true,
             Basis(b) => b.v.s,
         }
@@ -331,7 +704,17 @@ impl IntTuple {
     pub fn map_ints(&self, f: &mut impl FnMut(Int) -> R<Int>) -> R<IntTuple> {
         Ok(match self {
             I(i) => I(f(*i)?),
-            T(v) => T(v.iter().map(|e| e.map_ints(f)).collect::<R<_>>()?),
+            IntTuple::F { n, s, v } => {
+                let mut out = [0i64; FLAT];
+                let mut outs = 0u8;
+                for k in 0..*n as usize {
+                    let i = f(Int { v: v[k], s: (s >> k) & 1 == 1 })?;
+                    out[k] = i.v;
+                    outs |= (i.s as u8) << k;
+                }
+                IntTuple::F { n: *n, s: outs, v: out }
+            }
+            IntTuple::N(v) => T(v.iter().map(|e| e.map_ints(f)).collect::<R<_>>()?),
             Under => Under,
             Basis(b) => IntTuple::basis(f(b.v)?, b.modes.clone()),
         })

@@ -10,7 +10,7 @@
 use super::atoms::{self, AtomValue};
 use super::builtins::{Args, TArg};
 use super::error::R;
-use super::int_tuple::IntTuple;
+use super::int_tuple::{IntTuple, V};
 use super::ops::coord::builtins as coord;
 use super::ops::structure::builtins as structure;
 use super::ops::tuple::builtins::foreign;
@@ -48,9 +48,9 @@ fn foreign_or_swizzled(a: &Args) -> bool {
 /// swizzle or swizzled layout met first (`None`), or an error met first (`Some(false)`).
 fn tiler_of(v: &Value) -> Option<bool> {
     fn tuple_ok(t: &IntTuple) -> bool {
-        match t {
-            IntTuple::T(v) => v.iter().all(tuple_ok),
-            IntTuple::Basis(..) => false,
+        match t.view() {
+            V::T(v) => v.iter().all(tuple_ok),
+            V::Basis(..) => false,
             _ => true,
         }
     }

@@ -142,20 +142,26 @@ impl Value {
 }
 
 /// Free what `t` owns where it is a tree of integers (then true: it owns nothing any more);
-/// false for anything else, with what was freed of it replaced by empty tuples. (Recursive as
-/// the drop glue is: as deep as the value.)
+/// false for anything else, with what was freed of it replaced by `_`. (Recursive as the drop
+/// glue is: as deep as the value.)
 #[inline(always)]
 fn shed(t: &mut IntTuple) -> bool {
-    let IntTuple::T(v) = t else { return matches!(t, IntTuple::I(_) | IntTuple::Under) };
-    // (an integer item owns nothing; a tuple item frees its own, or keeps what it cannot)
-    if !v.iter_mut().all(|x| matches!(x, IntTuple::I(_)) || shed_nested(x)) {
+    // (a tuple with a block of elements: the block taken out, `_` left in its place)
+    let Some(mut v) = t.take_block() else {
+        // (integers, `_` and inline tuples own nothing)
+        return !matches!(t, IntTuple::Basis(_));
+    };
+    // (an integer or inline item owns nothing; a tuple item frees its own, or keeps what it cannot)
+    if !v.iter_mut().all(|x| matches!(x, IntTuple::I(_)) || x.flat().is_some() || shed_nested(x)) {
+        // (the block goes back, what was freed of it `_`)
+        *t = IntTuple::T(v);
         return false;
     }
-    let mut v = std::mem::ManuallyDrop::new(std::mem::take(v));
+    let mut v = std::mem::ManuallyDrop::new(v);
     // SAFETY: the vector's buffer, as a vector of no items of a type without a destructor (the
     // same size and alignment): dropping it frees the buffer and runs nothing else. Its items
-    // own nothing (integers, and tuples whose vectors were freed and replaced by empty ones):
-    // not running their destructors leaks nothing.
+    // own nothing (integers, inline tuples, and `_` where tuples' blocks were freed): not
+    // running their destructors leaks nothing.
     drop(unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<std::mem::MaybeUninit<IntTuple>>(), 0, v.capacity()) });
     true
 }
@@ -256,12 +262,19 @@ impl Value {
     /// The modes of a tuple-like value (Tuple or Tile); a non-tuple is its own single mode.
     pub fn elems(&self) -> Vec<Value> {
         match self {
-            Value::Tuple(IntTuple::T(v)) => v.iter().cloned().map(Value::Tuple).collect(),
+            Value::Tuple(t) => match t.kids() {
+                Some(v) => v.iter().cloned().map(Value::Tuple).collect(),
+                None => vec![self.clone()],
+            },
             Value::Tile(v) => v.clone(),
             x => vec![x.clone()],
         }
     }
     pub fn is_tuple_like(&self) -> bool {
-        matches!(self, Value::Tuple(IntTuple::T(_)) | Value::Tile(_))
+        match self {
+            Value::Tuple(t) => t.is_tuple(),
+            Value::Tile(_) => true,
+            _ => false,
+        }
     }
 }

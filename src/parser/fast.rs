@@ -10,7 +10,7 @@ use super::build::compose_chain;
 use super::lit;
 use super::MAX_EXPR_DEPTH;
 use crate::eval::int::Int;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, TupleBuilder};
 use crate::eval::value::Value;
 
 /// An expression and the height of its tree (as in `build`).
@@ -600,8 +600,8 @@ impl<'a> P<'a> {
             *levels = (*levels).max(1);
             return Some((IntTuple::T(Vec::new()), 1));
         }
-        // (most tuples hold one or two items: one allocation of that size)
-        let mut items = Vec::with_capacity(2);
+        // (a tuple of a few integers is held inline: no list for it)
+        let mut items = TupleBuilder::new();
         loop {
             let (t, he) = if self.peek() == b'(' {
                 let mut lv = 0;
@@ -632,7 +632,7 @@ impl<'a> P<'a> {
         }
         self.i += 1;
         *levels = (*levels).max(inner + 1);
-        Some((IntTuple::T(items), h + 1))
+        Some((items.finish(), h + 1))
     }
 
     /// `(i0,i1,...)` at `i`: one to eight integers without a sign, each of up to 18 digits and
@@ -669,19 +669,14 @@ impl<'a> P<'a> {
                 _ => return None,
             }
         }
-        // (the common sizes as `vec![...]`: the vector's block is taken and filled in place,
-        // without the generic capacity and extend calls: 4-6% of a bench statement's
-        // instructions)
-        let it = |k: usize| IntTuple::I(Int::new(ints[k].0, ints[k].1));
-        let items = match n {
-            1 => vec![it(0)],
-            2 => vec![it(0), it(1)],
-            3 => vec![it(0), it(1), it(2)],
-            4 => vec![it(0), it(1), it(2), it(3)],
-            _ => (0..n).map(it).collect(),
+        // (a tuple of a few integers is held inline: built from them, with no list)
+        let it = |k: usize| Int::new(ints[k].0, ints[k].1);
+        let t = match n {
+            2 => IntTuple::pair(it(0), it(1)),
+            _ => IntTuple::of_int_iter((0..n).map(it)),
         };
         self.i = j + 1;
-        Some((IntTuple::T(items), n))
+        Some((t, n))
     }
 
     /// The most common literal argument, `(i0,...):(j0,...)` or `(i0,...)` of

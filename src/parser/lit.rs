@@ -8,7 +8,7 @@
 //! evaluated part by part, so that the guard's error names the part that exceeds it.
 use super::ast::{Expr, ExprKind};
 use crate::eval::int::Int;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::Layout;
 use crate::eval::value::{max_leaves, Value};
 
@@ -17,10 +17,10 @@ pub const LITERAL_DEPTH: usize = 32;
 
 /// Leaves and tuple levels of a folded tuple (a leaf has 0 levels).
 fn measure(t: &IntTuple) -> (usize, usize) {
-    match t {
-        IntTuple::T(xs) => {
+    match t.view() {
+        V::T(xs) => {
             let (mut leaves, mut levels) = (0, 0);
-            for x in xs {
+            for x in xs.iter() {
                 let (l, v) = measure(x);
                 leaves += l;
                 levels = levels.max(v);
@@ -35,7 +35,7 @@ fn measure(t: &IntTuple) -> (usize, usize) {
 fn element(e: &Expr) -> Option<(usize, usize)> {
     match &e.kind {
         ExprKind::Int { .. } | ExprKind::Under => Some((1, 0)),
-        ExprKind::Lit(Value::Tuple(t @ IntTuple::T(_))) => Some(measure(t)),
+        ExprKind::Lit(Value::Tuple(t)) if t.is_tuple() => Some(measure(t)),
         _ => None,
     }
 }

@@ -42,12 +42,12 @@ pub(crate) fn sx(e: &Expr) -> String {
 }
 
 fn sx_lit(t: &crate::eval::int_tuple::IntTuple) -> String {
-    use crate::eval::int_tuple::IntTuple;
-    match t {
-        IntTuple::I(i) => format!("{}{}", if i.s { "_" } else { "" }, i.v),
-        IntTuple::Under => "_".into(),
-        IntTuple::T(xs) => format!("(tuple {})", xs.iter().map(sx_lit).collect::<Vec<_>>().join(" ")),
-        IntTuple::Basis(_) => format!("(lit {t})"),
+    use crate::eval::int_tuple::V;
+    match t.view() {
+        V::I(i) => format!("{}{}", if i.s { "_" } else { "" }, i.v),
+        V::Under => "_".into(),
+        V::T(xs) => format!("(tuple {})", xs.iter().map(sx_lit).collect::<Vec<_>>().join(" ")),
+        V::Basis(_) => format!("(lit {t})"),
     }
 }
 

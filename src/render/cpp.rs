@@ -15,7 +15,7 @@ use crate::eval::atoms::tensor::Partition;
 use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Composed, Func, Layout, Swizzle, TypedOffset};
 use crate::eval::ops::algebra::Tiler;
 use crate::eval::ops::tuple::{compact_col_major, compact_row_major};
@@ -65,11 +65,11 @@ fn int_expr(i: Int) -> String {
 }
 
 fn tuple_expr(t: &IntTuple, role: Role) -> String {
-    match t {
-        IntTuple::I(i) => int_expr(*i),
-        IntTuple::Under => "_".to_string(),
-        IntTuple::Basis(b) => basis_expr(b.v, &b.modes),
-        IntTuple::T(v) => {
+    match t.view() {
+        V::I(i) => int_expr(*i),
+        V::Under => "_".to_string(),
+        V::Basis(b) => basis_expr(b.v, &b.modes),
+        V::T(v) => {
             let maker = match role {
                 Role::Shape => "make_shape",
                 Role::Stride => "make_stride",
@@ -167,17 +167,17 @@ fn int_type(v: i64) -> String {
 
 /// The type of a static tuple (`None` if any leaf is dynamic).
 fn tuple_type(t: &IntTuple, maker: &str) -> Option<String> {
-    match t {
-        IntTuple::I(i) if i.s => Some(int_type(i.v)),
-        IntTuple::I(_) => None,
-        IntTuple::Under => Some("Underscore".to_string()),
-        IntTuple::Basis(b) if b.v.s => {
+    match t.view() {
+        V::I(i) if i.s => Some(int_type(i.v)),
+        V::I(_) => None,
+        V::Under => Some("Underscore".to_string()),
+        V::Basis(b) if b.v.s => {
             let (v, modes) = (&b.v, &b.modes);
             let ns: Vec<String> = modes.iter().rev().map(|m| format!(",{m}")).collect();
             Some(format!("ScaledBasis<{}{}>", int_type(v.v), ns.concat()))
         }
-        IntTuple::Basis(..) => None,
-        IntTuple::T(v) => {
+        V::Basis(..) => None,
+        V::T(v) => {
             let parts = v.iter().map(|e| tuple_type(e, maker)).collect::<Option<Vec<_>>>()?;
             Some(format!("{maker}<{}>", parts.join(",")))
         }

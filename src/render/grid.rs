@@ -5,7 +5,7 @@
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::dy;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Func, Layout};
 use crate::eval::ops::swizzle::bits;
 use crate::eval::value::Value;
@@ -44,18 +44,18 @@ fn divmod(c: i64, p: i64) -> R<(i64, i64)> {
 }
 
 fn product(t: &IntTuple) -> i64 {
-    match t {
-        IntTuple::I(i) => i.v,
-        IntTuple::T(v) => v.iter().fold(1i64, |a, e| a.wrapping_mul(product(e))),
+    match t.view() {
+        V::I(i) => i.v,
+        V::T(v) => v.iter().fold(1i64, |a, e| a.wrapping_mul(product(e))),
         _ => 1,
     }
 }
 
 /// `crd2idx(c, shape, stride)` for an integer coordinate, `None` where CuTe would not compile.
 fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> R<Option<i64>> {
-    match (shape, stride) {
-        (IntTuple::I(_), IntTuple::I(d)) => Ok(Some(c.wrapping_mul(d.v))),
-        (IntTuple::T(ss), IntTuple::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
+    match (shape.view(), stride.view()) {
+        (V::I(_), V::I(d)) => Ok(Some(c.wrapping_mul(d.v))),
+        (V::T(ss), V::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
             let mut c = c;
             let mut acc = 0i64;
             let last = ss.len() - 1;
@@ -82,13 +82,13 @@ fn crd2idx_int(c: i64, shape: &IntTuple, stride: &IntTuple) -> R<Option<i64>> {
 /// index is the order of the other coordinates).
 fn first_parts(s: &IntTuple, d: &IntTuple, max: i64) -> Result<Option<Vec<(i64, i64)>>, i64> {
     fn leaves(s: &IntTuple, d: &IntTuple, out: &mut Vec<(i64, i64)>) -> Option<()> {
-        match (s, d) {
-            (IntTuple::I(a), IntTuple::I(b)) if a.v > 0 => {
+        match (s.view(), d.view()) {
+            (V::I(a), V::I(b)) if a.v > 0 => {
                 out.push((a.v, b.v));
                 Some(())
             }
-            (IntTuple::T(ss), IntTuple::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
-                ss.iter().zip(ds).try_for_each(|(a, b)| leaves(a, b, out))
+            (V::T(ss), V::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
+                ss.iter().zip(ds.iter()).try_for_each(|(a, b)| leaves(a, b, out))
             }
             _ => None,
         }
@@ -181,9 +181,10 @@ impl Grid {
             v => return Err(EvalError::type_err(format!("expected a layout, got {} `{v}`", v.kind()))),
         };
         let d = domain(&f)?;
-        let (rows, cols) = match &d.shape {
-            IntTuple::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
-            s => {
+        let (rows, cols) = match d.shape.view() {
+            V::T(m) if m.len() == 2 => (product(&m[0]), product(&m[1])),
+            _ => {
+                let s = &d.shape;
                 let hint = if s.rank() == 1 { "; for one column write make_layout(L, _1:_0)" } else { "" };
                 return Err(EvalError::rule(
                     "rank(layout) == 2",
@@ -220,8 +221,8 @@ impl Grid {
             ))
         };
         let firsts = match &self.f {
-            Func::Layout(l) => match (&l.shape, &l.stride) {
-                (IntTuple::T(s), IntTuple::T(d)) if s.len() == 2 && d.len() == 2 => {
+            Func::Layout(l) => match (l.shape.view(), l.stride.view()) {
+                (V::T(s), V::T(d)) if s.len() == 2 && d.len() == 2 => {
                     let rows = first_parts(&s[0], &d[0], max).map_err(too_many)?;
                     let cols = first_parts(&s[1], &d[1], max).map_err(too_many)?;
                     rows.zip(cols)
@@ -271,8 +272,8 @@ impl Grid {
 
 fn eval2(f: &Func, m: i64, n: i64) -> R<i64> {
     match f {
-        Func::Layout(l) => match (&l.shape, &l.stride) {
-            (IntTuple::T(s), IntTuple::T(d)) if s.len() == 2 && d.len() == 2 => {
+        Func::Layout(l) => match (l.shape.view(), l.stride.view()) {
+            (V::T(s), V::T(d)) if s.len() == 2 && d.len() == 2 => {
                 let a = crd2idx_int(m, &s[0], &d[0])?.ok_or_else(|| not_printable(l))?;
                 let b = crd2idx_int(n, &s[1], &d[1])?.ok_or_else(|| not_printable(l))?;
                 Ok(a.wrapping_add(b))
@@ -290,9 +291,9 @@ fn eval2(f: &Func, m: i64, n: i64) -> R<i64> {
 /// `cosize(layout)` = 1 + sum (s-1)*|d| over the leaves (wrapping like the C++).
 fn cosize(l: &Layout) -> i64 {
     fn go(s: &IntTuple, d: &IntTuple) -> i64 {
-        match (s, d) {
-            (IntTuple::I(s), IntTuple::I(d)) => s.v.wrapping_sub(1).wrapping_mul(d.v.wrapping_abs()),
-            (IntTuple::T(ss), IntTuple::T(ds)) => ss.iter().zip(ds).fold(0i64, |a, (s, d)| a.wrapping_add(go(s, d))),
+        match (s.view(), d.view()) {
+            (V::I(s), V::I(d)) => s.v.wrapping_sub(1).wrapping_mul(d.v.wrapping_abs()),
+            (V::T(ss), V::T(ds)) => ss.iter().zip(ds.iter()).fold(0i64, |a, (s, d)| a.wrapping_add(go(s, d))),
             _ => 0,
         }
     }

@@ -3,7 +3,7 @@
 
 use super::grid::{check_limit, Grid};
 use crate::eval::error::{EvalError, R};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Func, Layout};
 use crate::eval::ops::swizzle::composed::compose3;
 use crate::eval::value::Value;
@@ -32,9 +32,9 @@ fn color(idx: i32) -> R<&'static str> {
 fn append2(l: &Layout, what: &str) -> R<Layout> {
     let mut s = l.shape.modes();
     let mut d = l.stride.modes();
-    if let (IntTuple::T(ss), IntTuple::T(ds)) = (&l.shape, &l.stride) {
-        s = ss.clone();
-        d = ds.clone();
+    if let (V::T(ss), V::T(ds)) = (l.shape.view(), l.stride.view()) {
+        s = ss.to_vec();
+        d = ds.to_vec();
     }
     if s.len() > 2 || d.len() > 2 {
         return Err(EvalError::rule(

@@ -9,7 +9,7 @@ use crate::eval::atoms::AtomValue;
 use crate::eval::builtins;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::write_i64;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::value::Value;
 use std::fmt::Write;
 
@@ -40,9 +40,9 @@ fn call(name: &str, args: &[Value]) -> R<Value> {
 }
 
 fn int_of(t: &IntTuple) -> R<i64> {
-    match t {
-        IntTuple::I(i) => Ok(i.v),
-        IntTuple::T(v) => v.iter().try_fold(1i64, |a, e| Ok(a.wrapping_mul(int_of(e)?))),
+    match t.view() {
+        V::I(i) => Ok(i.v),
+        V::T(v) => v.iter().try_fold(1i64, |a, e| Ok(a.wrapping_mul(int_of(e)?))),
         _ => Err(EvalError::type_err(format!("tile extent `{t}` is not an integer"))),
     }
 }
@@ -68,9 +68,13 @@ pub fn print_svg_mma(v: &Value) -> R<String> {
         v => v.clone(),
     };
     let tile_v = call("tile_shape", std::slice::from_ref(&mma))?;
-    let tile = match &tile_v {
-        Value::Tuple(IntTuple::T(t)) if t.len() == 3 => t.clone(),
-        t => return Err(EvalError::type_err(format!("tile_shape is `{t}`, not (M,N,K)"))),
+    let kids = match &tile_v {
+        Value::Tuple(t) => t.kids(),
+        _ => None,
+    };
+    let tile = match kids {
+        Some(t) if t.len() == 3 => t.to_vec(),
+        _ => return Err(EvalError::type_err(format!("tile_shape is `{tile_v}`, not (M,N,K)"))),
     };
     let (m_, n_, k_) = (int_of(&tile[0])?, int_of(&tile[1])?, int_of(&tile[2])?);
     super::grid::check_limit("print_svg", k_.saturating_add(m_).max(1), k_.saturating_add(n_).max(1))?;

@@ -16,7 +16,7 @@ use super::latex::append2_value;
 use super::mma_svg::tv_colour;
 use crate::eval::atoms::AtomValue;
 use crate::eval::error::{EvalError, R};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Func, Layout, Swizzle};
 use crate::eval::value::Value;
 use std::collections::{HashMap, HashSet};
@@ -302,9 +302,9 @@ fn tv_tile_from_coords(what: &str, l: &Layout, rows: i64, cols: i64) -> R<TvTile
 }
 
 fn size_of(t: &IntTuple) -> R<i64> {
-    match t {
-        IntTuple::I(i) => Ok(i.v),
-        IntTuple::T(v) => v.iter().try_fold(1i64, |a, e| a.checked_mul(size_of(e)?).ok_or_else(too_big)),
+    match t.view() {
+        V::I(i) => Ok(i.v),
+        V::T(v) => v.iter().try_fold(1i64, |a, e| a.checked_mul(size_of(e)?).ok_or_else(too_big)),
         _ => Err(EvalError::type_err(format!("`{t}` is not a shape"))),
     }
 }
@@ -378,10 +378,17 @@ pub fn svg_tv(tv: &Value, tile: &Value) -> R<String> {
         Value::Layout(l) => l,
         v => return Err(EvalError::type_err(format!("expected a (thread, value) layout, got {} `{v}`", v.kind()))),
     };
-    let dims = match tile {
-        Value::Tuple(IntTuple::T(d)) if d.len() == 2 => (size_of(&d[0])?, size_of(&d[1])?),
-        v => {
-            return Err(EvalError::type_err(format!("the tile must be a shape (M,N), got {} `{v}`", v.kind())).at_arg(1))
+    let kids = match tile {
+        Value::Tuple(t) => t.kids(),
+        _ => None,
+    };
+    let dims = match kids {
+        Some(d) if d.len() == 2 => (size_of(&d[0])?, size_of(&d[1])?),
+        _ => {
+            let v = tile;
+            return Err(
+                EvalError::type_err(format!("the tile must be a shape (M,N), got {} `{v}`", v.kind())).at_arg(1)
+            );
         }
     };
     let t = tv_tile_from_index("print_svg", l, dims.0, dims.1)?;
@@ -473,11 +480,16 @@ pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
                     .at_arg(0))
                 }
             };
-            let (r, c) = match tile {
-                Value::Tuple(IntTuple::T(d)) if d.len() == 2 => (size_of(&d[0])?, size_of(&d[1])?),
-                v => {
+            let kids = match tile {
+                Value::Tuple(t) => t.kids(),
+                _ => None,
+            };
+            let (r, c) = match kids {
+                Some(d) if d.len() == 2 => (size_of(&d[0])?, size_of(&d[1])?),
+                _ => {
+                    let v = tile;
                     return Err(EvalError::type_err(format!("the tile must be a shape (M,N), got {} `{v}`", v.kind()))
-                        .at_arg(1))
+                        .at_arg(1));
                 }
             };
             let t = tv_tile_from_index("print_layout", l, r, c).map_err(|e| e.at_arg(0))?;
@@ -489,9 +501,14 @@ pub fn tv_tiles(args: &[Value]) -> R<Option<Vec<(String, TvTile)>>> {
                     AtomValue::MmaAtom(_) => call("make_tiled_mma", std::slice::from_ref(v))?,
                     _ => v.clone(),
                 };
-                let tile = match call("tile_shape", std::slice::from_ref(&mma))? {
-                    Value::Tuple(IntTuple::T(t)) if t.len() == 3 => t.iter().map(size_of).collect::<R<Vec<i64>>>()?,
-                    t => return Err(EvalError::type_err(format!("tile_shape is `{t}`, not (M,N,K)"))),
+                let tile_v = call("tile_shape", std::slice::from_ref(&mma))?;
+                let kids = match &tile_v {
+                    Value::Tuple(t) => t.kids(),
+                    _ => None,
+                };
+                let tile = match kids {
+                    Some(t) if t.len() == 3 => t.iter().map(size_of).collect::<R<Vec<i64>>>()?,
+                    _ => return Err(EvalError::type_err(format!("tile_shape is `{tile_v}`, not (M,N,K)"))),
                 };
                 let (m, n, k) = (tile[0], tile[1], tile[2]);
                 let mut out = Vec::new();

@@ -15,7 +15,7 @@ use crate::eval::atoms::tensor_element_typed;
 use crate::eval::budget::{limit, tick};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::dy;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::ops::tuple::product;
 use std::fmt::Write;
 
@@ -23,8 +23,8 @@ use std::fmt::Write;
 /// session prints every answer).
 pub fn print_tensor(p: &Partition) -> R<String> {
     let shape = &p.layout.shape;
-    let modes: Vec<i64> = match shape {
-        IntTuple::T(ms) => ms.iter().map(|m| Ok(product(m)?.v)).collect::<R<_>>()?,
+    let modes: Vec<i64> = match shape.view() {
+        V::T(ms) => ms.iter().map(|m| Ok(product(m)?.v)).collect::<R<_>>()?,
         _ => vec![product(shape)?.v],
     };
     // (every element is printed: the cell limit of the other printers. A mode of size 0 counts

@@ -9,7 +9,7 @@
 use super::expr::{add, bin, div, lit, mul, rem, Expr, Op};
 use crate::eval::builtins;
 use crate::eval::error::{ErrorKind, EvalError, R};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
 use crate::eval::value::Value;
 
@@ -37,8 +37,8 @@ pub fn product(t: &IntTuple) -> R<i64> {
 /// Tuple shape: colexicographic split, the last mode takes the remainder without `%`
 /// (CuTe's `crd2idx_itt`).
 fn crd2idx_int(x: Expr, shape: &IntTuple, stride: &IntTuple) -> R<Expr> {
-    match (shape, stride) {
-        (IntTuple::T(ss), IntTuple::T(ds)) => {
+    match (shape.view(), stride.view()) {
+        (V::T(ss), V::T(ds)) => {
             if ss.len() != ds.len() {
                 return Err(EvalError::rule(
                     "shape and stride congruence",
@@ -50,7 +50,7 @@ fn crd2idx_int(x: Expr, shape: &IntTuple, stride: &IntTuple) -> R<Expr> {
             }
             let mut acc = lit(0);
             let mut cur = x;
-            for (k, (s, d)) in ss.iter().zip(ds).enumerate() {
+            for (k, (s, d)) in ss.iter().zip(ds.iter()).enumerate() {
                 if k + 1 == ss.len() {
                     acc = add(acc, crd2idx_int(cur.clone(), s, d)?);
                 } else {
@@ -61,8 +61,8 @@ fn crd2idx_int(x: Expr, shape: &IntTuple, stride: &IntTuple) -> R<Expr> {
             }
             Ok(acc)
         }
-        (IntTuple::I(_), IntTuple::I(d)) => Ok(mul(x, lit(d.v))),
-        (IntTuple::T(_), _) | (_, IntTuple::T(_)) => {
+        (V::I(_), V::I(d)) => Ok(mul(x, lit(d.v))),
+        (V::T(_), _) | (_, V::T(_)) => {
             Err(EvalError::rule("shape and stride congruence", format!("{shape} and {stride} are not congruent")))
         }
         _ => Err(EvalError::type_err(format!(

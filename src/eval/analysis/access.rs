@@ -9,7 +9,7 @@ use crate::eval::atoms::AtomValue;
 use crate::eval::builtins;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, Int};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::value::Value;
 
 /// Most (thread, value) points one analysis evaluates.
@@ -139,8 +139,8 @@ pub fn matrix_op(name: &str) -> Option<(bool, i64, bool)> {
 /// of `elem` bytes; request k is value k of every thread.
 pub fn from_tv(tv: &Value, mem: &Value, elem: i64, shared: bool) -> R<Pattern> {
     let threads = match tv {
-        Value::Layout(l) => match &l.shape {
-            IntTuple::T(v) if v.len() >= 2 => int_of("size", &[], &Value::from(v[0].clone()))?,
+        Value::Layout(l) => match l.shape.view() {
+            V::T(v) if v.len() >= 2 => int_of("size", &[], &Value::from(v[0].clone()))?,
             _ => {
                 return Err(EvalError::type_err(format!(
                     "a thread-value layout has a thread mode and a value mode, got `{l}`"

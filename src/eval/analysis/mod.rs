@@ -16,7 +16,7 @@ use crate::eval::builtins::{b, Arity, MANY};
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::Int;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::value::Value;
 
 /// Argument `i` as an integer, or a type error naming the function.
@@ -176,10 +176,10 @@ pub fn static_note(
         return None;
     }
     fn st_tuple(t: &IntTuple) -> IntTuple {
-        match t {
-            IntTuple::I(i) => IntTuple::I(Int::new(i.v, true)),
-            IntTuple::T(v) => IntTuple::T(v.iter().map(st_tuple).collect()),
-            x => x.clone(),
+        match t.view() {
+            V::I(i) => IntTuple::I(Int::new(i.v, true)),
+            V::T(v) => IntTuple::T(v.iter().map(st_tuple).collect()),
+            _ => t.clone(),
         }
     }
     let st_args: Vec<Value> = args

@@ -10,7 +10,7 @@ use super::access::at;
 use crate::eval::builtins;
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Func, Layout, Swizzle};
 use crate::eval::value::Value;
 
@@ -122,9 +122,9 @@ fn has_int(v: &Value) -> bool {
 
 fn has_under(v: &Value) -> bool {
     fn t(x: &IntTuple) -> bool {
-        match x {
-            IntTuple::Under => true,
-            IntTuple::T(v) => v.iter().any(t),
+        match x.view() {
+            V::Under => true,
+            V::T(v) => v.iter().any(t),
             _ => false,
         }
     }
@@ -214,16 +214,16 @@ fn fill(coord: &Value, i: i64, sliced: &Value) -> R<Value> {
     let sub = builtins::call("idx2crd", &[], &[Value::from(crate::eval::int::dy(i)), shape])?;
     // One top-level entry per underscore, in order (CuTe's slice keeps the underscored modes).
     let mut leaves = match sub {
-        Value::Tuple(IntTuple::T(v)) => v,
+        Value::Tuple(x) if x.is_tuple() => x.into_kids().unwrap_or_default(),
         Value::Tuple(x) => vec![x],
         v => return Err(EvalError::type_err(format!("idx2crd gave `{v}`"))),
     }
     .into_iter();
     fn put(c: &IntTuple, it: &mut dyn Iterator<Item = IntTuple>) -> IntTuple {
-        match c {
-            IntTuple::Under => it.next().unwrap_or(IntTuple::I(st(0))),
-            IntTuple::T(v) => IntTuple::T(v.iter().map(|x| put(x, it)).collect()),
-            x => x.clone(),
+        match c.view() {
+            V::Under => it.next().unwrap_or(IntTuple::I(st(0))),
+            V::T(v) => IntTuple::T(v.iter().map(|x| put(x, it)).collect()),
+            _ => c.clone(),
         }
     }
     match coord {

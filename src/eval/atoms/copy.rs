@@ -7,7 +7,8 @@ use super::mma::{Operand, TiledMma};
 use super::tensor::{repeat_under, Partition, Source};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
-use crate::eval::int_tuple::IntTuple::{self, Under, I, T};
+use crate::eval::int_tuple::IntTuple::{self, Under, I};
+use crate::eval::int_tuple::T;
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::Tiler;
 use crate::eval::ops::{algebra as oa, coord as oc, divide as od, structure as os, tuple as ot};
@@ -32,7 +33,7 @@ pub fn make_copy_atom(op: CopyTraits, val_type: &str, bits: i64) -> R<CopyAtom> 
     let r = oa::recast_layout(&op.r#ref, 1, bits)?;
     let nthr = os::size(&op.thr_id)?;
     for (l, which) in [(&src, "Src"), (&dst, "Dst"), (&r, "Ref")] {
-        let n = ot::product(l.shape.get(0)?)?;
+        let n = ot::product(&*l.shape.get(0)?)?;
         if n.v != nthr.v {
             return Err(EvalError::rule(
                 format!("CopyOperation is not valid for {which} of ValType."),
@@ -57,14 +58,14 @@ impl fmt::Display for CopyAtom {
 
 impl CopyAtom {
     fn num_thr(&self) -> R<Int> {
-        ot::product(self.r#ref.shape.get(0)?)
+        ot::product(&*self.r#ref.shape.get(0)?)
     }
     fn num_val(&self) -> R<Int> {
-        ot::product(self.r#ref.shape.get(1)?)
+        ot::product(&*self.r#ref.shape.get(1)?)
     }
     /// `NumValSrc = size<1>(ValLayoutSrc)`.
     fn num_val_src(&self) -> R<Int> {
-        ot::product(self.src.shape.get(1)?)
+        ot::product(&*self.src.shape.get(1)?)
     }
 }
 
@@ -89,8 +90,8 @@ impl fmt::Display for TiledCopy {
 
 /// `make_tiled_copy_impl`: build the TiledCopy and check its two static_asserts.
 pub fn make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> R<TiledCopy> {
-    let tn = ot::product(layout_tv.shape.get(0)?)?;
-    let tv = ot::product(layout_tv.shape.get(1)?)?;
+    let tn = ot::product(&*layout_tv.shape.get(0)?)?;
+    let tv = ot::product(&*layout_tv.shape.get(1)?)?;
     let (an, av) = (atom.num_thr()?, atom.num_val()?);
     if !(tn.s && tv.s) {
         // CUTE_STATIC_ASSERT_V(TiledNumThr{} % AtomNumThr{} == Int<0>{}) on a dynamic size
@@ -168,14 +169,14 @@ fn mode_tilers(shape: &[Int], layout_tv: &Layout) -> R<Vec<Layout>> {
 pub fn make_tiled_copy_c_atom(atom: CopyAtom, mma: &TiledMma) -> R<TiledCopy> {
     let layout_c_tv = mma.get_layout_tv(Operand::C)?;
     let copy_v = atom.num_val_src()?;
-    let n1 = ot::product(layout_c_tv.shape.get(1)?)?;
+    let n1 = ot::product(&*layout_c_tv.shape.get(1)?)?;
     if copy_v.v > n1.v {
         return Err(EvalError::rule(
             "static assertion failed",
             format!("the atom's {copy_v} values exceed the {n1} values per thread of the MMA's C"),
         ));
     }
-    let n0 = ot::product(layout_c_tv.shape.get(0)?)?;
+    let n0 = ot::product(&*layout_c_tv.shape.get(0)?)?;
     let layout_tv = oa::composition_raw(&layout_c_tv, &os::make_layout(&T(vec![I(n0), I(copy_v)]))?)?;
     let mma_tiler = [mma.tile_size(0)?, mma.tile_size(1)?];
     let tiler = mode_tilers(&mma_tiler, &layout_tv)?;
@@ -189,7 +190,7 @@ pub fn make_tiled_copy_c_atom(atom: CopyAtom, mma: &TiledMma) -> R<TiledCopy> {
 
 /// `layout<i>(L)`, with `IntTuple::get`'s range errors.
 fn mode(l: &Layout, i: usize) -> R<Layout> {
-    Ok(Layout::new(l.shape.get(i)?.clone(), l.stride.get(i)?.clone()))
+    Ok(Layout::new(l.shape.get(i)?.into_owned(), l.stride.get(i)?.into_owned()))
 }
 
 /// `make_cotiled_copy(atom, atom_tv_layout, data_layout)`.
@@ -231,7 +232,7 @@ pub enum Side {
 impl TiledCopy {
     /// `size(TiledCopy)` = TiledNumThr.
     pub fn num_thr(&self) -> R<Int> {
-        ot::product(self.layout_tv.shape.get(0)?)
+        ot::product(&*self.layout_tv.shape.get(0)?)
     }
 
     /// `tile_size<I...>(TiledCopy)`: the size of the tiler (or of one of its modes).
@@ -354,7 +355,7 @@ impl TiledCopy {
     /// `(_, (_0, _, ...))` CuTe slices it at (a swizzled tensor slices its ComposedLayout).
     pub fn retile_unsliced(&self, t: &Layout) -> R<(Layout, IntTuple)> {
         let r = os::rank(t);
-        let v = ot::product(t.shape.get(0)?)?;
+        let v = ot::product(&*t.shape.get(0)?)?;
         if !v.s {
             return Err(EvalError::rule(
                 "static assertion failed",

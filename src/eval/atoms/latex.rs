@@ -7,7 +7,8 @@ use super::copy::{Side, TiledCopy};
 use super::mma::{Operand, TiledMma};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::st;
-use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
+use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I};
+use crate::eval::int_tuple::T;
 use crate::eval::layout::Layout;
 use crate::eval::ops::{algebra as oa, coord as oc, divide as od, tuple as ot};
 use std::collections::HashSet;
@@ -101,8 +102,8 @@ impl TvEval {
 }
 
 fn size2(l: &Layout) -> R<(i64, i64)> {
-    let t = ot::product(l.shape.get(0)?)?.v;
-    let v = ot::product(l.shape.get(1)?)?.v;
+    let t = ot::product(&*l.shape.get(0)?)?.v;
+    let v = ot::product(&*l.shape.get(1)?)?.v;
     if t.checked_mul(v).is_none_or(|n| n > LIMIT) {
         return Err(EvalError::limit(format!("print_latex of {t} threads x {v} values is too large to draw")));
     }

@@ -6,7 +6,8 @@ use super::mma_table::MmaTraits;
 use super::tensor::{partition_coord, Partition, Source};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::IntTuple::{self, I};
+use crate::eval::int_tuple::T;
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::Tiler;
 use crate::eval::ops::{algebra as oa, coord as oc, divide as od, structure as os, tuple as ot};
@@ -140,10 +141,10 @@ pub fn shape_as_atom_layout_error() -> EvalError {
 
 impl TiledMma {
     fn vmnk_size(&self, i: usize) -> R<Int> {
-        ot::product(self.thr_layout_vmnk.shape.get(i)?)
+        ot::product(&*self.thr_layout_vmnk.shape.get(i)?)
     }
     fn atom_size(&self, i: usize) -> R<Int> {
-        ot::product(self.atom.shape_mnk.get(i)?)
+        ot::product(&*self.atom.shape_mnk.get(i)?)
     }
 
     /// `permutation_mnk<I>()`: the permutation, or `size<I>(AtomShape_MNK) * size<I+1>(ThrLayoutVMNK)`.

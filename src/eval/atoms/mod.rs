@@ -24,7 +24,7 @@ pub mod types;
 use crate::eval::builtins::{b, form};
 use crate::eval::builtins::{Args, Arity, Builtin, Form, TArg};
 use crate::eval::error::{EvalError, R};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Composed, Func, Layout};
 use crate::eval::ops::algebra::Tiler;
 use crate::eval::ops::{coord as oc, structure as os, tuple as ot};
@@ -397,7 +397,7 @@ pub(crate) fn f_size(a: &Args) -> R<Value> {
                 }
                 _ => return Err(a.refuse()),
             };
-            mode = mode.get(i)?.clone();
+            mode = mode.get(i)?.into_owned();
         }
         return Ok(Value::Tuple(IntTuple::I(ot::product(&mode)?)));
     }
@@ -846,9 +846,9 @@ fn f_retile(a: &Args) -> R<Value> {
 /// An iterator's coordinate: an integer or a tuple of them (what `ArithTuple` prints).
 pub(crate) fn as_iter_coord(v: &Value) -> Option<&IntTuple> {
     fn ok(t: &IntTuple) -> bool {
-        match t {
-            IntTuple::I(_) => true,
-            IntTuple::T(v) => v.iter().all(ok),
+        match t.view() {
+            V::I(_) => true,
+            V::T(v) => v.iter().all(ok),
             _ => false,
         }
     }
@@ -907,15 +907,15 @@ fn tensor_partition(a: &Args, inner: bool, steps: Option<&mut Vec<String>>) -> R
     let z = call("zipped_divide", &[], &[t.clone(), tiler.clone()])?;
     let Value::Atom(x) = &z else { return Err(a.refuse()) };
     let AtomValue::Partition(p) = &**x else { return Err(a.refuse()) };
-    let ranks = match &p.layout.shape {
-        IntTuple::T(m) if m.len() == 2 => (m[0].rank(), m[1].rank()),
+    let ranks = match p.layout.shape.view() {
+        V::T(m) if m.len() == 2 => (m[0].rank(), m[1].rank()),
         _ => return Err(EvalError::type_err("zipped_divide of a tensor has two modes").at_arg(0)),
     };
     // (`repeat<R>(_)`: a lone `_` for R = 1, as in CuTe)
     let whole = |n: usize| Value::Tuple(tensor::repeat_under(n));
     let at = |n: usize| -> R<Value> {
         match coord {
-            Value::Tuple(IntTuple::T(_)) => {
+            Value::Tuple(c) if c.is_tuple() => {
                 call("append", &[TArg::Int(n as i64)], &[coord.clone(), Value::Tuple(IntTuple::Under)])
                     .map_err(|e| e.at_arg(2))
             }

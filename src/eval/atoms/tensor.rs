@@ -6,7 +6,8 @@
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, Under, T};
+use crate::eval::int_tuple::IntTuple::{self, Under};
+use crate::eval::int_tuple::T;
 use crate::eval::layout::{Composed, Func, TypedOffset};
 use crate::eval::layout::{Layout, Swizzle};
 use crate::eval::ops::coord as oc;
@@ -75,8 +76,8 @@ pub fn repeat_under(n: usize) -> IntTuple {
 
 /// The ThrMMA slicing coordinate `(thr, (_, repeat<rank<1,1>(t)>(_)))`.
 pub fn partition_coord(thr: IntTuple, t: &Layout) -> R<IntTuple> {
-    let rest = t.shape.get(1)?.get(1)?;
-    Ok(T(vec![thr, T(vec![Under, repeat_under(rest.rank())])]))
+    let rest = t.shape.get(1)?.get(1)?.rank();
+    Ok(T(vec![thr, T(vec![Under, repeat_under(rest)])]))
 }
 
 impl Source {

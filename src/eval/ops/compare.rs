@@ -7,7 +7,7 @@
 use crate::eval::builtins::{self, Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, Int};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Composed, Func, Layout, Swizzle};
 use crate::eval::ops::algebra::eval_flat_at;
 use crate::eval::ops::algebra::util::same_form_leaves;
@@ -127,8 +127,8 @@ pub const EQUIVALENT_APPLY_LIMIT: i64 = 1 << 22;
 
 fn leaf_count(v: &Value) -> i64 {
     fn go(t: &IntTuple) -> i64 {
-        match t {
-            IntTuple::T(xs) => xs.iter().map(go).sum(),
+        match t.view() {
+            V::T(xs) => xs.iter().map(go).sum(),
             _ => 1,
         }
     }
@@ -349,11 +349,11 @@ pub fn equal_ignoring_static(a: &Value, b: &Value) -> bool {
 }
 
 fn tuple_eq(a: &IntTuple, b: &IntTuple) -> bool {
-    match (a, b) {
-        (IntTuple::I(x), IntTuple::I(y)) => x.v == y.v,
-        (IntTuple::T(x), IntTuple::T(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| tuple_eq(p, q)),
-        (IntTuple::Under, IntTuple::Under) => true,
-        (IntTuple::Basis(x), IntTuple::Basis(y)) => x.v.v == y.v.v && x.modes == y.modes,
+    match (a.view(), b.view()) {
+        (V::I(x), V::I(y)) => x.v == y.v,
+        (V::T(x), V::T(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| tuple_eq(p, q)),
+        (V::Under, V::Under) => true,
+        (V::Basis(x), V::Basis(y)) => x.v.v == y.v.v && x.modes == y.modes,
         _ => false,
     }
 }

@@ -11,13 +11,16 @@
 use crate::eval::builtins::{Args, Builtin};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::{
+    IntTuple::{self, I},
+    T,
+};
 use crate::eval::layout::Layout;
 use crate::eval::ops::algebra::util::{ceil_div_i, compact_col_major, concat, concat2, lmode, lrank, product};
 use crate::eval::ops::algebra::{
     check_composition, coalesce_int_flat_into, coalesce_shape_of, coalesce_two_modes, complement, compose_flat,
-    composition_exact, composition_exact_pair, flat_int_modes, int_mode_pair, int_modes_into, layout_arg, modes_shape,
-    tiler_arg, IntModes, Tiler,
+    composition_exact, composition_pair_to, flat_int_modes, int_mode_pair, int_modes_into, layout_arg, modes_shape,
+    tiler_arg, BModes, IntModes, Tiler,
 };
 use crate::eval::ops::structure::{append_n, cosize, make_layout_right, make_ordered_layout as ordered, zip2};
 use crate::eval::ops::tuple::ceil_div;
@@ -43,7 +46,7 @@ pub fn logical_divide(l: &Layout, t: &Layout) -> R<Layout> {
 /// errors marked as argument `arg`'s.
 #[inline(never)]
 pub fn logical_divide_to<V: From<Layout>>(l: &Layout, t: &Layout, arg: usize) -> R<V> {
-    as_arg_value(logical_divide_steps(l, t), arg)
+    logical_divide_steps(l, t).map_err(|e| e.at_arg(arg))
 }
 
 /// A result as a `V`, its error marked as argument `arg`'s (the `*_to` functions' ending).
@@ -58,7 +61,7 @@ fn as_arg_value<V: From<Layout>>(r: R<Layout>, arg: usize) -> R<V> {
 /// The steps of [`logical_divide`]: a layout of two integer modes (the commonest) coalesced in
 /// registers, the general steps for any other.
 #[inline(always)]
-fn logical_divide_steps(l: &Layout, t: &Layout) -> R<Layout> {
+fn logical_divide_steps<V: From<Layout>>(l: &Layout, t: &Layout) -> R<V> {
     // For a layout of integers whose last flat shape is not `_1`, `coalesce` (for the
     // cotarget) and `coalesce_x` (for the composition) start from the same mode and walk the
     // same way, so they are the same modes, made once here (with the same errors first), with
@@ -83,19 +86,17 @@ fn logical_divide_steps(l: &Layout, t: &Layout) -> R<Layout> {
             }
         }
     };
-    let (c, (r, exact)) = if let Some(positive) = positive {
+    // (the law checked where the composition did not prove it)
+    let check = |c: &Layout, r: &Layout| {
+        check_composition(l, &concat2(t.clone(), c.clone()), r, "the composition inside logical_divide")
+    };
+    if let Some(positive) = positive {
         let c = complement(t, &modes_shape(&ints))?;
-        let rc = composition_exact_pair(l, Some((&ints, positive)), t, &c)?;
-        (c, rc)
+        composition_pair_to(l, Some((&ints, positive)), t, &c, |r| check(&c, r))
     } else {
         let c = complement(t, &coalesce_shape_of(l)?)?;
-        let rc = composition_exact_pair(l, None, t, &c)?;
-        (c, rc)
-    };
-    if !exact {
-        check_composition(l, &concat2(t.clone(), c), &r, "the composition inside logical_divide");
+        composition_pair_to(l, None, t, &c, |r| check(&c, r))
     }
-    Ok(r)
 }
 
 /// `logical_divide(L, tiler)`: by mode for a tuple tiler (at most rank(L) modes; modes of L
@@ -137,7 +138,7 @@ fn by_mode(l: &Layout, ts: &[Tiler], f: fn(&Layout, &Tiler) -> R<Layout>) -> R<L
 pub fn zip2_by(t: &IntTuple, guide: &Tiler) -> R<IntTuple> {
     match guide {
         Tiler::Tuple(gs) => {
-            let T(tv) = t else {
+            let Some(tv) = t.kids() else {
                 return Err(EvalError::rule(
                     "mismatched ranks",
                     format!("zip2_by: {t} is not a tuple but the guide has {} modes", gs.len()),
@@ -153,7 +154,8 @@ pub fn zip2_by(t: &IntTuple, guide: &Tiler) -> R<IntTuple> {
             let mut second = Vec::with_capacity(tv.len());
             for (ti, gi) in tv.iter().zip(gs) {
                 match zip2_by(ti, gi)? {
-                    T(mut p) if p.len() == 2 => {
+                    p if p.is_tuple() && p.rank() == 2 => {
+                        let mut p = p.into_kids().unwrap_or_default();
                         let b = p.pop().unwrap_or(T(vec![]));
                         let a = p.pop().unwrap_or(T(vec![]));
                         first.push(a);
@@ -167,8 +169,8 @@ pub fn zip2_by(t: &IntTuple, guide: &Tiler) -> R<IntTuple> {
             second.extend(tv[gs.len()..].iter().cloned());
             Ok(T(vec![T(first), T(second)]))
         }
-        _ => match t {
-            T(v) if v.len() == 2 => Ok(t.clone()),
+        _ => match t.kids() {
+            Some(v) if v.len() == 2 => Ok(t.clone()),
             _ => Err(EvalError::rule("mismatched ranks", format!("zip2_by: {t} is not a rank-2 tuple"))),
         },
     }
@@ -189,7 +191,7 @@ pub fn zipped_divide(l: &Layout, t: &Tiler) -> R<Layout> {
 /// top level, a mode of rank 1 (integer or 1-tuple) is kept whole.
 fn unpack(l: &Layout, spread0: bool) -> R<Layout> {
     fn go(t: &IntTuple, ranks: (usize, usize), spread0: bool) -> R<IntTuple> {
-        let T(v) = t else {
+        let Some(v) = t.kids() else {
             return Err(EvalError::rule("mismatched ranks", format!("{t} is not rank 2")));
         };
         if v.len() != 2 {
@@ -199,8 +201,8 @@ fn unpack(l: &Layout, spread0: bool) -> R<Layout> {
         for (k, m) in v.iter().enumerate() {
             let r = if k == 0 { ranks.0 } else { ranks.1 };
             let spread = k == 1 || spread0;
-            match m {
-                T(mv) if spread && r != 1 => {
+            match m.kids() {
+                Some(mv) if spread && r != 1 => {
                     if mv.len() != r {
                         return Err(EvalError::rule("mismatched ranks", format!("slicing {t}")));
                     }
@@ -209,13 +211,13 @@ fn unpack(l: &Layout, spread0: bool) -> R<Layout> {
                 _ if spread && r != 1 => {
                     return Err(EvalError::rule("mismatched ranks", format!("slicing {t}")));
                 }
-                x => out.push(x.clone()),
+                _ => out.push(m.clone()),
             }
         }
         Ok(T(out))
     }
-    let ranks = match &l.shape {
-        T(v) if v.len() == 2 => (v[0].rank(), v[1].rank()),
+    let ranks = match l.shape.kids() {
+        Some(v) if v.len() == 2 => (v[0].rank(), v[1].rank()),
         _ => return Err(EvalError::rule("mismatched ranks", format!("{l} is not rank 2"))),
     };
     Ok(Layout::new(go(&l.shape, ranks, spread0)?, go(&l.stride, ranks, spread0)?))
@@ -252,10 +254,11 @@ fn logical_product_steps(b: &Layout, t: &Layout) -> R<Layout> {
     let cotarget = product(&b.shape)?.mul(cosize(t)?)?;
     let c = complement(b, &I(cotarget))?;
     let what = "the composition inside logical_product";
-    let r = match flat_int_modes(t) {
+    let mut tm = BModes::new();
+    let r = match flat_int_modes(t, &mut tm) {
         // (most tilers: composed in place, not returned and taken apart)
-        Some((ts, td)) => compose_flat(&c, t, ts, td, what)?,
-        None => {
+        true => compose_flat(&c, t, &tm, what)?,
+        false => {
             let (r, exact) = composition_exact(&c, t)?;
             if !exact {
                 check_composition(&c, t, &r, what);
@@ -406,9 +409,9 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &Order) -> R<L
 }
 
 fn wrap_vec(t: &IntTuple) -> Vec<IntTuple> {
-    match t {
-        T(v) => v.clone(),
-        x => vec![x.clone()],
+    match t.kids() {
+        Some(v) => v.to_vec(),
+        None => vec![t.clone()],
     }
 }
 

@@ -4,7 +4,7 @@
 use super::util::{ceil_div_i, concat, leaf_int, make_layout_of_no_modes, signum};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::IntTuple::{self, I};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple::get_mode;
 
@@ -27,8 +27,8 @@ fn each_mode(what: &str, n: Int, sv: &[IntTuple], s: &IntTuple, d: &IntTuple, f:
 type CastFn = fn(Int, &IntTuple, &IntTuple) -> R<Layout>;
 
 fn upcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
-    if let T(sv) = s {
-        return each_mode("upcast", n, sv, s, d, upcast_impl);
+    if let Some(sv) = s.kids() {
+        return each_mode("upcast", n, &sv, s, d, upcast_impl);
     }
     let stride = leaf_int(d, "upcast")?;
     if stride.is_const(0) {
@@ -62,8 +62,8 @@ pub fn upcast(l: &Layout, n: i64) -> R<Layout> {
 }
 
 fn downcast_impl(n: Int, s: &IntTuple, d: &IntTuple) -> R<Layout> {
-    if let T(sv) = s {
-        return each_mode("downcast", n, sv, s, d, downcast_impl);
+    if let Some(sv) = s.kids() {
+        return each_mode("downcast", n, &sv, s, d, downcast_impl);
     }
     let stride = leaf_int(d, "downcast")?;
     let shape = leaf_int(s, "downcast")?;

@@ -9,8 +9,12 @@ use super::util::{
 };
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::{
+    IntTuple::{self, I},
+    T, V,
+};
 use crate::eval::layout::Layout;
+use std::borrow::Cow;
 
 /// `s * d == front`, as a compile-time true, for integer strides: they compare by value when
 /// both are static (`_0 * x` is `_0`).
@@ -131,11 +135,9 @@ fn bw_coalesce<D: MergeStride, L: Grow<(Int, D)>>(
 /// The two modes of a layout `(s0,s1):(d0,d1)` of integers (the commonest form), or `None`.
 #[inline(always)]
 pub(crate) fn int_mode_pair(l: &Layout) -> Option<(IntMode, IntMode)> {
-    match (&l.shape, &l.stride) {
-        (T(a), T(b)) => match (&a[..], &b[..]) {
-            ([I(s0), I(s1)], [I(d0), I(d1)]) => Some(((*s0, *d0), (*s1, *d1))),
-            _ => None,
-        },
+    // (a tuple of two integers is always an inline one)
+    match (l.shape.flat(), l.stride.flat()) {
+        (Some(a), Some(b)) if a.n == 2 && b.n == 2 => Some(((a.int(0), b.int(0)), (a.int(1), b.int(1)))),
         _ => None,
     }
 }
@@ -238,10 +240,8 @@ pub(crate) fn coalesce_three(a: (Int, Int), b: (Int, Int), c: (Int, Int)) -> R<L
     Ok(match n {
         1 if front.0.is_const(1) => Layout::new(I(st(1)), I(st(0))),
         1 => Layout::new(leaf(front.0), leaf(front.1)),
-        2 => Layout::new(T(vec![leaf(front.0), leaf(t1.0)]), T(vec![leaf(front.1), leaf(t1.1)])),
-        _ => {
-            Layout::new(T(vec![leaf(front.0), leaf(t1.0), leaf(t2.0)]), T(vec![leaf(front.1), leaf(t1.1), leaf(t2.1)]))
-        }
+        2 => Layout::new(IntTuple::pair(front.0, t1.0), IntTuple::pair(front.1, t1.1)),
+        _ => Layout::new(IntTuple::triple(front.0, t1.0, t2.0), IntTuple::triple(front.1, t1.1, t2.1)),
     })
 }
 
@@ -279,13 +279,25 @@ pub type IntModes = <Inline as Store>::Modes;
 pub fn int_modes_into(l: &Layout, out: &mut IntModes) -> bool {
     match (&l.shape, &l.stride) {
         (I(s), I(d)) => out.push((*s, *d)),
-        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() && a.len() < CAP => {
-            for (x, y) in a.iter().zip(b) {
+        (x, y) => {
+            if let (Some(a), Some(b)) = (x.flat(), y.flat()) {
+                if a.n != b.n || a.n == 0 || a.n >= CAP {
+                    return false;
+                }
+                for k in 0..a.n {
+                    out.push((a.int(k), b.int(k)));
+                }
+                return true;
+            }
+            let (Some(a), Some(b)) = (x.kids(), y.kids()) else { return false };
+            if a.len() != b.len() || a.is_empty() || a.len() >= CAP {
+                return false;
+            }
+            for (x, y) in a.iter().zip(b.iter()) {
                 let (I(s), I(d)) = (x, y) else { return false };
                 out.push((*s, *d));
             }
         }
-        _ => return false,
     }
     true
 }
@@ -322,8 +334,8 @@ pub fn coalesce_int_flat_into<L: Grow<(Int, Int)>>(flat: &[(Int, Int)], new: &mu
 pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
     match v {
         [(s, d)] => Layout::new(I(*s), I(*d)),
-        [(s0, d0), (s1, d1)] => Layout::new(T(vec![I(*s0), I(*s1)]), T(vec![I(*d0), I(*d1)])),
-        [(s0, d0), (s1, d1), (s2, d2)] => Layout::new(T(vec![I(*s0), I(*s1), I(*s2)]), T(vec![I(*d0), I(*d1), I(*d2)])),
+        [(s0, d0), (s1, d1)] => Layout::new(IntTuple::pair(*s0, *s1), IntTuple::pair(*d0, *d1)),
+        [(s0, d0), (s1, d1), (s2, d2)] => Layout::new(IntTuple::triple(*s0, *s1, *s2), IntTuple::triple(*d0, *d1, *d2)),
         _ => Layout::new(T(v.iter().map(|(s, _)| I(*s)).collect()), T(v.iter().map(|(_, d)| I(*d)).collect())),
     }
 }
@@ -333,7 +345,7 @@ pub fn from_int_modes(v: &[(Int, Int)]) -> Layout {
 pub fn modes_shape<D>(m: &[(Int, D)]) -> IntTuple {
     match m {
         [(s, _)] => I(*s),
-        _ => T(m.iter().map(|(s, _)| I(*s)).collect()),
+        _ => IntTuple::of_int_iter(m.iter().map(|(s, _)| *s)),
     }
 }
 
@@ -426,8 +438,8 @@ pub fn coalesce_x_int_into(l: &Layout, new: &mut IntModes) -> R<Option<bool>> {
 
 /// `detail::coalesce_x(L, profile)`: `coalesce_x` at the terminals of the profile.
 pub fn coalesce_x_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
-    match profile {
-        T(p) => {
+    match profile.view() {
+        V::T(p) => {
             if p.len() > lrank(l) {
                 return Err(EvalError::rule(
                     "static assertion failed",
@@ -450,8 +462,8 @@ pub fn coalesce_x_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
 /// `coalesce(L, profile)`: coalesce each mode of `L` selected by the terminals of `profile`
 /// (a tuple profile keeps the rank: `coalesce(L, (_1,_1))` coalesces mode by mode).
 pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
-    match profile {
-        T(p) => {
+    match profile.view() {
+        V::T(p) => {
             if p.is_empty() && lrank(l) == 0 {
                 // CuTe's transform_layout keeps the modes the profile does not reach: of a rank-0
                 // layout none
@@ -488,15 +500,15 @@ pub fn coalesce_shape(s: &IntTuple) -> R<IntTuple> {
         return Err(EvalError::rule("index out of range", format!("coalesce of the empty shape {s}")));
     };
     if !s.is_tuple() {
-        return Ok((*first).clone());
+        return Ok(first.clone().into_owned());
     }
-    fn on<L: List<Int>>(first: &IntTuple, rest: &[&IntTuple]) -> R<IntTuple> {
+    fn on<L: List<Int>>(first: &IntTuple, rest: &[Cow<'_, IntTuple>]) -> R<IntTuple> {
         let mut out = L::default();
         out.push(leaf_int(first, "coalesce")?);
         for a in rest {
             merge_shape(&mut out, leaf_int(a, "coalesce")?)?;
         }
-        Ok(if out.len() == 1 { I(out[0]) } else { T(out.iter().map(|&i| I(i)).collect()) })
+        Ok(if out.len() == 1 { I(out[0]) } else { IntTuple::of_int_iter(out.iter().copied()) })
     }
     if leaves.len() <= CAP {
         on::<<Inline as Store>::Ints>(first, rest)

@@ -12,7 +12,10 @@ use super::list::{Grow, Heap, Inline, List, Store, CAP};
 use super::util::{compact_col_major, congruent_modes, from_modes, leaf_refs, stride_int, Leaves, Mode, Modes, Stride};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::{
+    IntTuple::{self, I},
+    T, V as TV,
+};
 use crate::eval::layout::Layout;
 use crate::eval::ops::structure::{cosize, filter_int_modes_into, filter_modes, filter_modes_into};
 use crate::eval::ops::tuple::{ceil_div, ceil_div_int, ceil_div_ints, compact_step};
@@ -35,8 +38,11 @@ fn ints_of(m: &[Mode]) -> R<Vec<(Int, Int)>> {
 
 /// The number of integers of `t`.
 fn leaf_count(t: &IntTuple) -> usize {
-    match t {
-        T(xs) => xs.iter().map(leaf_count).sum(),
+    if let Some(f) = t.flat() {
+        return f.n;
+    }
+    match t.kids() {
+        Some(xs) => xs.iter().map(leaf_count).sum(),
         _ => 1,
     }
 }
@@ -232,13 +238,22 @@ fn complement_steps<S: Store>(
         t.gaps.push((new_shape, cur));
         t.rest_stride = new_stride;
     }
-    let res = match cotarget {
-        T(xs) if !xs.is_empty() && xs.iter().all(|x| matches!(x, I(_))) => {
+    // (a flat tuple of integers read without a view: logical_divide's cotarget, just made)
+    let mut cot = S::Ints::default();
+    if let Some(f) = cotarget.flat() {
+        (0..f.n).for_each(|k| cot.push(f.int(k)));
+    } else if let Some(xs) = cotarget.kids() {
+        if xs.iter().all(|x| matches!(x, I(_))) {
+            xs.iter().filter_map(|x| x.as_int().ok()).for_each(|i| cot.push(i));
+        }
+    }
+    let res = match cotarget.view() {
+        TV::T(_) if !cot.is_empty() => {
             // A flat tuple of integers (logical_divide's cotarget, shape(coalesce(L))): the rest
             // made on integers, step by step as `ceil_div` folds it, `coalesce_shape` merges it
             // and `compact_col_major` strides it (the same steps, so the same errors first).
             let mut rest = S::Ints::default();
-            ceil_div_ints(xs, new_stride, |q| rest.push(q))?;
+            ceil_div_ints(cot.iter().copied(), new_stride, |q| rest.push(q))?;
             let mut shapes = S::Ints::default();
             shapes.push(rest[0]);
             for &a in &rest[1..] {
@@ -253,7 +268,7 @@ fn complement_steps<S: Store>(
             coalesce_int_modes(&modes)?
         }
         // (an integer cotarget, most calls: its rest without a tuple built and dropped)
-        I(c) => {
+        TV::I(c) => {
             let n = ceil_div_int(*c, new_stride)?;
             // (as `with_rest` lays out an integer rest, without the call)
             if n.is_const(1) || new_stride.mul(n).is_ok() {
@@ -357,7 +372,7 @@ fn complement_law<O: Off + Ord>(l: &Layout, res: &Layout, cotarget: &IntTuple, (
 fn product(t: &IntTuple) -> Option<i128> {
     let mut v = Leaves::new();
     leaf_refs(t, &mut v);
-    v.iter().try_fold(1i128, |acc, x| match x {
+    v.iter().try_fold(1i128, |acc, x| match &**x {
         I(i) => acc.checked_mul(i.v as i128),
         _ => None,
     })
@@ -369,10 +384,10 @@ fn points(l: &Layout) -> Option<i64> {
     let (mut s, mut d) = (Leaves::new(), Leaves::new());
     leaf_refs(&l.shape, &mut s);
     leaf_refs(&l.stride, &mut d);
-    if s.len() != d.len() || !d.iter().all(|x| matches!(x, I(_))) {
+    if s.len() != d.len() || !d.iter().all(|x| matches!(&**x, I(_))) {
         return None;
     }
-    s.iter().try_fold(1i64, |n, x| match x {
+    s.iter().try_fold(1i64, |n, x| match &**x {
         I(e) if e.v >= 0 => n.checked_mul(e.v).filter(|&n| n <= CHECK_LIMIT),
         _ => None,
     })
@@ -408,7 +423,7 @@ pub fn complement(l: &Layout, cotarget: &IntTuple) -> R<Layout> {
 pub fn complement_to<V: From<Layout>>(l: &Layout, cotarget: &IntTuple) -> R<V> {
     match (&l.shape, &l.stride, cotarget) {
         (I(s), I(d), I(c)) => complement_of_one(l, (*s, *d), *c),
-        (T(_), T(_), I(c)) => match int_mode_pair(l) {
+        (s, d, I(c)) if s.is_tuple() && d.is_tuple() => match int_mode_pair(l) {
             Some((m0, m1)) => complement_of_two(l, m0, m1, *c),
             None => complement_listed(l, cotarget).map(V::from),
         },
@@ -543,7 +558,7 @@ mod tests {
     /// modes of static and dynamic integers around the special values.
     #[test]
     fn two_modes_in_registers_are_the_listed_steps() {
-        use crate::eval::int_tuple::IntTuple::T;
+        use crate::eval::int_tuple::T;
         let vals = [-2i64, 0, 1, 2, 3, 4, 6, 8, 1 << 40, i64::MAX];
         let any: Vec<Int> = vals.iter().flat_map(|&v| [Int::new(v, true), Int::new(v, false)]).collect();
         let cots: Vec<Int> =

@@ -13,10 +13,13 @@ use super::util::{
 };
 use crate::eval::error::{warn, EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
+use crate::eval::int_tuple::{
+    IntTuple::{self, Basis, Under, I},
+    TupleBuilder, T, V,
+};
 use crate::eval::layout::Layout;
 use crate::eval::ops::structure::coprofile;
-use crate::eval::ops::tuple::{arith_mul, get_mode, get_path};
+use crate::eval::ops::tuple::{arith_mul, get_path};
 use crate::eval::value::Value;
 
 /// A tiler: what may stand on the right of `o` or as the second argument of the divides and
@@ -76,21 +79,21 @@ impl Tiler {
         })
     }
     pub fn from_tuple(t: &IntTuple) -> R<Tiler> {
-        match t {
-            I(i) => Ok(Tiler::Int(*i)),
-            Under => Ok(Tiler::Under),
-            T(v) => v.iter().map(Tiler::from_tuple).collect::<R<Vec<_>>>().map(Tiler::Tuple),
-            Basis(..) => Err(EvalError::type_err(format!("a ScaledBasis ({t}) cannot be a tiler"))),
+        match t.view() {
+            V::I(i) => Ok(Tiler::Int(*i)),
+            V::Under => Ok(Tiler::Under),
+            V::T(v) => v.iter().map(Tiler::from_tuple).collect::<R<Vec<_>>>().map(Tiler::Tuple),
+            V::Basis(..) => Err(EvalError::type_err(format!("a ScaledBasis ({t}) cannot be a tiler"))),
         }
     }
     /// A shape used as a tiler (the atoms' tiles): integers stay integers, tuples become tuples
     /// of tilers.
     pub fn from_shape(s: &IntTuple) -> R<Tiler> {
-        Ok(match s {
-            I(i) => Tiler::Int(*i),
-            T(v) => Tiler::Tuple(v.iter().map(Tiler::from_shape).collect::<R<_>>()?),
-            Under => Tiler::Under,
-            Basis(..) => {
+        Ok(match s.view() {
+            V::I(i) => Tiler::Int(*i),
+            V::T(v) => Tiler::Tuple(v.iter().map(Tiler::from_shape).collect::<R<_>>()?),
+            V::Under => Tiler::Under,
+            V::Basis(..) => {
                 return Err(EvalError::rule(
                     "not supported",
                     "a scaled-basis tiler is not supported by the atoms functions",
@@ -213,7 +216,7 @@ impl Exact {
 /// proves of its result in `exact` (cleared unless proved).
 fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exact) -> R<Layout> {
     // Right-distributivity of composition over a tuple rhs.
-    if let T(rsv) = rs {
+    if let Some(rsv) = rs.kids() {
         if rsv.is_empty() && rd.rank() == 0 {
             // CuTe concatenates the modes' compositions with make_layout(), of none here
             return Err(make_layout_of_no_modes(format!("composition with the empty layout {rs}:{rd}")));
@@ -224,16 +227,18 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exac
                 format!("composition: shape {rs} and stride {rd} of the right operand differ in rank"),
             ));
         }
-        // `concat` of the modes' compositions, gathered straight into the two tuples
-        let (mut shape, mut stride) = (Vec::with_capacity(rsv.len()), Vec::with_capacity(rsv.len()));
+        // `concat` of the modes' compositions, gathered straight into the two tuples (the ranks
+        // agree: rd is a tuple of rsv's length, or one mode)
+        let rdv = rd.kids();
+        let (mut shape, mut stride) = (TupleBuilder::with_capacity(rsv.len()), TupleBuilder::with_capacity(rsv.len()));
         for (k, s) in rsv.iter().enumerate() {
-            let m = composition_impl(lhs, s, mode_ref(rd, k)?, exact)?;
+            let m = composition_impl(lhs, s, rdv.as_ref().map_or(rd, |v| &v[k]), exact)?;
             shape.push(m.shape);
             stride.push(m.stride);
         }
-        return Ok(Layout::new(T(shape), T(stride)));
+        return Ok(Layout::new(shape.finish(), stride.finish()));
     }
-    if let T(_) = rd {
+    if rd.is_tuple() {
         return Err(EvalError::rule(
             "mismatched ranks",
             format!("composition: shape {rs} and stride {rd} of the right operand differ in rank"),
@@ -260,14 +265,14 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exac
         }
         Lhs::Flat(m) if !m.is_empty() => {
             exact.ok = false;
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride, exact, Layout::new)
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| mul_stride(r, &m[k].1), rshape, rstride, exact, AsLayout)
         }
         // (one mode `s:d`: the rhs's points `rstride * i` in A's domain go to `d * rstride * i`:
         // exact)
         Lhs::Ints([(_, d)]) => Ok(Layout::new(rs.clone(), I(rstride.mul(*d)?))),
         Lhs::Ints(m) if !m.is_empty() => {
             // (strides as integers, made tuples at the end: a list of tuples has drop glue)
-            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| r.mul(m[k].1), rshape, rstride, exact, Layout::new)
+            compose_modes(m.len(), |k| Ok(m[k].0), |r, k| r.mul(m[k].1), rshape, rstride, exact, AsLayout)
         }
         _ => {
             exact.ok = false;
@@ -278,16 +283,17 @@ fn composition_impl(lhs: Lhs<'_>, rs: &IntTuple, rd: &IntTuple, exact: &mut Exac
 
 /// `composition_impl` with an integral rhs `rshape:rstride` (`rs`) and an lhs given as trees.
 fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstride: Int) -> R<Layout> {
-    let lsv = match ls {
+    let lsv = match ls.view() {
         // lhs integral shape: scale the rhs stride.
-        I(_) => return Ok(Layout::new(rs.clone(), arith_mul(&I(rstride), ld)?)),
-        T(v) => v,
-        other => return Err(EvalError::type_err(format!("composition: bad shape {other}"))),
+        V::I(_) => return Ok(Layout::new(rs.clone(), arith_mul(&I(rstride), ld)?)),
+        V::T(v) => v,
+        _ => return Err(EvalError::type_err(format!("composition: bad shape {ls}"))),
     };
     // General case: lhs tuple, rhs integral.
     let r = lsv.len();
-    let lstride: &[IntTuple] = match ld {
-        T(v) if r != 0 && v.len() == r => v,
+    let ldv = ld.kids();
+    let lstride: &[IntTuple] = match &ldv {
+        Some(v) if r != 0 && v.len() == r => v,
         _ => {
             return Err(EvalError::rule(
                 "mismatched ranks",
@@ -296,7 +302,7 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
         }
     };
     // Checked up front, as CuTe's types are: a non-integer shape fails before any mode is read.
-    for x in lsv {
+    for x in lsv.iter() {
         leaf_int(x, "composition")?;
     }
     compose_modes(
@@ -306,7 +312,7 @@ fn compose_tree(ls: &IntTuple, ld: &IntTuple, rs: &IntTuple, rshape: Int, rstrid
         rshape,
         rstride,
         &mut Exact::no(),
-        Layout::new,
+        AsLayout,
     )
 }
 
@@ -336,7 +342,7 @@ fn compose_modes<St: Into<IntTuple>, O>(
     rshape: Int,
     rstride: Int,
     exact: &mut Exact,
-    emit: impl FnOnce(IntTuple, IntTuple) -> O,
+    emit: impl Emit<St, O>,
 ) -> R<O> {
     // (gathered on the stack: a single mode, the common answer, needs no vector, and the
     // others are allocated once, at their number)
@@ -394,18 +400,56 @@ fn compose_modes<St: Into<IntTuple>, O>(
         }
     }
     if result_shape.is_empty() {
-        return Ok(emit(I(rest_shape), scaled_lstride(rest_stride, r - 1)?.into()));
+        return Ok(emit.one(rest_shape, scaled_lstride(rest_stride, r - 1)?));
     }
     if !rest_shape.is_const(1) {
         result_shape.push(rest_shape);
         result_stride.push(scaled_lstride(rest_stride, r - 1)?);
     } else if result_shape.len() == 1 {
         if let Some(d) = result_stride.pop() {
-            return Ok(emit(I(result_shape[0]), d.into()));
+            return Ok(emit.one(result_shape[0], d));
         }
     }
-    let shape = result_shape.iter().map(|&s| I(s)).collect();
-    Ok(emit(T(shape), T(result_stride.into_iter().map(Into::into).collect())))
+    let shape = IntTuple::of_int_iter(result_shape.iter().copied());
+    Ok(emit.many(shape, IntTuple::of_buf(result_stride.into_iter().map(Into::into).collect())))
+}
+
+/// Where [`compose_modes`] gives its result: one integer mode, or tuples. (A trait rather than
+/// a closure taking two tuples: the integer case then reaches the result's tuples without an
+/// integer element written out and copied.)
+trait Emit<St, O> {
+    fn one(self, s: Int, d: St) -> O;
+    fn many(self, s: IntTuple, d: IntTuple) -> O;
+}
+
+/// The result as a layout.
+struct AsLayout;
+
+impl<St: Into<IntTuple>> Emit<St, Layout> for AsLayout {
+    #[inline(always)]
+    fn one(self, s: Int, d: St) -> Layout {
+        Layout::new(I(s), d.into())
+    }
+    #[inline(always)]
+    fn many(self, s: IntTuple, d: IntTuple) -> Layout {
+        Layout::new(s, d)
+    }
+}
+
+/// The result pushed onto the shape's and stride's tuples where it is kept.
+struct Push<'a>(&'a mut TupleBuilder, &'a mut TupleBuilder);
+
+impl Emit<Int, ()> for Push<'_> {
+    #[inline(always)]
+    fn one(self, s: Int, d: Int) {
+        self.0.push_int(s);
+        self.1.push_int(d);
+    }
+    #[inline(always)]
+    fn many(self, s: IntTuple, d: IntTuple) {
+        self.0.push(s);
+        self.1.push(d);
+    }
 }
 
 /// `r * d` for a flat mode's stride `d`, as `arith_mul` multiplies a leaf (its integer case
@@ -418,20 +462,14 @@ fn mul_stride(r: Int, d: &Stride) -> R<IntTuple> {
     }
 }
 
-/// `get<k>(t)` by reference for `k < rank(t)` (a non-tuple is its own mode 0).
-fn mode_ref(t: &IntTuple, k: usize) -> R<&IntTuple> {
-    match t {
-        T(v) if k < v.len() => Ok(&v[k]),
-        _ if !t.is_tuple() && k == 0 => Ok(t),
-        // out of range: `get_mode`'s error
-        _ => get_mode(t, k).map(|_| t),
-    }
-}
-
 fn has_basis(t: &IntTuple) -> bool {
-    match t {
-        T(v) => v.iter().any(has_basis),
-        x => matches!(x, Basis(..)),
+    if t.flat().is_some() {
+        return false;
+    }
+    match t.view() {
+        V::T(v) => v.iter().any(has_basis),
+        V::Basis(..) => true,
+        _ => false,
     }
 }
 
@@ -596,7 +634,7 @@ pub(crate) fn flat_modes_of<O: Off>(l: &Layout) -> Option<FlatModes<O>> {
     }
     s.iter()
         .zip(&d)
-        .map(|(a, b)| match (a, b) {
+        .map(|(a, b)| match (&**a, &**b) {
             (I(a), I(b)) if a.v > 0 => Some((O::of(a.v), O::of(b.v))),
             _ => None,
         })
@@ -635,15 +673,15 @@ pub fn eval_flat_at<O: Off, E>(m: &[(O, O)], mut i: O, overflow: impl Fn(&'stati
 /// a zero size or a stride that is not an integer.
 pub(crate) fn eval_tree(s: &IntTuple, d: &IntTuple, i: i64) -> Option<i64> {
     fn size(s: &IntTuple) -> Option<i64> {
-        match s {
-            I(v) => Some(v.v),
-            T(v) => v.iter().try_fold(1i64, |acc, x| acc.checked_mul(size(x)?)),
+        match s.view() {
+            V::I(v) => Some(v.v),
+            V::T(v) => v.iter().try_fold(1i64, |acc, x| acc.checked_mul(size(x)?)),
             _ => None,
         }
     }
-    match (s, d) {
-        (I(_), I(d)) => i.checked_mul(d.v),
-        (T(ss), T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
+    match (s.view(), d.view()) {
+        (V::I(_), V::I(d)) => i.checked_mul(d.v),
+        (V::T(ss), V::T(ds)) if ss.len() == ds.len() && !ss.is_empty() => {
             let (mut acc, mut i) = (0i64, i);
             for k in 0..ss.len() {
                 let v = if k + 1 == ss.len() {
@@ -734,7 +772,10 @@ fn proved_by_form(a: &Layout, b: &Layout, r: &Layout) -> bool {
 /// `Some(false)` where that fails (as `form_steps` fails), `None` for other forms (`steps`
 /// untouched).
 fn flat_steps(b: &Layout, r: &Layout, steps: &mut smallvec::SmallVec<[(i64, i64, i64); 8]>) -> Option<bool> {
-    let (T(bs), T(bd), T(rs), T(rd)) = (&b.shape, &b.stride, &r.shape, &r.stride) else { return None };
+    let (Some(bs), Some(bd), Some(rs), Some(rd)) = (b.shape.kids(), b.stride.kids(), r.shape.kids(), r.stride.kids())
+    else {
+        return None;
+    };
     let n = bs.len();
     if bd.len() != n || rs.len() != n || rd.len() != n {
         return None;
@@ -760,8 +801,8 @@ fn form_steps(
     rd: &IntTuple,
     steps: &mut smallvec::SmallVec<[(i64, i64, i64); 8]>,
 ) -> Option<()> {
-    match (bs, bd) {
-        (I(m), I(e)) if m.v > 0 => {
+    match (bs.view(), bd.view()) {
+        (V::I(m), V::I(e)) if m.v > 0 => {
             // the part of B's coordinate that R's modes so far cover
             let mut covered = 1i64;
             same_form_leaves(rs, rd, &mut |rho, tau| match tau {
@@ -774,8 +815,8 @@ fn form_steps(
             })?;
             (covered == m.v).then_some(())
         }
-        (T(bs), T(bd)) if bs.len() == bd.len() => match (rs, rd) {
-            (T(rs), T(rd)) if rs.len() == bs.len() && rd.len() == bs.len() => {
+        (V::T(bs), V::T(bd)) if bs.len() == bd.len() => match (rs.kids(), rd.kids()) {
+            (Some(rs), Some(rd)) if rs.len() == bs.len() && rd.len() == bs.len() => {
                 for k in 0..bs.len() {
                     form_steps(&bs[k], &bd[k], &rs[k], &rd[k], steps)?;
                 }
@@ -842,39 +883,57 @@ fn composition_law<O: Off>(a: &Layout, b: &Layout, r: &Layout, what: &str) -> La
 }
 
 /// [`composition_exact`] of A with the rank-2 layout `(t, c)`, without making it
-/// (`logical_divide`'s composition: the tile and its complement). `a_ints`: `coalesce_x(A)` as
-/// integer modes and whether A's shapes are all positive, where the caller has them already.
-/// (Inlined: a pair returned is copied, and the copy waits for the stores just made.)
+/// (`logical_divide`'s composition: the tile and its complement), as a `V`; `check` sees the
+/// answer first where its exactness was not proved. `a_ints`: `coalesce_x(A)` as integer modes
+/// and whether A's shapes are all positive, where the caller has them already. (Inlined, and
+/// the answer made where it is returned: a result returned and then moved is copied, and the
+/// copy waits for the stores just made.)
 #[inline(always)]
-pub fn composition_exact_pair(
+pub fn composition_pair_to<V: From<Layout>>(
     a: &Layout,
     a_ints: Option<(&[(Int, Int)], bool)>,
     t: &Layout,
     c: &Layout,
-) -> R<(Layout, bool)> {
+    check: impl FnOnce(&Layout),
+) -> R<V> {
     if !has_basis(&t.stride) && !has_basis(&c.stride) {
         if let Some((ints, positive)) = a_ints {
-            return pair_on_ints(ints, positive, t, c);
+            return pair_on_ints(ints, positive, t, c, check);
         }
         let mut ints = IntModes::new();
         if let Some(positive) = coalesce_x_int_into(a, &mut ints)? {
-            return pair_on_ints(&ints, positive, t, c);
+            return pair_on_ints(&ints, positive, t, c, check);
         }
     }
-    composition_exact(a, &concat2(t.clone(), c.clone()))
+    let (r, exact) = composition_exact(a, &concat2(t.clone(), c.clone()))?;
+    if !exact {
+        check(&r);
+    }
+    Ok(V::from(r))
 }
 
-/// The composition of the two end parts of [`composition_exact_pair`] on A's coalesced
+/// The composition of the two end parts of [`composition_pair_to`] on A's coalesced
 /// integer modes: as composition_impl takes a rank-2 rhs, mode by mode, side by side.
 /// (Each part's result goes straight into the pair's tuples: returned and then taken apart,
 /// it was copied, and the copy waited for the stores just made.)
 #[inline(always)]
-fn pair_on_ints(ints: &[(Int, Int)], positive: bool, t: &Layout, c: &Layout) -> R<(Layout, bool)> {
+fn pair_on_ints<V: From<Layout>>(
+    ints: &[(Int, Int)],
+    positive: bool,
+    t: &Layout,
+    c: &Layout,
+    check: impl FnOnce(&Layout),
+) -> R<V> {
     let mut exact = Exact::proving(positive);
-    let (mut shape, mut stride) = (Vec::with_capacity(2), Vec::with_capacity(2));
+    let (mut shape, mut stride) = (TupleBuilder::with_capacity(2), TupleBuilder::with_capacity(2));
     compose_ints_into(ints, &t.shape, &t.stride, &mut exact, &mut shape, &mut stride)?;
     compose_ints_into(ints, &c.shape, &c.stride, &mut exact, &mut shape, &mut stride)?;
-    Ok((Layout::new(T(shape), T(stride)), exact.ok))
+    if exact.ok {
+        return Ok(V::from(Layout::new(shape.finish(), stride.finish())));
+    }
+    let r = Layout::new(shape.finish(), stride.finish());
+    check(&r);
+    Ok(V::from(r))
 }
 
 /// [`composition`] as a `V` (a `Value` for the built-in). Where B is a flat tuple of integer
@@ -885,8 +944,9 @@ fn pair_on_ints(ints: &[(Int, Int)], positive: bool, t: &Layout, c: &Layout) -> 
 /// Its errors are marked as argument `arg`'s ([`EvalError::at_arg`]) where they are made.
 #[inline]
 pub fn composition_to<V: From<Layout>>(a: &Layout, b: &Layout, arg: usize) -> R<V> {
-    if let Some((bs, bd)) = flat_int_modes(b) {
-        return composition_of_flat(a, b, bs, bd, arg);
+    let mut bm = BModes::new();
+    if flat_int_modes(b, &mut bm) {
+        return composition_of_flat(a, b, &bm, arg);
     }
     composition(a, b).map(V::from).map_err(|e| e.at_arg(arg))
 }
@@ -894,25 +954,40 @@ pub fn composition_to<V: From<Layout>>(a: &Layout, b: &Layout, arg: usize) -> R<
 /// The shape's and stride's modes of `b` where it is a flat tuple of (at least one) integer
 /// modes.
 #[inline]
-pub(crate) fn flat_int_modes(b: &Layout) -> Option<(&[IntTuple], &[IntTuple])> {
-    match (&b.shape, &b.stride) {
-        (T(bs), T(bd))
-            if !bs.is_empty() && bs.len() == bd.len() && bs.iter().zip(bd).all(|m| matches!(m, (I(_), I(_)))) =>
-        {
-            Some((bs, bd))
+pub(crate) fn flat_int_modes(b: &Layout, out: &mut BModes) -> bool {
+    // (a tuple of at most `FLAT` integers is an inline one: read without a view)
+    if let (Some(s), Some(d)) = (b.shape.flat(), b.stride.flat()) {
+        if s.n == 0 || s.n != d.n {
+            return false;
         }
-        _ => None,
+        for k in 0..s.n {
+            out.push((s.int(k), d.int(k)));
+        }
+        return true;
+    }
+    match (b.shape.kids(), b.stride.kids()) {
+        (Some(bs), Some(bd)) if !bs.is_empty() && bs.len() == bd.len() => {
+            for (x, y) in bs.iter().zip(bd.iter()) {
+                let (I(s), I(d)) = (x, y) else {
+                    out.clear();
+                    return false;
+                };
+                out.push((*s, *d));
+            }
+            true
+        }
+        _ => false,
     }
 }
 
+/// B's modes where it is a flat tuple of integer modes ([`flat_int_modes`]).
+pub(crate) type BModes = smallvec::SmallVec<[(Int, Int); 4]>;
+
 /// [`composition_to`] for B a flat tuple of integer modes `bs:bd`, by [`compose_flat`].
 #[inline(never)]
-fn composition_of_flat<V: From<Layout>>(a: &Layout, b: &Layout, bs: &[IntTuple], bd: &[IntTuple], arg: usize) -> R<V> {
+fn composition_of_flat<V: From<Layout>>(a: &Layout, b: &Layout, bm: &[(Int, Int)], arg: usize) -> R<V> {
     // (the steps inlined here, so that the answer is not copied on its way out)
-    match compose_flat(a, b, bs, bd, "composition") {
-        Ok(r) => Ok(V::from(r)),
-        Err(e) => Err(e.at_arg(arg)),
-    }
+    compose_flat(a, b, bm, "composition").map_err(|e| e.at_arg(arg))
 }
 
 /// [`composition_impl`] of A's coalesced integer modes `m` with the rhs `rs:rd`, its result's
@@ -924,46 +999,71 @@ fn compose_ints_into(
     rs: &IntTuple,
     rd: &IntTuple,
     exact: &mut Exact,
-    shape: &mut Vec<IntTuple>,
-    stride: &mut Vec<IntTuple>,
+    shape: &mut TupleBuilder,
+    stride: &mut TupleBuilder,
 ) -> R<()> {
-    match (rs, rd, m) {
-        // (the rhs mode itself)
-        (I(rshape), I(rstride), _) if rstride.is_const(0) => {
-            shape.push(I(*rshape));
-            stride.push(I(*rstride));
-        }
-        (I(rshape), I(rstride), [(_, d0)]) => {
-            shape.push(I(*rshape));
-            stride.push(I(rstride.mul(*d0)?));
-        }
-        (I(rshape), I(rstride), [_, ..]) => {
-            let scaled = |r: Int, k: usize| r.mul(m[k].1);
-            compose_modes(
-                m.len(),
-                |k| Ok(m[k].0),
-                scaled,
-                *rshape,
-                *rstride,
-                exact,
-                |x, y| {
-                    shape.push(x);
-                    stride.push(y);
-                },
-            )?;
-        }
-        (T(rsv), T(rdv), _) if !rsv.is_empty() && rsv.len() == rdv.len() => {
-            let (mut s, mut d) = (Vec::with_capacity(rsv.len()), Vec::with_capacity(rsv.len()));
-            for (x, y) in rsv.iter().zip(rdv) {
-                compose_ints_into(m, x, y, exact, &mut s, &mut d)?;
+    // (a flat rhs of integers, the commonest tuple: its modes read without a view)
+    if let (Some(fs), Some(fd), false) = (rs.flat(), rd.flat(), m.is_empty()) {
+        if fs.n > 0 && fs.n == fd.n {
+            let (mut s, mut d) = (TupleBuilder::with_capacity(fs.n), TupleBuilder::with_capacity(fs.n));
+            for k in 0..fs.n {
+                compose_int_into(m, fs.int(k), fd.int(k), exact, &mut s, &mut d)?;
             }
-            shape.push(T(s));
-            stride.push(T(d));
+            shape.push(s.finish());
+            stride.push(d.finish());
+            return Ok(());
+        }
+    }
+    match (rs, rd, m) {
+        (I(rshape), I(rstride), [_, ..]) => compose_int_into(m, *rshape, *rstride, exact, shape, stride)?,
+        (I(_), I(rstride), []) if rstride.is_const(0) => {
+            shape.push(rs.clone());
+            stride.push(rd.clone());
         }
         _ => {
+            if let (Some(rsv), Some(rdv)) = (rs.kids(), rd.kids()) {
+                if !rsv.is_empty() && rsv.len() == rdv.len() {
+                    let (mut s, mut d) =
+                        (TupleBuilder::with_capacity(rsv.len()), TupleBuilder::with_capacity(rsv.len()));
+                    for (x, y) in rsv.iter().zip(rdv.iter()) {
+                        compose_ints_into(m, x, y, exact, &mut s, &mut d)?;
+                    }
+                    shape.push(s.finish());
+                    stride.push(d.finish());
+                    return Ok(());
+                }
+            }
             let r = composition_impl(Lhs::Ints(m), rs, rd, exact)?;
             shape.push(r.shape);
             stride.push(r.stride);
+        }
+    }
+    Ok(())
+}
+
+/// [`compose_ints_into`] for an integer rhs mode `rshape:rstride` and `m` not empty.
+#[inline(always)]
+fn compose_int_into(
+    m: &[(Int, Int)],
+    rshape: Int,
+    rstride: Int,
+    exact: &mut Exact,
+    shape: &mut TupleBuilder,
+    stride: &mut TupleBuilder,
+) -> R<()> {
+    match m {
+        // (the rhs mode itself)
+        _ if rstride.is_const(0) => {
+            shape.push(I(rshape));
+            stride.push(I(rstride));
+        }
+        [(_, d0)] => {
+            shape.push(I(rshape));
+            stride.push(I(rstride.mul(*d0)?));
+        }
+        _ => {
+            let scaled = |r: Int, k: usize| r.mul(m[k].1);
+            compose_modes(m.len(), |k| Ok(m[k].0), scaled, rshape, rstride, exact, Push(shape, stride))?;
         }
     }
     Ok(())
@@ -975,25 +1075,32 @@ fn compose_ints_into(
 /// straight into the result's tuples where A's coalesced modes are integers. Inlined where it
 /// is used, so that the result is not copied on its way out.
 #[inline(always)]
-pub(crate) fn compose_flat(a: &Layout, b: &Layout, bs: &[IntTuple], bd: &[IntTuple], what: &str) -> R<Layout> {
+pub(crate) fn compose_flat<V: From<Layout>>(a: &Layout, b: &Layout, bm: &[(Int, Int)], what: &str) -> R<V> {
     let mut ints = IntModes::new();
     let Some(positive) = coalesce_x_int_into(a, &mut ints)? else {
         let (r, exact) = composition_exact(a, b)?;
         if !exact {
             check_composition(a, b, &r, what);
         }
-        return Ok(r);
+        return Ok(V::from(r));
     };
     let mut exact = Exact::proving(positive);
-    let (mut shape, mut stride) = (Vec::with_capacity(bs.len()), Vec::with_capacity(bs.len()));
-    for (s, d) in bs.iter().zip(bd) {
-        compose_ints_into(&ints, s, d, &mut exact, &mut shape, &mut stride)?;
+    let (mut shape, mut stride) = (TupleBuilder::with_capacity(bm.len()), TupleBuilder::with_capacity(bm.len()));
+    for &(s, d) in bm {
+        if ints.is_empty() {
+            // (as `compose_ints_into` takes an empty `m`)
+            compose_ints_into(&ints, &I(s), &I(d), &mut exact, &mut shape, &mut stride)?;
+        } else {
+            compose_int_into(&ints, s, d, &mut exact, &mut shape, &mut stride)?;
+        }
     }
-    let r = Layout::new(T(shape), T(stride));
-    if !exact.ok {
-        check_composition(a, b, &r, what);
+    if exact.ok {
+        // (proved: the answer made where it is returned, not kept for the check and copied)
+        return Ok(V::from(Layout::new(shape.finish(), stride.finish())));
     }
-    Ok(r)
+    let r = Layout::new(shape.finish(), stride.finish());
+    check_composition(a, b, &r, what);
+    Ok(V::from(r))
 }
 
 /// `composition(A, B)`: the layout `i -> A(B(i))` with B's shape (CuTe's algorithm, exactly).
@@ -1060,7 +1167,10 @@ mod tests {
     use super::{composition, composition_impl, composition_of_flat, pair_on_ints, Exact, Lhs};
     use crate::eval::error::{take_warnings, R};
     use crate::eval::int::Int;
-    use crate::eval::int_tuple::IntTuple::{self, I, T};
+    use crate::eval::int_tuple::{
+        IntTuple::{self, I},
+        T,
+    };
     use crate::eval::layout::Layout;
     use crate::eval::ops::algebra::testing::{shown, Rng};
 
@@ -1111,7 +1221,9 @@ mod tests {
             };
             let (bs, bd) = flat(&mut rng);
             let b = Layout::new(T(bs.clone()), T(bd.clone()));
-            let fast = shown(composition_of_flat::<Layout>(&a, &b, &bs, &bd, 1));
+            let bm: Vec<(Int, Int)> =
+                bs.iter().zip(&bd).map(|(s, d)| (s.as_int().unwrap(), d.as_int().unwrap())).collect();
+            let fast = shown(composition_of_flat::<Layout>(&a, &b, &bm, 1));
             let general = shown(composition(&a, &b).map_err(|e| e.at_arg(1)));
             assert_eq!(fast, general, "composition({a}, {b})");
         }
@@ -1149,7 +1261,8 @@ mod tests {
             let ints: Vec<(Int, Int)> = (0..1 + rng.below(3)).map(|_| (int(&mut rng), int(&mut rng))).collect();
             let positive = rng.below(2) == 0;
             let (t, c) = (part(&mut rng), part(&mut rng));
-            let fast = show(pair_on_ints(&ints, positive, &t, &c));
+            let mut proved = true;
+            let fast = show(pair_on_ints::<Layout>(&ints, positive, &t, &c, |_| proved = false).map(|r| (r, proved)));
             let parts = show((|| {
                 let mut exact = Exact::proving(positive);
                 let rt = composition_impl(Lhs::Ints(&ints), &t.shape, &t.stride, &mut exact)?;

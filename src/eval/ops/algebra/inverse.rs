@@ -15,7 +15,10 @@ use super::util::{compact_col_major, exchange_sort_by_key, leaf_int, lmode, prod
 use super::util::{size_of, stride_int, Modes};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, I, T};
+use crate::eval::int_tuple::{
+    IntTuple::{self, I},
+    T, V,
+};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple::{gcd, get_mode};
 
@@ -305,10 +308,16 @@ pub fn left_inverse_is_exact(l: &Layout) -> bool {
 
 /// Every leaf of `t` a static integer `>= min`.
 fn static_leaves(t: &IntTuple, min: i64) -> bool {
-    match t {
-        I(x) => x.s && x.v >= min,
+    if let Some(f) = t.flat() {
+        return (0..f.n).all(|k| {
+            let i = f.int(k);
+            i.s && i.v >= min
+        });
+    }
+    match t.view() {
+        V::I(x) => x.s && x.v >= min,
         // (an integer child checked here, without a call: most are)
-        T(v) => v.iter().all(|x| match x {
+        V::T(v) => v.iter().all(|x| match x {
             I(i) => i.s && i.v >= min,
             _ => static_leaves(x, min),
         }),
@@ -506,10 +515,7 @@ pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> R<Layout> {
     if !a.is_static() {
         return Err(EvalError::rule("static assertion failed", format!("domain_distribute: {a} is not static")));
     }
-    let flat: IntTuple = match a {
-        T(_) => T(a.leaves()),
-        x => x.clone(),
-    };
+    let flat: IntTuple = if a.is_tuple() { T(a.leaves()) } else { a.clone() };
     let leaves: Vec<Int> = flat.leaves().iter().map(|x| leaf_int(x, "domain_distribute")).collect::<R<_>>()?;
     let mut result = Vec::with_capacity(leaves.len());
     let mut rest = bi;
@@ -537,8 +543,8 @@ pub fn max_alignment(l: &Layout) -> R<Int> {
 /// `gcd(a, t)` with a tuple folded the CuTe way: `gcd(a, gcd(t0, gcd(t1, ...)))`.
 fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
     fn g(t: &IntTuple) -> R<Int> {
-        match t {
-            T(v) => {
+        match t.kids() {
+            Some(v) => {
                 let Some((last, init)) = v.split_last() else {
                     return Err(EvalError::rule("index out of range", "gcd of ()"));
                 };
@@ -548,7 +554,7 @@ fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
                 }
                 Ok(acc)
             }
-            x => leaf_int(x, "gcd"),
+            None => leaf_int(t, "gcd"),
         }
     }
     gcd(a, g(t)?)
@@ -558,7 +564,7 @@ fn gcd_tuple(a: Int, t: &IntTuple) -> R<Int> {
 mod tests {
     use super::{check_right_inverse, right_inverse_exact, right_inverse_of_two};
     use crate::eval::int::Int;
-    use crate::eval::int_tuple::IntTuple::{I, T};
+    use crate::eval::int_tuple::{IntTuple::I, T};
     use crate::eval::layout::Layout;
     use crate::eval::ops::algebra::testing::shown;
 

@@ -26,10 +26,10 @@ pub use coalesce::{
 pub(crate) use coalesce::{coalesce_two_modes, int_mode_pair};
 pub use complement::{complement, complement_cosize, complement_to, complement_traced, ComplementTrace};
 pub use composition::{
-    check_composition, composition, composition_exact, composition_exact_pair, composition_raw, composition_tiler,
+    check_composition, composition, composition_exact, composition_pair_to, composition_raw, composition_tiler,
     composition_tiler_raw, eval_flat_at, Tiler, CHECK_LIMIT,
 };
-pub(crate) use composition::{compose_flat, flat_int_modes};
+pub(crate) use composition::{compose_flat, flat_int_modes, BModes};
 pub use inverse::{
     check_left_inverse, check_right_inverse, domain_distribute, left_inverse, left_inverse_exact,
     left_inverse_is_exact, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse,

@@ -5,9 +5,13 @@
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::IntTuple::{self, Basis, Under, I, T};
 use crate::eval::int_tuple::Scaled;
+use crate::eval::int_tuple::{
+    IntTuple::{self, Basis, Under, I},
+    T, V,
+};
 use crate::eval::layout::Layout;
+use std::borrow::Cow;
 
 /// CuTe's scalar `ceil_div(a, b) = (a + b - _1) / b`, static only if both are.
 #[inline]
@@ -77,7 +81,7 @@ pub fn flat_modes_into(l: &Layout, what: &str, out: &mut Modes) -> R<()> {
         ));
     }
     for (a, b) in s.iter().zip(d) {
-        match Stride::of(b) {
+        match Stride::of(&b) {
             Some(x) => out.push((leaf_int(a, what)?, x)),
             None => return Err(EvalError::type_err(format!("{what}: bad stride {b}"))),
         }
@@ -88,15 +92,11 @@ pub fn flat_modes_into(l: &Layout, what: &str, out: &mut Modes) -> R<()> {
 /// Walk the leaves of a shape and a stride of the same form together, `leaf(shape, stride)` at
 /// each (the shape's leaf an integer); `None` where the forms differ, a shape leaf is not an
 /// integer, or `leaf` says so.
-pub fn same_form_leaves<'a>(
-    s: &'a IntTuple,
-    d: &'a IntTuple,
-    leaf: &mut impl FnMut(Int, &'a IntTuple) -> Option<()>,
-) -> Option<()> {
-    match (s, d) {
-        (I(a), _) => leaf(*a, d),
-        (T(a), T(b)) if a.len() == b.len() => {
-            for (x, y) in a.iter().zip(b) {
+pub fn same_form_leaves(s: &IntTuple, d: &IntTuple, leaf: &mut impl FnMut(Int, &IntTuple) -> Option<()>) -> Option<()> {
+    match (s.view(), d.kids()) {
+        (V::I(a), _) => leaf(*a, d),
+        (V::T(a), Some(b)) if a.len() == b.len() => {
+            for (x, y) in a.iter().zip(b.iter()) {
                 // (an integer shape is a leaf: taken here, without a call; most are)
                 match x {
                     I(v) => leaf(*v, y)?,
@@ -130,17 +130,28 @@ pub fn congruent_into(l: &Layout, out: &mut Modes) -> bool {
             out.push((*s, Stride::I(*d)));
             return true;
         }
-        (T(a), T(b)) if a.len() == b.len() && !a.is_empty() => {
-            for (x, y) in a.iter().zip(b) {
-                let (I(s), I(d)) = (x, y) else {
-                    out.clear();
-                    return congruent_walk(l, out);
-                };
-                out.push((*s, Stride::I(*d)));
+        (s, d) => {
+            // (a flat tuple of integers of more than `FLAT` is a list of integers)
+            if let (Some(a), Some(b)) = (s.flat(), d.flat()) {
+                if a.n == b.n && a.n > 0 {
+                    for k in 0..a.n {
+                        out.push((a.int(k), Stride::I(b.int(k))));
+                    }
+                    return true;
+                }
+            } else if let (Some(a), Some(b)) = (s.kids(), d.kids()) {
+                if a.len() == b.len() && !a.is_empty() {
+                    for (x, y) in a.iter().zip(b.iter()) {
+                        let (I(s), I(d)) = (x, y) else {
+                            out.clear();
+                            return congruent_walk(l, out);
+                        };
+                        out.push((*s, Stride::I(*d)));
+                    }
+                    return true;
+                }
             }
-            return true;
         }
-        _ => {}
     }
     congruent_walk(l, out)
 }
@@ -195,14 +206,30 @@ pub type Mode = (Int, Stride);
 /// in every operation, 2 up to 6% more in complement and left_inverse).
 pub type Modes = smallvec::SmallVec<[Mode; 3]>;
 
-/// The leaves of a tuple, by reference, inline up to 16.
-pub(crate) type Leaves<'a> = smallvec::SmallVec<[&'a IntTuple; 16]>;
+/// The leaves of a tuple, inline up to 16: by reference, or an inline tuple's integer copied
+/// out.
+pub(crate) type Leaves<'a> = smallvec::SmallVec<[Cow<'a, IntTuple>; 16]>;
 
 /// Push the leaves of `t` (depth-first) onto `out`.
 pub(crate) fn leaf_refs<'a>(t: &'a IntTuple, out: &mut Leaves<'a>) {
-    match t {
-        T(v) => v.iter().for_each(|e| leaf_refs(e, out)),
-        x => out.push(x),
+    if let Some(f) = t.flat() {
+        for k in 0..f.n {
+            out.push(Cow::Owned(I(f.int(k))));
+        }
+        return;
+    }
+    match t.kids() {
+        Some(v) => {
+            for k in 0..v.len() {
+                match v.at(k) {
+                    Some(Cow::Borrowed(e)) => leaf_refs(e, out),
+                    // (an inline tuple's element: an integer)
+                    Some(owned) => out.push(owned),
+                    None => {}
+                }
+            }
+        }
+        None => out.push(Cow::Borrowed(t)),
     }
 }
 
@@ -213,9 +240,9 @@ pub fn from_modes(v: &[Mode]) -> Layout {
     // place, without the generic capacity and push calls)
     match v {
         [(s, d)] => Layout::new(I(*s), d.tuple()),
-        [(s0, d0), (s1, d1)] => Layout::new(T(vec![I(*s0), I(*s1)]), T(vec![d0.tuple(), d1.tuple()])),
+        [(s0, d0), (s1, d1)] => Layout::new(IntTuple::pair(*s0, *s1), IntTuple::tuple2(d0.tuple(), d1.tuple())),
         [(s0, d0), (s1, d1), (s2, d2)] => {
-            Layout::new(T(vec![I(*s0), I(*s1), I(*s2)]), T(vec![d0.tuple(), d1.tuple(), d2.tuple()]))
+            Layout::new(IntTuple::triple(*s0, *s1, *s2), IntTuple::tuple3(d0.tuple(), d1.tuple(), d2.tuple()))
         }
         _ => {
             let (mut s, mut d) = (Vec::with_capacity(v.len()), Vec::with_capacity(v.len()));
@@ -252,7 +279,7 @@ pub fn concat(ls: Vec<Layout>) -> Layout {
 /// `make_layout(a, b)` of two layouts: [`concat`] without the list (the shape's and stride's
 /// tuples are the only allocations).
 pub fn concat2(a: Layout, b: Layout) -> Layout {
-    Layout::new(T(vec![a.shape, b.shape]), T(vec![a.stride, b.stride]))
+    Layout::new(IntTuple::tuple2(a.shape, b.shape), IntTuple::tuple2(a.stride, b.stride))
 }
 
 /// `product` of an IntTuple (`size`).
@@ -269,9 +296,9 @@ pub fn compact_col_major(shape: &IntTuple, current: Int) -> R<IntTuple> {
 pub fn size_of(l: &Layout) -> Option<i64> {
     // `product`'s value, walked in i64 (its static rules change no value; any error is `None`)
     fn go(t: &IntTuple) -> Option<i64> {
-        match t {
-            I(i) => Some(i.v),
-            T(v) => v.iter().try_fold(1i64, |acc, e| acc.checked_mul(go(e)?)),
+        match t.view() {
+            V::I(i) => Some(i.v),
+            V::T(v) => v.iter().try_fold(1i64, |acc, e| acc.checked_mul(go(e)?)),
             _ => None,
         }
     }

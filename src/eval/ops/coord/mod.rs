@@ -11,7 +11,7 @@ pub use builtins::BUILTINS;
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::{IntTuple, IntTuple::*};
+use crate::eval::int_tuple::{IntTuple, IntTuple::*, T, V};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple as tp;
 use crate::eval::value::Value;
@@ -31,9 +31,9 @@ fn is_zero_const(c: &IntTuple) -> bool {
 
 /// True if the coordinate contains `_` (then `L(c)` slices).
 pub fn has_underscore(c: &IntTuple) -> bool {
-    match c {
-        Under => true,
-        T(v) => v.iter().any(has_underscore),
+    match c.view() {
+        V::Under => true,
+        V::T(v) => v.iter().any(has_underscore),
         _ => false,
     }
 }
@@ -43,13 +43,13 @@ pub fn has_underscore(c: &IntTuple) -> bool {
 /// int tuple tuple: the integer is split over the modes colexicographically (the last mode
 /// takes the rest); int int int: `coord * stride`.
 pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<IntTuple> {
-    match (coord, shape) {
-        (T(c), T(s)) => {
+    match (coord.view(), shape.view()) {
+        (V::T(c), V::T(s)) => {
             if c.len() != s.len() {
                 return Err(EvalError::rule("Mismatched Ranks", format!("coordinate `{coord}` for shape `{shape}`")));
             }
-            let d = match stride {
-                T(d) if d.len() == c.len() => d,
+            let d = match stride.view() {
+                V::T(d) if d.len() == c.len() => d,
                 _ => {
                     return Err(EvalError::rule(
                         "Mismatched Ranks",
@@ -66,22 +66,22 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<IntTu
             }
             Ok(acc)
         }
-        (T(_), _) => Err(EvalError::rule(
+        (V::T(_), _) => Err(EvalError::rule(
             "Invalid parameters",
             format!("tuple coordinate `{coord}` for the integer shape `{shape}`"),
         )),
-        (_, T(s)) => {
-            let d = match stride {
-                T(d) if d.len() == s.len() => d,
+        (_, V::T(s)) => {
+            let d = match stride.view() {
+                V::T(d) if d.len() == s.len() => d,
                 _ => return Err(EvalError::rule("Mismatched Ranks", format!("shape `{shape}` and stride `{stride}`"))),
             };
             if s.is_empty() {
                 return Err(EvalError::rule("Invalid parameters", "crd2idx into an empty shape"));
             }
-            crd2idx_itt(coord, s, d)
+            crd2idx_itt(coord, &s, &d)
         }
-        _ => match stride {
-            T(_) => Err(EvalError::rule(
+        _ => match stride.view() {
+            V::T(_) => Err(EvalError::rule(
                 "Invalid parameters",
                 format!("integer shape `{shape}` with tuple stride `{stride}`"),
             )),
@@ -115,8 +115,8 @@ fn crd2idx_itt(coord: &IntTuple, s: &[IntTuple], d: &[IntTuple]) -> R<IntTuple> 
 /// CuTe's `crd2idx(coord, shape)`: the generalized column-major 1-D index of a coordinate
 /// (an integer coordinate is already an index).
 pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
-    match (coord, shape) {
-        (T(c), T(s)) => {
+    match (coord.view(), shape.view()) {
+        (V::T(c), V::T(s)) => {
             if c.len() != s.len() {
                 return Err(EvalError::rule("Mismatched Ranks", format!("coordinate `{coord}` for shape `{shape}`")));
             }
@@ -133,7 +133,7 @@ pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
             }
             Ok(I(acc))
         }
-        (T(_), _) => Err(EvalError::rule(
+        (V::T(_), _) => Err(EvalError::rule(
             "Invalid parameters",
             format!("tuple coordinate `{coord}` for the integer shape `{shape}`"),
         )),
@@ -144,17 +144,17 @@ pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
 /// CuTe's `idx2crd(idx, shape)`: the natural (hierarchical) coordinate of a 1-D index.
 /// Computed as CuTe does, `crd2idx(idx, shape, make_basis_like(shape))`.
 pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
-    match (idx, shape) {
-        (T(i), T(s)) => {
+    match (idx.view(), shape.view()) {
+        (V::T(i), V::T(s)) => {
             if i.len() != s.len() {
                 return Err(EvalError::rule("Mismatched Ranks", format!("index `{idx}` for shape `{shape}`")));
             }
-            Ok(T(i.iter().zip(s).map(|(a, b)| idx2crd(a, b)).collect::<R<_>>()?))
+            Ok(T(i.iter().zip(s.iter()).map(|(a, b)| idx2crd(a, b)).collect::<R<_>>()?))
         }
-        (T(_), _) => {
+        (V::T(_), _) => {
             Err(EvalError::rule("Invalid parameters", format!("tuple index `{idx}` for the integer shape `{shape}`")))
         }
-        (_, T(_)) => {
+        (_, V::T(_)) => {
             let r = crd2idx(idx, shape, &tp::make_basis_like(shape))?;
             Ok(tp::to_plain(&r))
         }
@@ -164,10 +164,10 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> R<IntTuple> {
 
 /// CuTe's `idx2crd(idx, shape, stride)`: `(idx / stride) % shape` at every leaf.
 pub fn idx2crd_stride(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<IntTuple> {
-    match (idx, shape) {
-        (T(i), T(s)) => {
-            let d = match stride {
-                T(d) if d.len() == i.len() && s.len() == i.len() => d,
+    match (idx.view(), shape.view()) {
+        (V::T(i), V::T(s)) => {
+            let d = match stride.view() {
+                V::T(d) if d.len() == i.len() && s.len() == i.len() => d,
                 _ => {
                     return Err(EvalError::rule(
                         "Mismatched Ranks",
@@ -175,17 +175,17 @@ pub fn idx2crd_stride(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<
                     ))
                 }
             };
-            Ok(T(i.iter().zip(s).zip(d).map(|((a, b), c)| idx2crd_stride(a, b, c)).collect::<R<_>>()?))
+            Ok(T(i.iter().zip(s.iter()).zip(d.iter()).map(|((a, b), c)| idx2crd_stride(a, b, c)).collect::<R<_>>()?))
         }
-        (T(_), _) => {
+        (V::T(_), _) => {
             Err(EvalError::rule("Invalid parameters", format!("tuple index `{idx}` for the integer shape `{shape}`")))
         }
-        (_, T(s)) => match stride {
-            T(d) => {
+        (_, V::T(s)) => match stride.view() {
+            V::T(d) => {
                 if d.len() != s.len() {
                     return Err(EvalError::rule("Mismatched Ranks", format!("shape `{shape}` and stride `{stride}`")));
                 }
-                Ok(T(s.iter().zip(d).map(|(a, b)| idx2crd_stride(idx, a, b)).collect::<R<_>>()?))
+                Ok(T(s.iter().zip(d.iter()).map(|(a, b)| idx2crd_stride(idx, a, b)).collect::<R<_>>()?))
             }
             _ => {
                 let d = tp::compact_col_major(shape, stride)?;
@@ -210,15 +210,15 @@ pub fn idx2crd_stride(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R<
 
 /// CuTe's `crd2crd(coord, src_shape, dst_shape)`.
 pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> R<IntTuple> {
-    match (coord, src, dst) {
-        (T(c), T(s), T(d)) => {
+    match (coord.view(), src.view(), dst.view()) {
+        (V::T(c), V::T(s), V::T(d)) => {
             if c.len() != s.len() || c.len() != d.len() {
                 return Err(EvalError::rule(
                     "Mismatched Ranks",
                     format!("crd2crd of `{coord}` from `{src}` to `{dst}`"),
                 ));
             }
-            Ok(T(c.iter().zip(s).zip(d).map(|((a, b), e)| crd2crd(a, b, e)).collect::<R<_>>()?))
+            Ok(T(c.iter().zip(s.iter()).zip(d.iter()).map(|((a, b), e)| crd2crd(a, b, e)).collect::<R<_>>()?))
         }
         _ => idx2crd(&crd2idx_shape(coord, src)?, dst),
     }
@@ -233,19 +233,19 @@ pub fn eval_layout(l: &Layout, c: &IntTuple) -> R<IntTuple> {
 }
 
 fn lift(a: &IntTuple, b: &IntTuple, keep_under: bool) -> R<Vec<IntTuple>> {
-    match a {
-        T(x) => {
-            let y = match b {
-                T(y) if y.len() == x.len() => y,
+    match a.view() {
+        V::T(x) => {
+            let y = match b.view() {
+                V::T(y) if y.len() == x.len() => y,
                 _ => return Err(EvalError::rule("Mismatched Ranks", format!("coordinate `{a}` for `{b}`"))),
             };
             let mut out = Vec::new();
-            for (p, q) in x.iter().zip(y) {
+            for (p, q) in x.iter().zip(y.iter()) {
                 out.extend(lift(p, q, keep_under)?);
             }
             Ok(out)
         }
-        Under => Ok(if keep_under { vec![b.clone()] } else { vec![] }),
+        V::Under => Ok(if keep_under { vec![b.clone()] } else { vec![] }),
         _ => Ok(if keep_under { vec![] } else { vec![b.clone()] }),
     }
 }
@@ -255,8 +255,8 @@ fn lift(a: &IntTuple, b: &IntTuple, keep_under: bool) -> R<Vec<IntTuple>> {
 /// tuple is not sliced: the generic functions recurse with themselves, not with the Layout
 /// overload); a tuple coordinate needs a tuple of the same rank.
 fn lift_value(a: &IntTuple, b: &Value, keep_under: bool) -> R<Vec<Value>> {
-    match a {
-        T(x) => {
+    match a.view() {
+        V::T(x) => {
             let y = match tp::Tup::modes_of(b) {
                 Some(y) if y.len() == x.len() => y,
                 _ => return Err(EvalError::rule("Mismatched Ranks", format!("coordinate `{a}` for `{b}`"))),
@@ -267,7 +267,7 @@ fn lift_value(a: &IntTuple, b: &Value, keep_under: bool) -> R<Vec<Value>> {
             }
             Ok(out)
         }
-        Under => Ok(if keep_under { vec![b.clone()] } else { vec![] }),
+        V::Under => Ok(if keep_under { vec![b.clone()] } else { vec![] }),
         _ => Ok(if keep_under { vec![] } else { vec![b.clone()] }),
     }
 }
@@ -275,9 +275,9 @@ fn lift_value(a: &IntTuple, b: &Value, keep_under: bool) -> R<Vec<Value>> {
 /// CuTe's generic `slice(a, b)` for a value without its own overload (a tiler, a swizzle):
 /// `slice(_, b) == b`, an integer keeps nothing, a tuple keeps the parts paired with `_`.
 pub fn slice_value(a: &IntTuple, b: &Value) -> R<Value> {
-    match a {
-        T(_) => Ok(Value::tuple(lift_value(a, b, true)?)),
-        Under => Ok(b.clone()),
+    match a.view() {
+        V::T(_) => Ok(Value::tuple(lift_value(a, b, true)?)),
+        V::Under => Ok(b.clone()),
         _ => Ok(Value::Tuple(T(vec![]))),
     }
 }
@@ -285,27 +285,27 @@ pub fn slice_value(a: &IntTuple, b: &Value) -> R<Value> {
 /// CuTe's generic `dice(a, b)` (also for a composed layout, which has no overload):
 /// `dice(1, b) == b`, `dice(_, b)` is `()`, a tuple keeps the parts paired with integers.
 pub fn dice_value(a: &IntTuple, b: &Value) -> R<Value> {
-    match a {
-        T(_) => Ok(Value::tuple(lift_value(a, b, false)?)),
-        Under => Ok(Value::Tuple(T(vec![]))),
+    match a.view() {
+        V::T(_) => Ok(Value::tuple(lift_value(a, b, false)?)),
+        V::Under => Ok(Value::Tuple(T(vec![]))),
         _ => Ok(b.clone()),
     }
 }
 
 /// `slice(a, b)` on IntTuples: keep the parts of b paired with `_` in a (`slice(_, b) == b`).
 pub fn slice_tuple(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match a {
-        T(_) => Ok(T(lift(a, b, true)?)),
-        Under => Ok(b.clone()),
+    match a.view() {
+        V::T(_) => Ok(T(lift(a, b, true)?)),
+        V::Under => Ok(b.clone()),
         _ => Ok(T(vec![])),
     }
 }
 
 /// `dice(a, b)` on IntTuples: keep the parts of b paired with integers in a (`dice(1, b) == b`).
 pub fn dice_tuple(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match a {
-        T(_) => Ok(T(lift(a, b, false)?)),
-        Under => Ok(T(vec![])),
+    match a.view() {
+        V::T(_) => Ok(T(lift(a, b, false)?)),
+        V::Under => Ok(T(vec![])),
         _ => Ok(b.clone()),
     }
 }

@@ -10,7 +10,7 @@ pub use builtins::BUILTINS;
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::{IntTuple, IntTuple::*};
+use crate::eval::int_tuple::{IntTuple, IntTuple::*, T, V};
 use crate::eval::layout::Layout;
 use crate::eval::ops::tuple as tp;
 
@@ -94,11 +94,11 @@ pub fn depth(l: &Layout) -> R<usize> {
 }
 
 fn abs_leaf(t: &IntTuple) -> R<IntTuple> {
-    Ok(match t {
-        I(i) => I(i.abs()?),
-        Basis(b) => IntTuple::basis(b.v.abs()?, b.modes.clone()),
-        T(v) => T(v.iter().map(abs_leaf).collect::<R<_>>()?),
-        Under => Under,
+    Ok(match t.view() {
+        V::I(i) => I(i.abs()?),
+        V::Basis(b) => IntTuple::basis(b.v.abs()?, b.modes.clone()),
+        V::T(v) => T(v.iter().map(abs_leaf).collect::<R<_>>()?),
+        V::Under => Under,
     })
 }
 
@@ -134,11 +134,11 @@ fn int_coshape(s: &IntTuple, d: &IntTuple) -> Option<Int> {
     fn term(a: Int, b: Int) -> Option<Int> {
         a.sub(st(1)).ok()?.mul(b.abs().ok()?).ok()
     }
-    match (s, d) {
-        (I(a), I(b)) => term(*a, *b),
-        (T(x), T(y)) if x.len() == y.len() => {
+    match (s.view(), d.view()) {
+        (V::I(a), V::I(b)) => term(*a, *b),
+        (V::T(x), V::T(y)) if x.len() == y.len() => {
             let mut acc = st(0);
-            for (xi, yi) in x.iter().zip(y) {
+            for (xi, yi) in x.iter().zip(y.iter()) {
                 let t = match (xi, yi) {
                     (I(a), I(b)) => term(*a, *b)?,
                     _ => int_coshape(xi, yi)?,
@@ -237,15 +237,15 @@ pub fn filter_int_modes_into(l: &Layout, out: &mut crate::eval::ops::algebra::In
 
 /// `filter(L, profile)`: filter at the terminals of the profile.
 pub fn filter_profile(l: &Layout, profile: &IntTuple) -> R<Layout> {
-    match profile {
-        T(p) => {
+    match profile.view() {
+        V::T(p) => {
             if p.len() > rank(l) {
                 return Err(EvalError::rule(
                     "tuple_size<IntTuple>::value <= Layout::rank",
                     format!("filter of `{l}` by the profile `{profile}` of rank {}", p.len()),
                 ));
             }
-            transform_layout(l, p, filter_profile)
+            transform_layout(l, &p, filter_profile)
         }
         _ => filter(l),
     }

@@ -12,7 +12,7 @@ use super::bits::{self, Off};
 use crate::eval::builtins::{self, Args, TArg};
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{dy, st, Int};
-use crate::eval::int_tuple::IntTuple;
+use crate::eval::int_tuple::{IntTuple, V};
 use crate::eval::layout::{Composed, Func, Layout, MixedBits, Swizzle, TypedOffset};
 use crate::eval::value::Value;
 
@@ -107,9 +107,9 @@ pub fn eval_composed(c: &Composed, coord: Value) -> R<Int> {
 /// True if the coordinate contains `_` anywhere (CuTe's `has_underscore`).
 pub fn has_underscore(v: &Value) -> bool {
     fn go(t: &IntTuple) -> bool {
-        match t {
-            IntTuple::Under => true,
-            IntTuple::T(v) => v.iter().any(go),
+        match t.view() {
+            V::Under => true,
+            V::T(v) => v.iter().any(go),
             _ => false,
         }
     }
@@ -123,9 +123,9 @@ pub fn has_underscore(v: &Value) -> bool {
 /// True if every leaf of the coordinate is `_` (an empty tuple counts, as in CuTe).
 pub fn all_underscore(v: &Value) -> bool {
     fn go(t: &IntTuple) -> bool {
-        match t {
-            IntTuple::Under => true,
-            IntTuple::T(v) => v.iter().all(go),
+        match t.view() {
+            V::Under => true,
+            V::T(v) => v.iter().all(go),
             _ => false,
         }
     }
@@ -235,9 +235,8 @@ fn projections(sw: Swizzle) -> R<(Layout, Layout)> {
 /// `to_mixed_bits(shape, stride, coord)`: which bits of the offset the coordinate sets, with
 /// static bits where the coordinate is static.
 fn to_mixed_bits(shape: &IntTuple, stride: &IntTuple, coord: &IntTuple) -> R<Off> {
-    use IntTuple::{I, T};
-    match (shape, stride, coord) {
-        (T(s), T(d), T(c)) => {
+    match (shape.view(), stride.view(), coord.view()) {
+        (V::T(s), V::T(d), V::T(c)) => {
             if s.len() != d.len() || s.len() != c.len() {
                 return Err(EvalError::rule(
                     "Mismatched ranks",
@@ -245,7 +244,7 @@ fn to_mixed_bits(shape: &IntTuple, stride: &IntTuple, coord: &IntTuple) -> R<Off
                 ));
             }
             let mut acc: Option<Off> = None;
-            for ((s, d), c) in s.iter().zip(d).zip(c) {
+            for ((s, d), c) in s.iter().zip(d.iter()).zip(c.iter()) {
                 let x = to_mixed_bits(s, d, c)?;
                 acc = Some(match acc {
                     None => x,
@@ -254,7 +253,7 @@ fn to_mixed_bits(shape: &IntTuple, stride: &IntTuple, coord: &IntTuple) -> R<Off
             }
             acc.ok_or_else(|| EvalError::rule("to_mixed_bits", "empty coordinate"))
         }
-        (I(s), I(d), I(c)) => {
+        (V::I(s), V::I(d), V::I(c)) => {
             let prod = s.mul(*d)?;
             let f = s.sub(st(1))?.mul(*d)?;
             if !prod.s || !f.s {

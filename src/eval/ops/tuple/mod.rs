@@ -16,7 +16,7 @@ pub use builtins::BUILTINS;
 
 use crate::eval::error::{EvalError, R};
 use crate::eval::int::{st, Int};
-use crate::eval::int_tuple::{IntTuple, IntTuple::*};
+use crate::eval::int_tuple::{IntTuple, IntTuple::*, TupleBuilder, T, V};
 use crate::eval::value::Value;
 
 // ---------------------------------------------------------------------------------------------
@@ -45,10 +45,7 @@ pub trait Tup: Clone + std::fmt::Display {
 
 impl Tup for IntTuple {
     fn modes_of(&self) -> Option<Vec<Self>> {
-        match self {
-            T(v) => Some(v.clone()),
-            _ => None,
-        }
+        self.kids().map(|v| v.to_vec())
     }
     fn mk(v: Vec<Self>) -> Self {
         T(v)
@@ -63,23 +60,17 @@ impl Tup for IntTuple {
         I(i)
     }
     fn tuple_len(&self) -> Option<usize> {
-        match self {
-            T(v) => Some(v.len()),
-            _ => None,
-        }
+        self.kids().map(|v| v.len())
     }
     fn mode_of(&self, i: usize) -> Option<Option<Self>> {
-        match self {
-            T(v) => Some(v.get(i).cloned()),
-            _ => None,
-        }
+        self.kids().map(|v| v.get(i).cloned())
     }
 }
 
 impl Tup for Value {
     fn modes_of(&self) -> Option<Vec<Self>> {
         match self {
-            Value::Tuple(T(v)) => Some(v.iter().cloned().map(Value::Tuple).collect()),
+            Value::Tuple(t) => t.kids().map(|v| v.iter().cloned().map(Value::Tuple).collect()),
             Value::Tile(v) => Some(v.clone()),
             _ => None,
         }
@@ -98,14 +89,14 @@ impl Tup for Value {
     }
     fn tuple_len(&self) -> Option<usize> {
         match self {
-            Value::Tuple(T(v)) => Some(v.len()),
+            Value::Tuple(t) => t.kids().map(|v| v.len()),
             Value::Tile(v) => Some(v.len()),
             _ => None,
         }
     }
     fn mode_of(&self, i: usize) -> Option<Option<Self>> {
         match self {
-            Value::Tuple(T(v)) => Some(v.get(i).cloned().map(Value::Tuple)),
+            Value::Tuple(t) => t.kids().map(|v| v.get(i).cloned().map(Value::Tuple)),
             Value::Tile(v) => Some(v.get(i).cloned()),
             _ => None,
         }
@@ -596,8 +587,8 @@ fn leaf_int(t: &IntTuple, what: &str) -> R<Int> {
 
 /// CuTe's `product`: the product of all leaves (left fold), `_1` for `()`.
 pub fn product(t: &IntTuple) -> R<Int> {
-    match t {
-        T(v) => {
+    match t.view() {
+        V::T(v) => {
             if v.is_empty() {
                 return Ok(st(1));
             }
@@ -607,7 +598,7 @@ pub fn product(t: &IntTuple) -> R<Int> {
             }
             Ok(acc)
         }
-        other => leaf_int(other, "product"),
+        _ => leaf_int(t, "product"),
     }
 }
 
@@ -628,8 +619,8 @@ pub fn product_each(t: &IntTuple) -> R<IntTuple> {
 
 /// `product_like(t, guide)`: the products of t at the leaves of guide.
 pub fn product_like(t: &IntTuple, guide: &IntTuple) -> R<IntTuple> {
-    match guide {
-        T(g) => {
+    match guide.view() {
+        V::T(g) => {
             let tv = tsize(t, "product_like")?;
             if tv.len() != g.len() {
                 return Err(EvalError::rule(
@@ -645,28 +636,28 @@ pub fn product_like(t: &IntTuple, guide: &IntTuple) -> R<IntTuple> {
 
 /// CuTe's `sum` (`_0 + ... + leaves`).
 pub fn sum(t: &IntTuple) -> R<IntTuple> {
-    match t {
-        T(v) => {
+    match t.view() {
+        V::T(v) => {
             let mut acc = IntTuple::st(0);
-            for e in v {
+            for e in v.iter() {
                 acc = arith_add(&acc, &sum(e)?)?;
             }
             Ok(acc)
         }
-        x => Ok(x.clone()),
+        _ => Ok(t.clone()),
     }
 }
 
 /// CuTe's `inner_product(a, b)`: `_0 + ... + a_i * b_i` (ranks must match). With ScaledBasis
 /// leaves in `b` the result is an ArithmeticTuple.
 pub fn inner_product(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match (a, b) {
-        (T(x), T(y)) => {
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) => {
             if x.len() != y.len() {
                 return Err(EvalError::rule("Mismatched ranks", format!("inner_product of `{a}` and `{b}`")));
             }
             let mut acc = IntTuple::st(0);
-            for (xi, yi) in x.iter().zip(y) {
+            for (xi, yi) in x.iter().zip(y.iter()) {
                 acc = arith_add(&acc, &inner_product(xi, yi)?)?;
             }
             Ok(acc)
@@ -691,14 +682,14 @@ pub fn gcd_all(ts: &[IntTuple]) -> R<Int> {
 /// CuTe's variadic fold `f(t0, f(t1, ...))`, a tuple argument first reduced over its own modes.
 fn fold_leaves(ts: &[IntTuple], what: &str, f: fn(Int, Int) -> R<Int>) -> R<Int> {
     fn one(t: &IntTuple, what: &str, f: fn(Int, Int) -> R<Int>) -> R<Int> {
-        match t {
-            T(v) => {
+        match t.view() {
+            V::T(v) => {
                 if v.is_empty() {
                     return Err(EvalError::rule("Invalid parameters", format!("{what} of an empty tuple")));
                 }
-                fold_leaves(v, what, f)
+                fold_leaves(&v, what, f)
             }
-            x => leaf_int(x, what),
+            _ => leaf_int(t, what),
         }
     }
     let Some((first, rest)) = ts.split_first() else {
@@ -758,13 +749,11 @@ pub fn ceil_div_int(a: Int, b: Int) -> R<Int> {
 /// in order: `b` folded across the modes (`ceil_div(x_i, b)`, then `b = ceil_div(b, x_i)`).
 /// Leaves that are not integers are skipped: the callers pass integers only.
 #[inline]
-pub fn ceil_div_ints(x: &[IntTuple], b: Int, mut out: impl FnMut(Int)) -> R<()> {
+pub fn ceil_div_ints(x: impl IntoIterator<Item = Int>, b: Int, mut out: impl FnMut(Int)) -> R<()> {
     let mut rest = b;
     for xi in x {
-        if let I(xi) = xi {
-            out(ceil_div_int(*xi, rest)?);
-            rest = ceil_div_int(rest, *xi)?;
-        }
+        out(ceil_div_int(xi, rest)?);
+        rest = ceil_div_int(rest, xi)?;
     }
     Ok(())
 }
@@ -773,10 +762,10 @@ pub fn ceil_div_ints(x: &[IntTuple], b: Int, mut out: impl FnMut(Int)) -> R<()> 
 /// tuple tuple: elementwise, b padded with `_1` (rank a >= rank b);
 /// tuple int: fold b across a's modes; int tuple: `ceil_div(a, product(b))`; int int: `(a+b-1)/b`.
 pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match (a, b) {
+    match (a.view(), b.view()) {
         // (two integers, most calls: first)
-        (I(x), I(y)) => Ok(I(ceil_div_int(*x, *y)?)),
-        (T(x), T(y)) => {
+        (V::I(x), V::I(y)) => Ok(I(ceil_div_int(*x, *y)?)),
+        (V::T(x), V::T(y)) => {
             if x.len() < y.len() {
                 return Err(EvalError::rule("Mismatched ranks", format!("ceil_div: rank of `{a}` < rank of `{b}`")));
             }
@@ -789,13 +778,13 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
         }
         // a flat tuple of integers by an integer (complement's rest, most divides): the fold
         // below on integers, without a tuple per step
-        (T(x), I(y)) if x.iter().all(|e| matches!(e, I(_))) => {
-            let mut out = Vec::with_capacity(x.len());
-            ceil_div_ints(x, *y, |q| out.push(I(q)))?;
-            Ok(T(out))
+        (V::T(x), V::I(y)) if x.iter().all(|e| matches!(e, I(_))) => {
+            let mut out = TupleBuilder::with_capacity(x.len());
+            ceil_div_ints(x.iter().filter_map(|e| e.as_int().ok()), *y, |q| out.push_int(q))?;
+            Ok(out.finish())
         }
-        (T(x), _) => fold_div(x, b, ceil_div),
-        (_, T(_)) => ceil_div(a, &I(product(b)?)),
+        (V::T(x), _) => fold_div(&x, b, ceil_div),
+        (_, V::T(_)) => ceil_div(a, &I(product(b)?)),
         _ => Ok(I(ceil_div_int(leaf_int(a, "ceil_div")?, leaf_int(b, "ceil_div")?)?)),
     }
 }
@@ -815,8 +804,8 @@ fn fold_div(x: &[IntTuple], b: &IntTuple, f: fn(&IntTuple, &IntTuple) -> R<IntTu
 
 /// CuTe's `round_up(a, b)`: elementwise for two tuples, else `((a+b-1)/b)*b`.
 pub fn round_up(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match (a, b) {
-        (T(x), T(y)) => {
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) => {
             if x.len() < y.len() {
                 return Err(EvalError::rule("Mismatched ranks", format!("round_up: rank of `{a}` < rank of `{b}`")));
             }
@@ -827,7 +816,7 @@ pub fn round_up(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             }
             Ok(T(out))
         }
-        (T(_), _) | (_, T(_)) => {
+        (V::T(_), _) | (_, V::T(_)) => {
             Err(EvalError::type_err(format!("round_up of `{a}` and `{b}`: a tuple and an integer")))
         }
         _ => {
@@ -840,15 +829,15 @@ pub fn round_up(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
 /// CuTe's `shape_div(a, b)`: like `ceil_div`, but tuple tuple needs equal ranks and two static
 /// integers must satisfy the "Divisibility Condition" (a % b == 0 or b % a == 0).
 pub fn shape_div(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match (a, b) {
-        (T(x), T(y)) => {
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) => {
             if x.len() != y.len() {
                 return Err(EvalError::rule("Mismatched ranks", format!("shape_div of `{a}` by `{b}`")));
             }
-            Ok(T(x.iter().zip(y).map(|(xi, yi)| shape_div(xi, yi)).collect::<R<_>>()?))
+            Ok(T(x.iter().zip(y.iter()).map(|(xi, yi)| shape_div(xi, yi)).collect::<R<_>>()?))
         }
-        (T(x), _) => fold_div(x, b, shape_div),
-        (_, T(_)) => shape_div(a, &I(product(b)?)),
+        (V::T(x), _) => fold_div(&x, b, shape_div),
+        (_, V::T(_)) => shape_div(a, &I(product(b)?)),
         _ => Ok(I(shape_div_int(leaf_int(a, "shape_div")?, leaf_int(b, "shape_div")?)?)),
     }
 }
@@ -871,8 +860,8 @@ pub fn shape_div_int(a: Int, b: Int) -> R<Int> {
 
 /// CuTe's `elem_scale(a, b)`: `a * product(b)` at a's leaves.
 pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match a {
-        T(x) => {
+    match a.view() {
+        V::T(x) => {
             let y = tsize(b, "elem_scale")?;
             if x.len() != y.len() {
                 return Err(EvalError::rule("Mismatched tuple_size", format!("elem_scale of `{a}` and `{b}`")));
@@ -888,9 +877,9 @@ pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
 // ---------------------------------------------------------------------------------------------
 
 fn same_profile(a: &IntTuple, b: &IntTuple) -> bool {
-    match (a, b) {
-        (T(x), T(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_profile(p, q)),
-        (T(_), _) | (_, T(_)) => false,
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_profile(p, q)),
+        (V::T(_), _) | (_, V::T(_)) => false,
         _ => true,
     }
 }
@@ -910,18 +899,18 @@ pub fn weakly_congruent(a: &IntTuple, b: &IntTuple) -> Int {
 /// `_1` AND of the modes), a tuple against anything else false (static), and `leaf(x, y)`
 /// where a is not a tuple.
 fn leafwise<F: FnMut(&IntTuple, &IntTuple) -> R<Int>>(a: &IntTuple, b: &IntTuple, leaf: &mut F) -> R<Int> {
-    match (a, b) {
-        (T(x), T(y)) => {
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) => {
             if x.len() != y.len() {
                 return Ok(false_t());
             }
             let mut acc = true_t();
-            for (p, q) in x.iter().zip(y) {
+            for (p, q) in x.iter().zip(y.iter()) {
                 acc = band(acc, leafwise(p, q, leaf)?);
             }
             Ok(acc)
         }
-        (T(_), _) => Ok(false_t()),
+        (V::T(_), _) => Ok(false_t()),
         _ => leaf(a, b),
     }
 }
@@ -1048,8 +1037,8 @@ pub fn weakly_compatible(a: &IntTuple, b: &IntTuple) -> R<Int> {
 
 /// `evenly_divides(shape, tiler)`: `size(a) == size(b) * size(ceil_div(shape(a), b))` per mode.
 pub fn evenly_divides(a: &IntTuple, b: &IntTuple) -> R<Int> {
-    match b {
-        T(y) => {
+    match b.view() {
+        V::T(y) => {
             if y.len() > a.rank() {
                 return Ok(false_t());
             }
@@ -1068,25 +1057,25 @@ pub fn evenly_divides(a: &IntTuple, b: &IntTuple) -> R<Int> {
 
 /// CuTe's `==` on IntTuples: tuples of different ranks or a tuple and an integer are `_0`.
 pub fn tuple_eq(a: &IntTuple, b: &IntTuple) -> R<Int> {
-    match (a, b) {
-        (T(x), T(y)) => {
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) => {
             if x.len() != y.len() {
                 return Ok(false_t());
             }
             let mut acc = true_t();
-            for (p, q) in x.iter().zip(y) {
+            for (p, q) in x.iter().zip(y.iter()) {
                 acc = band(acc, tuple_eq(p, q)?);
             }
             Ok(acc)
         }
-        (T(_), _) | (_, T(_)) => Ok(false_t()),
+        (V::T(_), _) | (_, V::T(_)) => Ok(false_t()),
         _ => Ok(leaf_int(a, "==")?.eq(leaf_int(b, "==")?)),
     }
 }
 
 fn lt_leaf(a: &IntTuple, b: &IntTuple, what: &str) -> R<Int> {
-    match (a, b) {
-        (T(_), _) | (_, T(_)) => Err(EvalError::type_err(format!("{what}: cannot compare `{a}` with `{b}`"))),
+    match (a.view(), b.view()) {
+        (V::T(_), _) | (_, V::T(_)) => Err(EvalError::type_err(format!("{what}: cannot compare `{a}` with `{b}`"))),
         _ => Ok(leaf_int(a, what)?.lt(leaf_int(b, what)?)),
     }
 }
@@ -1121,8 +1110,8 @@ pub fn elem_less(a: &IntTuple, b: &IntTuple) -> R<Int> {
 /// is `!lex_less(b, a)`, `lex_gtr(a, b)` is `lex_less(b, a)`, `lex_geq(a, b)` is
 /// `!lex_less(a, b)`, and so for colex and elem ([`bnot`]).
 pub fn less(order: Order, a: &IntTuple, b: &IntTuple, what: &str) -> R<Int> {
-    match (a, b) {
-        (T(x), T(y)) if order == Order::Elem => {
+    match (a.view(), b.view()) {
+        (V::T(x), V::T(y)) if order == Order::Elem => {
             fn go(x: &[IntTuple], y: &[IntTuple], i: usize, what: &str) -> R<Int> {
                 if i == x.len() {
                     return Ok(true_t());
@@ -1132,9 +1121,9 @@ pub fn less(order: Order, a: &IntTuple, b: &IntTuple, what: &str) -> R<Int> {
                 }
                 Ok(band(less(Order::Elem, &x[i], &y[i], what)?, go(x, y, i + 1, what)?))
             }
-            go(x, y, 0, what)
+            go(&x, &y, 0, what)
         }
-        (T(x), T(y)) => lex_impl(x, y, 0, order, what),
+        (V::T(x), V::T(y)) => lex_impl(&x, &y, 0, order, what),
         _ => lt_leaf(a, b, what),
     }
 }
@@ -1161,8 +1150,8 @@ pub fn bnot(x: Int) -> Int {
 
 /// `filter_zeros(a, b)`: b with the parts paired with a static `_0` of a replaced by `_1`s.
 pub fn filter_zeros_with(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
-    match a {
-        T(x) => {
+    match a.view() {
+        V::T(x) => {
             let y = tsize(b, "filter_zeros")?;
             if x.len() != y.len() {
                 return Err(EvalError::rule("Mismatched tuple_size", format!("filter_zeros of `{a}` and `{b}`")));
@@ -1170,7 +1159,7 @@ pub fn filter_zeros_with(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
             Ok(T(x.iter().zip(&y).map(|(p, q)| filter_zeros_with(p, q)).collect::<R<_>>()?))
         }
         // `is_constant<0>` holds for `_0` only, not for `_` (a subclass of `Int<0>`)
-        I(i) if i.is_const(0) => Ok(repeat_like(b, &IntTuple::st(1))),
+        V::I(i) if i.is_const(0) => Ok(repeat_like(b, &IntTuple::st(1))),
         _ => Ok(b.clone()),
     }
 }
@@ -1186,12 +1175,12 @@ pub fn filter_zeros(t: &IntTuple) -> R<IntTuple> {
 
 /// `detail::compact<Major>(shape, current)` -> (stride, current * size).
 fn compact(shape: &IntTuple, current: Int, left: bool) -> R<(IntTuple, Int)> {
-    match shape {
-        T(v) => {
+    match shape.view() {
+        V::T(v) => {
             let mut out: Vec<IntTuple> = Vec::with_capacity(v.len());
             let mut cur = current;
             if left {
-                for s in v {
+                for s in v.iter() {
                     let (d, c) = compact(s, cur, left)?;
                     out.push(d);
                     cur = c;
@@ -1226,8 +1215,8 @@ pub fn compact_step(s: Int, current: Int) -> R<(Int, Int)> {
 /// `compact_major<LayoutLeft|LayoutRight>(shape, current)`; `current` may be a tuple congruent
 /// with the top level of `shape` (applied at its terminals).
 pub fn compact_major(shape: &IntTuple, current: &IntTuple, left: bool) -> R<IntTuple> {
-    match current {
-        T(c) => {
+    match current.view() {
+        V::T(c) => {
             let Some(s) = shape.modes_of() else {
                 return Err(EvalError::rule(
                     "Invalid parameters",
@@ -1240,7 +1229,7 @@ pub fn compact_major(shape: &IntTuple, current: &IntTuple, left: bool) -> R<IntT
                     format!("compact stride of `{shape}` with current `{current}`"),
                 ));
             }
-            Ok(T(s.iter().zip(c).map(|(si, ci)| compact_major(si, ci, left)).collect::<R<_>>()?))
+            Ok(T(s.iter().zip(c.iter()).map(|(si, ci)| compact_major(si, ci, left)).collect::<R<_>>()?))
         }
         _ => Ok(compact(shape, leaf_int(current, "compact stride")?, left)?.0),
     }
@@ -1293,13 +1282,17 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> R<IntTuple> {
 }
 
 fn compact_order_impl(shape: &IntTuple, order: &IntTuple, ref_shape: &[IntTuple], ref_order: &[Int]) -> R<IntTuple> {
-    match order {
-        T(o) => {
+    match order.view() {
+        V::T(o) => {
             let s = tsize(shape, "compact_order")?;
             if s.len() != o.len() {
                 return Err(EvalError::rule("Need equal rank of shape and order", format!("`{shape}` and `{order}`")));
             }
-            Ok(T(s.iter().zip(o).map(|(si, oi)| compact_order_impl(si, oi, ref_shape, ref_order)).collect::<R<_>>()?))
+            Ok(T(s
+                .iter()
+                .zip(o.iter())
+                .map(|(si, oi)| compact_order_impl(si, oi, ref_shape, ref_order))
+                .collect::<R<_>>()?))
         }
         _ => {
             let me = leaf_int(order, "compact_order")?;
@@ -1335,7 +1328,7 @@ pub fn arith_mul(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
     match (a, b) {
         // (the usual case first, as the last arm would compute it)
         (I(x), I(y)) => Ok(I(x.mul(*y)?)),
-        (T(_), _) | (_, T(_)) => Err(EvalError::type_err(format!("cannot multiply `{a}` by `{b}`"))),
+        _ if a.is_tuple() || b.is_tuple() => Err(EvalError::type_err(format!("cannot multiply `{a}` by `{b}`"))),
         (Basis(b), x) => Ok(IntTuple::basis(b.v.mul(leaf_int(x, "*")?)?, b.modes.clone())),
         (x, Basis(b)) => Ok(IntTuple::basis(leaf_int(x, "*")?.mul(b.v)?, b.modes.clone())),
         _ => Ok(I(leaf_int(a, "*")?.mul(leaf_int(b, "*")?)?)),
@@ -1365,13 +1358,17 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
         )),
         _ => {
             let to_at = |x: &IntTuple| -> Vec<IntTuple> {
-                match x {
-                    Basis(b) => match basis_to_arith(b.v, &b.modes) {
-                        T(t) => t,
-                        other => vec![other],
-                    },
-                    T(t) => t.clone(),
-                    other => vec![other.clone()],
+                match x.view() {
+                    V::Basis(b) => {
+                        let t = basis_to_arith(b.v, &b.modes);
+                        if t.is_tuple() {
+                            t.into_kids().unwrap_or_default()
+                        } else {
+                            vec![t]
+                        }
+                    }
+                    V::T(t) => t.to_vec(),
+                    _ => vec![x.clone()],
                 }
             };
             let (p, q) = (to_at(a), to_at(b));
@@ -1389,8 +1386,8 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> R<IntTuple> {
 /// `make_basis_like(shape)`: `E<i,j,...>` at every leaf (identity-layout strides).
 pub fn make_basis_like(shape: &IntTuple) -> IntTuple {
     fn go(s: &IntTuple, path: &mut Vec<usize>) -> IntTuple {
-        match s {
-            T(v) => T(v
+        match s.view() {
+            V::T(v) => T(v
                 .iter()
                 .enumerate()
                 .map(|(i, e)| {
@@ -1413,11 +1410,11 @@ pub fn make_basis_like(shape: &IntTuple) -> IntTuple {
 /// `as_arithmetic_tuple` followed by `transform_leaf(identity)`: a ScaledBasis result becomes a
 /// plain tuple.
 pub fn to_plain(t: &IntTuple) -> IntTuple {
-    match t {
-        Basis(b) if !b.modes.is_empty() => to_plain(&basis_to_arith(b.v, &b.modes)),
-        Basis(b) => I(b.v),
-        T(v) => T(v.iter().map(to_plain).collect()),
-        x => x.clone(),
+    match t.view() {
+        V::Basis(b) if !b.modes.is_empty() => to_plain(&basis_to_arith(b.v, &b.modes)),
+        V::Basis(b) => I(b.v),
+        V::T(v) => T(v.iter().map(to_plain).collect()),
+        _ => t.clone(),
     }
 }
 

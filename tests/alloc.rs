@@ -176,3 +176,50 @@ fn bench_cases_allocate_their_answers_blocks() {
         );
     }
 }
+
+/// A random tuple of depth at most 2, from integers, `_` and nested tuples, built by `T(..)`.
+fn tree(seed: &[(u8, i64, bool)]) -> IntTuple {
+    let leaf = |&(k, v, s): &(u8, i64, bool)| match k % 8 {
+        0 => IntTuple::Under,
+        _ => IntTuple::I(cute::eval::int::Int { v, s }),
+    };
+    let mut out = Vec::new();
+    for chunk in seed.chunks(3) {
+        if chunk[0].0 % 3 == 0 {
+            out.push(IntTuple::T(chunk.iter().map(leaf).collect()));
+        } else {
+            out.extend(chunk.iter().map(leaf));
+        }
+    }
+    IntTuple::T(out)
+}
+
+proptest::proptest! {
+    /// Whatever builds a tuple, equal elements make equal tuples (the same form, text and hash),
+    /// and a tuple's elements read back build it again.
+    #[test]
+    fn one_form_whatever_builds_it(seed in proptest::collection::vec((0u8..16, -5i64..1000, proptest::bool::ANY), 0..7)) {
+        use std::hash::{BuildHasher, RandomState};
+        let t = tree(&seed);
+        let kids = t.kids().expect("a tuple").to_vec();
+        let mut b = cute::eval::int_tuple::TupleBuilder::new();
+        kids.iter().cloned().for_each(|e| b.push(e));
+        let built = b.finish();
+        let again = IntTuple::T(kids.clone());
+        let h = RandomState::new();
+        for u in [&built, &again, &t.clone().into_kids().map(IntTuple::T).expect("a tuple")] {
+            proptest::prop_assert_eq!(u, &t);
+            proptest::prop_assert_eq!(u.to_string(), t.to_string());
+            proptest::prop_assert_eq!(h.hash_one(u), h.hash_one(&t));
+            proptest::prop_assert_eq!(u.flat().is_some(), t.flat().is_some());
+        }
+        // inline exactly when at most FLAT integers
+        let ints = kids.iter().all(|e| matches!(e, IntTuple::I(_)));
+        proptest::prop_assert_eq!(t.flat().is_some(), ints && kids.len() <= FLAT);
+        if ints {
+            let v: Vec<_> = kids.iter().map(|e| e.as_int().unwrap()).collect();
+            proptest::prop_assert_eq!(&IntTuple::of_ints(&v), &t);
+            proptest::prop_assert_eq!(&IntTuple::of_int_iter(v.iter().copied()), &t);
+        }
+    }
+}

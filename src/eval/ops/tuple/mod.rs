@@ -745,9 +745,8 @@ pub fn ceil_div_int(a: Int, b: Int) -> R<Int> {
     a.add(b)?.sub(st(1))?.div(b)
 }
 
-/// `ceil_div` of a flat tuple of integers by an integer, each mode's quotient handed to `out`
-/// in order: `b` folded across the modes (`ceil_div(x_i, b)`, then `b = ceil_div(b, x_i)`).
-/// Leaves that are not integers are skipped: the callers pass integers only.
+/// `ceil_div` of a flat tuple of integers `x` by an integer, each mode's quotient handed to
+/// `out` in order: `b` folded across the modes (`ceil_div(x_i, b)`, then `b = ceil_div(b, x_i)`).
 #[inline]
 pub fn ceil_div_ints(x: impl IntoIterator<Item = Int>, b: Int, mut out: impl FnMut(Int)) -> R<()> {
     let mut rest = b;

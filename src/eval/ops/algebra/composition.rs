@@ -410,8 +410,7 @@ fn compose_modes<St: Into<IntTuple>, O>(
             return Ok(emit.one(result_shape[0], d));
         }
     }
-    let shape = IntTuple::of_int_iter(result_shape.iter().copied());
-    Ok(emit.many(shape, IntTuple::of_buf(result_stride.into_iter().map(Into::into).collect())))
+    Ok(emit.many(&result_shape, result_stride))
 }
 
 /// Where [`compose_modes`] gives its result: one integer mode, or tuples. (A trait rather than
@@ -419,7 +418,7 @@ fn compose_modes<St: Into<IntTuple>, O>(
 /// integer element written out and copied.)
 trait Emit<St, O> {
     fn one(self, s: Int, d: St) -> O;
-    fn many(self, s: IntTuple, d: IntTuple) -> O;
+    fn many(self, s: &[Int], d: smallvec::SmallVec<[St; 4]>) -> O;
 }
 
 /// The result as a layout.
@@ -431,8 +430,9 @@ impl<St: Into<IntTuple>> Emit<St, Layout> for AsLayout {
         Layout::new(I(s), d.into())
     }
     #[inline(always)]
-    fn many(self, s: IntTuple, d: IntTuple) -> Layout {
-        Layout::new(s, d)
+    fn many(self, s: &[Int], d: smallvec::SmallVec<[St; 4]>) -> Layout {
+        let d = IntTuple::of_buf(d.into_iter().map(Into::into).collect());
+        Layout::new(IntTuple::of_int_iter(s.iter().copied()), d)
     }
 }
 
@@ -446,9 +446,9 @@ impl Emit<Int, ()> for Push<'_> {
         self.1.push_int(d);
     }
     #[inline(always)]
-    fn many(self, s: IntTuple, d: IntTuple) {
-        self.0.push(s);
-        self.1.push(d);
+    fn many(self, s: &[Int], d: smallvec::SmallVec<[Int; 4]>) {
+        self.0.push(IntTuple::of_int_iter(s.iter().copied()));
+        self.1.push(IntTuple::of_int_iter(d.iter().copied()));
     }
 }
 

@@ -174,7 +174,9 @@ impl Flat {
 /// A tuple's elements, as a slice: borrowed from an `N` tuple's block, or an inline tuple's
 /// integers written out as elements on the stack (no heap).
 pub struct Kids<'a> {
+    /// A block's elements (when `n` is `u8::MAX`).
     slice: &'a [IntTuple],
+    /// How many of `buf` an inline tuple wrote, or `u8::MAX` for a block's `slice`.
     n: u8,
     buf: [std::mem::MaybeUninit<IntTuple>; FLAT],
 }

@@ -363,17 +363,7 @@ impl IntTuple {
     /// The tuple of `ints` (inline when at most [`FLAT`]).
     #[inline]
     pub fn of_ints(ints: &[Int]) -> IntTuple {
-        if ints.len() <= FLAT {
-            let mut v = [0i64; FLAT];
-            let mut s = 0u8;
-            for (k, i) in ints.iter().enumerate() {
-                v[k] = i.v;
-                s |= (i.s as u8) << k;
-            }
-            IntTuple::F { n: ints.len() as u8, s, v }
-        } else {
-            IntTuple::N(ints.iter().map(|&i| I(i)).collect())
-        }
+        IntTuple::of_int_iter(ints.iter().copied())
     }
 
     /// A tuple built from its elements (as [`T`]).

@@ -47,6 +47,8 @@ pub enum IntTuple {
 /// How many integer elements a tuple holds inline (the tag, `n` and `s` share the first word of
 /// a 24-byte IntTuple; `tests/alloc.rs` holds the size).
 pub const FLAT: usize = 2;
+// (`pair` writes two integers inline; the static bits are one byte)
+const _: () = assert!(FLAT >= 2 && FLAT <= 8);
 
 /// A tuple built from its elements: inline when it is at most [`FLAT`] integers.
 #[allow(non_snake_case)]

@@ -159,7 +159,7 @@ fn bench_cases_allocate_their_answers_blocks() {
             let b = match &r {
                 Value::Layout(l) => layout_blocks(l),
                 Value::Tuple(t) => self::blocks(t),
-                _ => n,
+                other => panic!("{text} = {other}: not a layout or a tuple"),
             };
             if w {
                 warned += 1;
